@@ -1,0 +1,66 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { loadConfigOrExit } from '@igw/config';
+import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
+import { SERVICE_ROUTES } from '@igw/contracts';
+import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger, type ReadinessCheck } from '@igw/http';
+import { VERSION } from '@igw/kernel';
+import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
+
+/** Distributed mode: the public edge in front of the services. */
+runApp('api-gateway', async () => {
+  const config = loadConfigOrExit(GatewayConfig, { GATEWAY_MODE: 'distributed', ...process.env });
+  if (config.GATEWAY_MODE !== 'distributed') throw new StartupError('the api-gateway app runs in distributed mode; `npm start` runs embedded mode');
+  const logger = createLogger(config.LOG_LEVEL, 'api-gateway');
+  const bus = createEventBus(config, 'api-gateway', logger);
+  const redis = createRedis(config, logger);
+  const infra = await openServiceInfra(config, { schema: GATEWAY_SCHEMA, migrations: GATEWAY_MIGRATIONS, bus, logger });
+  const env = config as unknown as Record<string, string | undefined>;
+  const services = Object.fromEntries(SERVICE_ROUTES.map((r) => [r.service, env[r.urlSetting]!]));
+  const serviceChecks: ReadinessCheck[] = Object.entries(services).map(([name, url]) => ({
+    name: name.replace(/-/g, '_'),
+    check: async () => (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined))?.ok ?? false,
+  }));
+  const core = [databaseCheck(infra.db), eventsCheck(bus), cacheCheck(redis)];
+
+  @Module({
+    imports: [
+      ApiGatewayModule.register({
+        settings: {
+          mode: 'distributed',
+          version: VERSION,
+          defaultRateLimit: { requestsPerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
+          platformAdminKey: config.PLATFORM_ADMIN_KEY,
+          bootstrapAdminKey: config.BOOTSTRAP_ADMIN_KEY,
+        },
+        db: infra.db,
+        notifier: infra.notifier,
+        redis,
+        healthChecks: [...core, ...serviceChecks],
+        upstreams: { services, internalToken: config.INTERNAL_AUTH_TOKEN! },
+      }),
+    ],
+    controllers: [ProbesController],
+    providers: [{ provide: READINESS_CHECKS, useValue: core }],
+  })
+  class GatewayAppModule {}
+
+  const app = await createHttpApp(GatewayAppModule, {
+    name: 'api-gateway',
+    logger,
+    openApi: { title: 'Intent Gateway', version: VERSION, description: 'Authorization gateway for AI agent tool calls.', mergeFrom: Object.values(services) },
+  });
+  await bus.start();
+  infra.relay.start();
+  await app.get(BootstrapOrgUseCase).execute();
+  await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ port: config.PORT, mode: 'distributed', services }, 'api-gateway listening');
+
+  return async () => {
+    await app.close();
+    await infra.relay.stop();
+    await bus.stop();
+    redis?.disconnect();
+    await infra.db.close();
+  };
+});

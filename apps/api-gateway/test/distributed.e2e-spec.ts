@@ -1,0 +1,114 @@
+import { Kafka, logLevel } from 'kafkajs';
+import { Topics } from '@igw/contracts';
+import { client, runAppToExit, startDistributedSystem, startPostgresInstance, testKafkaBrokers, type PostgresInstance } from '@igw/testing';
+
+type System = Awaited<ReturnType<typeof startDistributedSystem>>;
+
+describe('distributed mode', () => {
+  describe('events', () => {
+    let sys: System;
+    beforeAll(async () => {
+      sys = await startDistributedSystem();
+    });
+    afterAll(async () => sys?.stop());
+
+    it('a published intention reaches Kafka through the outbox as a versioned envelope', async () => {
+      const kafka = new Kafka({ clientId: 'e2e', brokers: testKafkaBrokers().split(','), logLevel: logLevel.NOTHING });
+      const consumer = kafka.consumer({ groupId: `e2e-${Date.now()}` });
+      const seen: Array<Record<string, any>> = [];
+      await consumer.connect();
+      await consumer.subscribe({ topic: Topics.IntentionPublished.name, fromBeginning: true });
+      await consumer.run({ eachMessage: async ({ message }) => void seen.push(JSON.parse(message.value!.toString())) });
+      try {
+        const admin = client(sys.url, sys.adminKey);
+        const created = await admin.post('/v1/intentions', { label: `e2e.kafka.${Date.now()}`, intent_class: 'lookup' });
+        expect(created.status).toBe(201);
+        expect((await admin.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+        const deadline = Date.now() + 30_000;
+        while (!seen.some((e) => e.data?.id === created.body.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        const event = seen.find((e) => e.data?.id === created.body.id)!;
+        expect(event).toMatchObject({
+          id: expect.stringMatching(/^evt_/),
+          type: 'policy.intention.published.v1',
+          schema_version: 1,
+          data: { id: created.body.id, status: 'active', version: 2 },
+        });
+        expect(typeof event.org_id).toBe('string');
+      } finally {
+        await consumer.disconnect();
+      }
+    });
+
+    it('a service refuses callers that did not come through the gateway', async () => {
+      const registry = sys.processes.find((p) => p.name === 'policy-registry')!;
+      const direct = await client(registry.url).get('/v1/intentions', { 'x-igw-org-id': 'org_x', 'x-igw-key-id': 'k', 'x-igw-scope': 'admin' });
+      expect(direct.status).toBe(401);
+      const forged = await client(registry.url).get('/v1/intentions', { 'x-igw-internal-token': 'wrong'.repeat(8), 'x-igw-org-id': 'org_x', 'x-igw-key-id': 'k', 'x-igw-scope': 'admin' });
+      expect(forged.status).toBe(401);
+    });
+  });
+
+  describe('fail closed with the database down', () => {
+    let pg: PostgresInstance;
+    let sys: System;
+    beforeAll(async () => {
+      pg = await startPostgresInstance();
+      sys = await startDistributedSystem({ databaseUrl: pg.url });
+    }, 120_000);
+    afterAll(async () => {
+      await sys?.stop();
+      await pg?.destroy();
+    });
+
+    it('answers 503 unavailable while PostgreSQL is stopped and recovers without a restart', async () => {
+      const admin = client(sys.url, sys.adminKey);
+      const created = await admin.post('/v1/intentions', { label: 'before.outage', intent_class: 'lookup' });
+      expect(created.status).toBe(201);
+
+      await pg.stop();
+      const during = [
+        await admin.get('/v1/intentions'),
+        await admin.post('/v1/intentions', { label: 'during.outage', intent_class: 'lookup' }),
+        await admin.post(`/v1/intentions/${created.body.id}/publish`),
+        await admin.post('/v1/api-keys', { name: 'x', scope: 'read_only' }),
+        await admin.get('/v1/intent-cards'),
+      ];
+      for (const res of during) {
+        expect(res.status).toBe(503);
+        expect(res.body).toEqual({ code: 'unavailable', message: expect.any(String) });
+      }
+      const health = await admin.get('/v1/health');
+      expect(health.status).toBe(503);
+      expect(health.body.checks.database).toBe('down');
+      expect((await client(sys.url).get('/readyz')).status).toBe(503);
+
+      await pg.start();
+      const deadline = Date.now() + 30_000;
+      let after = await admin.get('/v1/intentions');
+      while (after.status !== 200 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        after = await admin.get('/v1/intentions');
+      }
+      expect(after.status).toBe(200);
+      expect(after.body.data.map((i: { label: string }) => i.label)).toContain('before.outage');
+      expect((await admin.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+      expect((await admin.get('/v1/health')).status).toBe(200);
+    }, 120_000);
+  });
+
+  describe('start-up misconfiguration', () => {
+    it.each([
+      ['api-gateway', { GATEWAY_MODE: 'distributed' }, /DATABASE_URL/],
+      ['api-gateway', { GATEWAY_MODE: 'distributed', DATABASE_URL: 'postgresql://x@127.0.0.1/x', KAFKA_BROKERS: 'k:1', REDIS_URL: 'redis://r', INTERNAL_AUTH_TOKEN: 'short' }, /INTERNAL_AUTH_TOKEN/],
+      ['policy-registry', { GATEWAY_MODE: 'distributed', PORT: 'eighty' }, /PORT must be an integer/],
+      ['embedded', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    ])('%s prints one clear line and exits non-zero', async (app, env, pattern) => {
+      const { code, output } = await runAppToExit(app, env as Record<string, string>);
+      expect(code).not.toBe(0);
+      const lines = output.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(pattern);
+      expect(output).not.toMatch(/\n\s+at /);
+    });
+  });
+});

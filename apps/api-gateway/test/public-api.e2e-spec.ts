@@ -1,0 +1,4 @@
+import { describePublicApi, startDistributedSystem } from '@igw/testing';
+
+// Two gateway replicas in front of one policy-registry: the suite spreads calls over both.
+describePublicApi('distributed', () => startDistributedSystem({ gateways: 2 }));

@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { loadConfigOrExit } from '@igw/config';
+import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
+import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
+import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
+import { closeEmbeddedDatabase } from '@igw/persistence';
+import { cacheCheck, createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp } from '@igw/runtime';
+import { VERSION } from '@igw/kernel';
+
+/** Embedded mode: every service in one process, PGlite under DATA_DIR, the in-process bus. */
+runApp('intent-gateway', async () => {
+  const config = loadConfigOrExit(GatewayConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
+  const logger = createLogger(config.LOG_LEVEL, 'intent-gateway');
+  const bus = createEventBus(config, 'embedded', logger);
+  const gateway = await openServiceInfra(config, { schema: GATEWAY_SCHEMA, migrations: GATEWAY_MIGRATIONS, bus, logger });
+  const registry = await openServiceInfra(config, { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS, bus, logger });
+  const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined)];
+
+  @Module({
+    imports: [
+      ApiGatewayModule.register({
+        settings: {
+          mode: 'embedded',
+          version: VERSION,
+          defaultRateLimit: { requestsPerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
+          platformAdminKey: config.PLATFORM_ADMIN_KEY,
+          bootstrapAdminKey: config.BOOTSTRAP_ADMIN_KEY,
+        },
+        db: gateway.db,
+        notifier: gateway.notifier,
+        healthChecks: checks,
+      }),
+      PolicyRegistryModule.register({ db: registry.db, notifier: registry.notifier }),
+    ],
+    controllers: [ProbesController],
+    providers: [{ provide: READINESS_CHECKS, useValue: checks }],
+  })
+  class EmbeddedModule {}
+
+  const app = await createHttpApp(EmbeddedModule, {
+    name: 'intent-gateway',
+    logger,
+    openApi: { title: 'Intent Gateway', version: VERSION, description: 'Authorization gateway for AI agent tool calls.' },
+  });
+  await bus.start();
+  gateway.relay.start();
+  registry.relay.start();
+
+  const boot = await app.get(BootstrapOrgUseCase).execute();
+  await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ port: config.PORT, mode: 'embedded', data_dir: config.DATA_DIR }, 'intent gateway listening');
+  if (boot.generatedKey) {
+    // The one time this key is ever shown; it is stored only as a hash.
+    process.stdout.write(
+      `\n  Intent Gateway is running on http://localhost:${config.PORT} (embedded mode).\n` +
+        `  Admin API key of org "default" (shown once, store it now):\n\n    ${boot.generatedKey}\n\n`,
+    );
+  }
+
+  return async () => {
+    await app.close();
+    await Promise.all([gateway.relay.stop(), registry.relay.stop()]);
+    await bus.stop();
+    await closeEmbeddedDatabase();
+  };
+});

@@ -1,0 +1,3 @@
+import { describePublicApi, startEmbeddedSystem } from '@igw/testing';
+
+describePublicApi('embedded', () => startEmbeddedSystem());

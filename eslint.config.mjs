@@ -1,0 +1,84 @@
+import nx from '@nx/eslint-plugin';
+
+// Infrastructure packages live only in adapters (and composition roots / shared infra libs).
+const INFRA = ['@prisma/*', 'kafkajs', 'ioredis', 'pg', '@electric-sql/*', 'pglite-prisma-adapter', 'undici', 'fastify', '@fastify/*', 'rate-limiter-flexible', 'pino'];
+const FRAMEWORK = ['@nestjs/*', 'class-validator', 'class-transformer', 'rxjs'];
+const restrict = (patterns, message) => ({ group: patterns, message });
+
+// Nx tags: apps compose everything; a service never imports another service; shared libs never
+// import services; tests may also use the testing lib.
+const boundaries = (tests) => {
+  const t = tests ? ['type:testing'] : [];
+  return {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    depConstraints: [
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:infra', 'type:kernel', 'type:contracts', ...t] },
+      { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', ...t] },
+      { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', ...t] },
+      { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:kernel'] },
+      { sourceTag: 'type:kernel', onlyDependOnLibsWithTags: ['type:kernel'] },
+      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', 'type:testing'] },
+    ],
+  };
+};
+
+export default [
+  { ignores: ['**/node_modules/**', 'dist/**', '.data/**', '.infra/**', '**/adapters/prisma/generated/**', 'tmp/**', 'coverage/**'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', boundaries(false)],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-inferrable-types': 'off',
+    },
+  },
+  {
+    // Tests and test helpers may be loose with types of HTTP bodies.
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'libs/shared/testing/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
+  },
+  {
+    // Services: the database, broker and cache clients stay in their adapter folders.
+    files: ['libs/api-gateway/src/**/*.ts', 'libs/policy-registry/src/**/*.ts'],
+    // The module file is the service's own composition root: it receives the clients.
+    ignores: ['**/src/adapters/**', '**/src/*.module.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [restrict(['@prisma/*', 'kafkajs', 'ioredis', 'pg'], 'only adapters touch @prisma/client, kafkajs, ioredis or pg')] }],
+    },
+  },
+  {
+    // Domain: pure TypeScript. No framework, no infrastructure, nothing from outer layers.
+    files: ['libs/**/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            restrict([...INFRA, ...FRAMEWORK, 'node:*'], 'domain code is pure TypeScript: no framework, infrastructure or I/O'),
+            restrict(['**/application/**', '../application', '**/adapters/**', '../adapters'], 'domain must not import application or adapters'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Application: use cases and ports. Frameworks for DI are fine; infrastructure is not.
+    files: ['libs/**/src/application/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            restrict(INFRA, 'application code reaches infrastructure only through ports'),
+            restrict(['**/adapters/**', '../adapters', '../../adapters'], 'application must not import adapters'),
+          ],
+        },
+      ],
+    },
+  },
+];

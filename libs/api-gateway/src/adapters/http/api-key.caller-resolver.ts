@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { rateLimited, unauthenticated, type Caller } from '@igw/kernel';
+import type { CallerResolver, RequestLike } from '@igw/http';
+import { rateLimitHeaders, retryAfterSeconds } from '../../domain/rate-limit';
+import { AuthenticateApiKeyUseCase } from '../../application/use-cases/authenticate-api-key.use-case';
+import { RATE_LIMITER, type RateLimiter } from '../../application/ports/rate-limiter.port';
+
+/** Headers the edge adds to the answer (onSend hook), also on a 429. */
+export interface EdgeRequest extends RequestLike {
+  edgeHeaders?: Record<string, string>;
+}
+
+/**
+ * The gateway's admission: the bearer key names the caller (401 otherwise), then the key's
+ * rate limit is charged (429 with Retry-After and RateLimit headers when spent).
+ */
+@Injectable()
+export class ApiKeyCallerResolver implements CallerResolver {
+  constructor(
+    private readonly authenticate: AuthenticateApiKeyUseCase,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+  ) {}
+
+  async resolve(req: EdgeRequest): Promise<Caller> {
+    const header = req.headers.authorization;
+    const value = Array.isArray(header) ? header[0] : header;
+    if (!value) throw unauthenticated('missing Authorization: Bearer <API key>');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+    if (!match) throw unauthenticated('the Authorization header must be "Bearer <API key>"');
+    const { caller, rateLimit } = await this.authenticate.execute(match[1]!);
+    const outcome = await this.limiter.consume(caller.keyId, rateLimit);
+    req.edgeHeaders = rateLimitHeaders(rateLimit, outcome);
+    if (!outcome.allowed) {
+      throw rateLimited('rate_limited', `rate limit of ${rateLimit.requestsPerSecond} requests per second (burst ${rateLimit.burst}) exceeded for this key`, retryAfterSeconds(outcome));
+    }
+    return caller;
+  }
+}

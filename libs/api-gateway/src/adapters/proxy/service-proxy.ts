@@ -1,0 +1,68 @@
+import { Pool, type Dispatcher } from 'undici';
+import { unavailable, type Caller } from '@igw/kernel';
+import { INTERNAL_HEADERS } from '@igw/http';
+
+const PASS_BACK = ['content-type', 'etag', 'cache-control', 'retry-after', 'location', 'ratelimit', 'ratelimit-policy'];
+
+export interface ProxiedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * Distributed mode: forwards an admitted request to the owning service over a keep-alive pool,
+ * with the caller in headers the service trusts only with the internal token.
+ */
+export class ServiceProxy {
+  private readonly pool: Pool;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly internalToken: string,
+  ) {
+    this.pool = new Pool(baseUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+  }
+
+  async forward(req: { method: string; url: string; body?: unknown; requestId: string }, caller: Caller): Promise<ProxiedResponse> {
+    const headers: Record<string, string> = {
+      [INTERNAL_HEADERS.token]: this.internalToken,
+      [INTERNAL_HEADERS.org]: caller.orgId,
+      [INTERNAL_HEADERS.key]: caller.keyId,
+      [INTERNAL_HEADERS.scope]: caller.scope,
+      'x-request-id': req.requestId,
+      accept: 'application/json',
+    };
+    let body: string | undefined;
+    if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
+      body = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.pool.request({ method: req.method as Dispatcher.HttpMethod, path: req.url, headers, body });
+    } catch {
+      throw unavailable('an internal service is unavailable; retry later');
+    }
+    const out: Record<string, string> = {};
+    for (const name of PASS_BACK) {
+      const v = res.headers[name];
+      if (typeof v === 'string') out[name] = v;
+    }
+    return { status: res.statusCode, headers: out, body: Buffer.from(await res.body.arrayBuffer()) };
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      const res = await this.pool.request({ method: 'GET', path: '/readyz' });
+      await res.body.dump();
+      return res.statusCode === 200;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}

@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import type Redis from 'ioredis';
+import { CLOCK, systemClock, type Clock } from '@igw/kernel';
+import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
+import { CALLER_RESOLVER, CallerGuard, type ReadinessCheck } from '@igw/http';
+import type { ServiceDatabase } from '@igw/persistence';
+import { API_KEY_REPOSITORY, ORG_REPOSITORY } from './application/ports/org.repository.port';
+import { AUTH_EPOCH } from './application/ports/auth-epoch.port';
+import { RATE_LIMITER } from './application/ports/rate-limiter.port';
+import { GATEWAY_SETTINGS, type GatewaySettings } from './application/ports/gateway-settings';
+import { AuthenticateApiKeyUseCase } from './application/use-cases/authenticate-api-key.use-case';
+import { BootstrapOrgUseCase } from './application/use-cases/bootstrap-org.use-case';
+import { CreateApiKeyUseCase } from './application/use-cases/create-api-key.use-case';
+import { CreateOrgUseCase } from './application/use-cases/create-org.use-case';
+import { ListApiKeysUseCase } from './application/use-cases/list-api-keys.use-case';
+import { RevokeApiKeyUseCase } from './application/use-cases/revoke-api-key.use-case';
+import { UpdateOrgUseCase } from './application/use-cases/update-org.use-case';
+import { ApiKeyCallerResolver } from './adapters/http/api-key.caller-resolver';
+import { ApiKeysHttpController } from './adapters/http/api-keys.http.controller';
+import { HEALTH_CHECKS, HealthHttpController } from './adapters/http/health.http.controller';
+import { OrgsHttpController } from './adapters/http/orgs.http.controller';
+import { MemoryAuthEpoch } from './adapters/memory/memory-auth-epoch';
+import { createGatewayPrisma, GATEWAY_PRISMA } from './adapters/prisma/gateway-prisma.client';
+import { PrismaApiKeyRepository, PrismaOrgRepository } from './adapters/prisma/prisma-org.repository';
+import { FlexibleRateLimiter } from './adapters/rate-limit/flexible-rate-limiter';
+import { RedisAuthEpoch } from './adapters/redis/redis-auth-epoch';
+import { ServiceProxy } from './adapters/proxy/service-proxy';
+import { SERVICE_PROXIES, ServiceProxyHttpController } from './adapters/proxy/service-proxy.http.controller';
+
+export const GATEWAY_MIGRATIONS = join(__dirname, '../prisma/migrations');
+export { GATEWAY_SCHEMA } from './adapters/prisma/gateway-prisma.client';
+
+export interface ApiGatewayModuleOptions {
+  settings: GatewaySettings;
+  db: ServiceDatabase;
+  notifier: OutboxNotifier;
+  /** Distributed mode: shared rate limits and auth epoch. Embedded: absent, all in memory. */
+  redis?: Redis;
+  /** Dependency checks for GET /v1/health (database, events, cache, services). */
+  healthChecks: ReadinessCheck[];
+  /** Distributed mode: base URL and internal token per service whose routes the gateway forwards. */
+  upstreams?: { services: Record<string, string>; internalToken: string };
+  clock?: Clock;
+}
+
+/**
+ * The public edge: API-key admission and rate limits for every route of the process (a global
+ * guard), orgs and keys, health, and — in distributed mode — forwarding to the services.
+ */
+@Module({})
+export class ApiGatewayModule {
+  static register(options: ApiGatewayModuleOptions): DynamicModule {
+    const proxies = new Map(Object.entries(options.upstreams?.services ?? {}).map(([name, url]) => [name, new ServiceProxy(url, options.upstreams!.internalToken)]));
+    const providers: Provider[] = [
+      { provide: GATEWAY_SETTINGS, useValue: options.settings },
+      { provide: GATEWAY_PRISMA, useFactory: () => createGatewayPrisma(options.db) },
+      { provide: OUTBOX_NOTIFIER, useValue: options.notifier },
+      { provide: CLOCK, useValue: options.clock ?? systemClock },
+      { provide: ORG_REPOSITORY, useClass: PrismaOrgRepository },
+      { provide: API_KEY_REPOSITORY, useClass: PrismaApiKeyRepository },
+      { provide: AUTH_EPOCH, useValue: options.redis ? new RedisAuthEpoch(options.redis) : new MemoryAuthEpoch() },
+      { provide: RATE_LIMITER, useValue: new FlexibleRateLimiter(options.redis) },
+      { provide: HEALTH_CHECKS, useValue: options.healthChecks },
+      { provide: SERVICE_PROXIES, useValue: proxies },
+      { provide: CALLER_RESOLVER, useClass: ApiKeyCallerResolver },
+      { provide: APP_GUARD, useClass: CallerGuard },
+      AuthenticateApiKeyUseCase,
+      BootstrapOrgUseCase,
+      CreateApiKeyUseCase,
+      CreateOrgUseCase,
+      ListApiKeysUseCase,
+      RevokeApiKeyUseCase,
+      UpdateOrgUseCase,
+    ];
+    return {
+      module: ApiGatewayModule,
+      controllers: [
+        OrgsHttpController,
+        ApiKeysHttpController,
+        HealthHttpController,
+        ...(proxies.size > 0 ? [ServiceProxyHttpController] : []),
+      ],
+      providers,
+      exports: [BootstrapOrgUseCase, GATEWAY_PRISMA, CALLER_RESOLVER],
+    };
+  }
+}

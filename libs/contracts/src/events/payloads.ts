@@ -1,0 +1,97 @@
+import { plainToInstance, Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Min,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
+import { SCOPES, type Scope } from '@igw/kernel';
+import { DataElementDto, INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus } from '../http/intentions.dto';
+import type { CardRule } from '../http/intent-cards.dto';
+import type { EventEnvelope } from './event-envelope';
+import { Topics, type TopicName } from './topics';
+
+/** intention.created / published / archived v1: the whole intention after the change. */
+export class IntentionEventV1 {
+  @IsString() id!: string;
+  @IsString() label!: string;
+  @IsString() display_name!: string;
+  @IsString() description!: string;
+  @IsIn(INTENT_CLASSES) intent_class!: IntentClass;
+  @IsIn(INTENTION_STATUSES) status!: IntentionStatus;
+  @IsBoolean() approval_required!: boolean;
+  @IsInt() @Min(1) ttl_minutes!: number;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => DataElementDto) data_elements!: DataElementDto[];
+  @IsInt() @Min(1) version!: number;
+  /** Per-org counter of intention changes: read models compare it to know they are current. */
+  @IsInt() @Min(1) org_version!: number;
+  @IsISO8601() created_at!: string;
+  @IsISO8601() updated_at!: string;
+}
+
+/** intent_card.installed v1: the whole card; intent_card.deleted v1 carries `deleted: true`. */
+export class IntentCardEventV1 {
+  @IsString() id!: string;
+  @IsString() name!: string;
+  @IsString() description!: string;
+  @IsObject() allowed_scope!: { operations: string[]; resources: string[]; forbidden_operations: string[] };
+  @IsArray() @IsString({ each: true }) audiences!: string[];
+  @IsInt() @Min(1) max_ttl_seconds!: number;
+  @IsBoolean() shadow!: boolean;
+  @IsArray() rules!: CardRule[];
+  @IsInt() @Min(1) version!: number;
+  @IsInt() @Min(1) org_version!: number;
+  @IsOptional() @IsBoolean() deleted?: boolean;
+  @IsISO8601() created_at!: string;
+  @IsISO8601() updated_at!: string;
+}
+
+export class OrgCreatedV1 {
+  @IsString() id!: string;
+  @IsString() name!: string;
+  @IsISO8601() created_at!: string;
+}
+
+export class ApiKeyEventV1 {
+  @IsString() id!: string;
+  @IsString() name!: string;
+  @IsIn(SCOPES) scope!: Scope;
+  @IsISO8601() created_at!: string;
+  @IsOptional() @IsISO8601() revoked_at?: string | null;
+}
+
+const payloadClasses: Record<TopicName, new () => object> = {
+  [Topics.OrgCreated.name]: OrgCreatedV1,
+  [Topics.ApiKeyCreated.name]: ApiKeyEventV1,
+  [Topics.ApiKeyRevoked.name]: ApiKeyEventV1,
+  [Topics.IntentionCreated.name]: IntentionEventV1,
+  [Topics.IntentionPublished.name]: IntentionEventV1,
+  [Topics.IntentionArchived.name]: IntentionEventV1,
+  [Topics.IntentCardInstalled.name]: IntentCardEventV1,
+  [Topics.IntentCardDeleted.name]: IntentCardEventV1,
+};
+
+export class InvalidEventError extends Error {}
+
+/**
+ * Consumers call this before acting: an event whose payload does not match its topic's
+ * versioned class is rejected (and would otherwise poison a read model).
+ */
+export function parseEvent<T extends object>(envelope: EventEnvelope): T {
+  const cls = payloadClasses[envelope.type as TopicName];
+  if (!cls) throw new InvalidEventError(`unknown event type ${envelope.type}`);
+  const data = plainToInstance(cls, envelope.data);
+  const errors = validateSync(data, { forbidUnknownValues: true });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    throw new InvalidEventError(`${envelope.type} ${envelope.id}: ${first.property} ${Object.values(first.constraints ?? {})[0] ?? 'is invalid'}`);
+  }
+  return data as T;
+}

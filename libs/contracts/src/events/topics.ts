@@ -1,0 +1,19 @@
+/**
+ * The one registry of event topics (DESIGN 5): `<context>.<entity>.<event>.v<N>`.
+ * `webhookType` is the public name used in webhook deliveries (DESIGN 6.11), when the event is public.
+ */
+export const Topics = {
+  OrgCreated: { name: 'gateway.org.created.v1', version: 1, webhookType: undefined },
+  ApiKeyCreated: { name: 'gateway.api_key.created.v1', version: 1, webhookType: undefined },
+  ApiKeyRevoked: { name: 'gateway.api_key.revoked.v1', version: 1, webhookType: undefined },
+  IntentionCreated: { name: 'policy.intention.created.v1', version: 1, webhookType: undefined },
+  IntentionPublished: { name: 'policy.intention.published.v1', version: 1, webhookType: 'intention.published' },
+  IntentionArchived: { name: 'policy.intention.archived.v1', version: 1, webhookType: undefined },
+  IntentCardInstalled: { name: 'policy.intent_card.installed.v1', version: 1, webhookType: undefined },
+  IntentCardDeleted: { name: 'policy.intent_card.deleted.v1', version: 1, webhookType: undefined },
+} as const satisfies Record<string, { name: string; version: number; webhookType: string | undefined }>;
+
+export type TopicKey = keyof typeof Topics;
+export type TopicName = (typeof Topics)[TopicKey]['name'];
+
+export const ALL_TOPICS: TopicName[] = Object.values(Topics).map((t) => t.name);

@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { SCOPES, type Scope } from '@igw/kernel';
+
+export class CreateApiKeyDto {
+  @ApiProperty({ example: 'ci-bot' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name!: string;
+
+  @ApiProperty({ enum: SCOPES })
+  @IsIn(SCOPES, { message: `scope must be one of ${SCOPES.join(', ')}` })
+  scope!: Scope;
+}
+
+export class ApiKeyDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: SCOPES }) scope!: Scope;
+  @ApiProperty({ description: 'First characters of the key, to recognise it.' }) prefix!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) revoked_at!: string | null;
+}
+
+export class CreatedApiKeyDto extends ApiKeyDto {
+  @ApiProperty({ description: 'The secret. Shown once, never again.' }) key!: string;
+}
+
+export class ApiKeyListDto {
+  @ApiProperty({ type: [ApiKeyDto] }) data!: ApiKeyDto[];
+}
+
+export class RateLimitDto {
+  @ApiProperty({ minimum: 1, maximum: 100000 })
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  requests_per_second!: number;
+
+  @ApiProperty({ minimum: 1, maximum: 200000 })
+  @IsInt()
+  @Min(1)
+  @Max(200000)
+  burst!: number;
+}
+
+export class CreateOrgDto {
+  @ApiProperty({ example: 'acme' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name!: string;
+
+  @ApiPropertyOptional({ type: RateLimitDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RateLimitDto)
+  rate_limit?: RateLimitDto;
+}
+
+export class UpdateOrgDto {
+  @ApiPropertyOptional({ type: RateLimitDto, nullable: true, description: 'null restores the default.' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RateLimitDto)
+  rate_limit?: RateLimitDto | null;
+}
+
+export class OrgDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: RateLimitDto }) rate_limit!: RateLimitDto;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class CreatedOrgDto {
+  @ApiProperty({ type: OrgDto }) org!: OrgDto;
+  @ApiProperty({ type: CreatedApiKeyDto, description: 'An admin key of the new org, shown once.' }) api_key!: CreatedApiKeyDto;
+}
+
+export class HealthDto {
+  @ApiProperty({ enum: ['ok', 'degraded'] }) status!: 'ok' | 'degraded';
+  @ApiProperty() version!: string;
+  @ApiProperty({ enum: ['embedded', 'distributed'] }) mode!: string;
+  @ApiProperty({ example: { database: 'ok', events: 'ok', cache: 'ok' } }) checks!: Record<string, 'ok' | 'down'>;
+}

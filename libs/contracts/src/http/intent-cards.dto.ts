@@ -1,0 +1,189 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { LABEL_PATTERN } from './common.dto';
+
+export const DECISION_KINDS = [
+  'allow',
+  'allow_with_log_extra',
+  'allow_with_redact',
+  'allow_with_downgrade',
+  'allow_with_shadow',
+  'defer',
+  'negotiate',
+  'substitute',
+  'approval',
+  'step_up',
+  'deny',
+  'deny_with_reroute',
+] as const;
+export type DecisionKind = (typeof DECISION_KINDS)[number];
+
+export class ScopeDto {
+  @ApiProperty({ type: [String], example: ['crm.read', 'crm.search*'], description: 'Glob patterns.' })
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(256, { each: true })
+  operations!: string[];
+
+  @ApiProperty({ type: [String], example: ['crm://customers/*'] })
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(512, { each: true })
+  resources!: string[];
+
+  @ApiPropertyOptional({ type: [String], example: ['crm.delete*'], default: [] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(256, { each: true })
+  forbidden_operations?: string[];
+}
+
+/**
+ * What a rule decides. `kind` is one of the twelve; the kind-specific fields (DESIGN 6.9) are
+ * checked per kind when the card is installed.
+ */
+export class RuleDecisionDto {
+  @ApiProperty({ enum: DECISION_KINDS })
+  @IsIn(DECISION_KINDS, { message: `kind must be one of ${DECISION_KINDS.join(', ')}` })
+  kind!: DecisionKind;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) reason?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000) message?: string;
+  @ApiPropertyOptional({ type: [String] }) @IsOptional() @IsArray() @IsString({ each: true }) redact_fields?: string[];
+  @ApiPropertyOptional({ type: Object }) @IsOptional() @IsObject() log_fields?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: Object }) @IsOptional() @IsObject() downgraded_action?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: Object }) @IsOptional() @IsObject() replacement_action?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: Object }) @IsOptional() @IsObject() suggested_action?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: Object }) @IsOptional() @IsObject() shadow_decision?: Record<string, unknown>;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(128) reroute_card_id?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(128) required_acr?: string;
+}
+
+export class CardRuleDto {
+  @ApiProperty({ example: 'block-bulk-export' })
+  @IsString()
+  @Matches(LABEL_PATTERN, { message: 'id must match ^[a-z0-9][a-z0-9_.-]{0,62}$' })
+  id!: string;
+
+  @ApiProperty({ example: 'action.operation == "crm.export" && size(action.arguments) > 2', description: 'CEL over action, context, mandate.' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4000)
+  when!: string;
+
+  @ApiProperty({ type: RuleDecisionDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RuleDecisionDto)
+  decision!: RuleDecisionDto;
+}
+
+/** Body of POST /v1/intent-cards (DESIGN 6.7). Re-installing an existing `id` replaces the card. */
+export class InstallIntentCardDto {
+  @ApiPropertyOptional({ pattern: LABEL_PATTERN.source, description: 'Chosen by the operator; generated when absent.' })
+  @IsOptional()
+  @IsString()
+  @Matches(LABEL_PATTERN, { message: 'id must match ^[a-z0-9][a-z0-9_.-]{0,62}$' })
+  id?: string;
+
+  @ApiProperty({ example: 'CRM read-only assistant' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name!: string;
+
+  @ApiPropertyOptional({ default: '' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  description?: string;
+
+  @ApiProperty({ type: ScopeDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ScopeDto)
+  allowed_scope!: ScopeDto;
+
+  @ApiProperty({ type: [String], example: ['crm-api'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(256, { each: true })
+  audiences!: string[];
+
+  @ApiPropertyOptional({ default: 3600, minimum: 1, maximum: 3600 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  max_ttl_seconds?: number;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  shadow?: boolean;
+
+  @ApiPropertyOptional({ type: [CardRuleDto], default: [] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @ValidateNested({ each: true })
+  @Type(() => CardRuleDto)
+  rules?: CardRuleDto[];
+
+  @ApiPropertyOptional({ readOnly: true }) @Allow() created_at?: unknown;
+  @ApiPropertyOptional({ readOnly: true }) @Allow() updated_at?: unknown;
+  @ApiPropertyOptional({ readOnly: true }) @Allow() version?: unknown;
+}
+
+export interface CardRule {
+  id: string;
+  when: string;
+  decision: { kind: DecisionKind } & Record<string, unknown>;
+}
+
+export class IntentCardDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({ type: ScopeDto }) allowed_scope!: { operations: string[]; resources: string[]; forbidden_operations: string[] };
+  @ApiProperty({ type: [String] }) audiences!: string[];
+  @ApiProperty() max_ttl_seconds!: number;
+  @ApiProperty() shadow!: boolean;
+  @ApiProperty({ type: [CardRuleDto] }) rules!: CardRule[];
+  @ApiProperty() version!: number;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class IntentCardListDto {
+  @ApiProperty({ type: [IntentCardDto] }) data!: IntentCardDto[];
+  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
+}

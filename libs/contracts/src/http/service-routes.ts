@@ -1,0 +1,9 @@
+/**
+ * Which service owns which public path prefix. In distributed mode the gateway forwards these to
+ * the service's base URL; a service that is not built yet has no entry, so its routes are 404.
+ */
+export const SERVICE_ROUTES = [
+  { service: 'policy-registry', urlSetting: 'POLICY_REGISTRY_URL', prefixes: ['/v1/intentions', '/v1/purposes', '/v1/intent-cards'] },
+] as const;
+
+export type ServiceName = (typeof SERVICE_ROUTES)[number]['service'];

@@ -1,0 +1,91 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CreateIntentionDto, ErrorDto, INTENTION_STATUSES, IntentionDto, IntentionListDto } from '@igw/contracts';
+import { CurrentCaller, RequireScope } from '@igw/http';
+import type { Caller } from '@igw/kernel';
+import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
+import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
+import { GetIntentionUseCase } from '../../application/use-cases/get-intention.use-case';
+import { ListIntentionsUseCase, type IntentionPage } from '../../application/use-cases/list-intentions.use-case';
+import { PublishIntentionUseCase } from '../../application/use-cases/publish-intention.use-case';
+
+/** A page of intentions: `next_cursor` is null on the last page. */
+export class IntentionPageDto extends IntentionListDto {
+  @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last page.' })
+  next_cursor!: string | null;
+}
+
+/**
+ * Intentions and purposes are one resource and one store (DESIGN 6.3): the same routes answer
+ * under both prefixes, and a label is unique across both.
+ */
+@ApiTags('intentions')
+@ApiBearerAuth()
+@Controller(['v1/intentions', 'v1/purposes'])
+export class IntentionsHttpController {
+  constructor(
+    private readonly createIntention: CreateIntentionUseCase,
+    private readonly listIntentions: ListIntentionsUseCase,
+    private readonly getIntention: GetIntentionUseCase,
+    private readonly publishIntention: PublishIntentionUseCase,
+    private readonly archiveIntention: ArchiveIntentionUseCase,
+  ) {}
+
+  @Post()
+  @RequireScope('policy_write')
+  @ApiOperation({ summary: 'Create an intention (a purpose); it starts as a draft.' })
+  @ApiResponse({ status: 201, type: IntentionDto })
+  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request' })
+  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope' })
+  @ApiResponse({ status: 409, type: ErrorDto, description: 'label_conflict' })
+  create(@CurrentCaller() caller: Caller, @Body() body: CreateIntentionDto): Promise<IntentionDto> {
+    return this.createIntention.execute(caller, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "List the org's intentions, newest first." })
+  @ApiQuery({ name: 'status', required: false, enum: INTENTION_STATUSES })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 200 } })
+  @ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' })
+  @ApiResponse({ status: 200, type: IntentionPageDto })
+  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request (names the parameter)' })
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query('status') status?: string,
+    @Query('limit') limit?: string,
+    @Query('cursor') cursor?: string,
+  ): Promise<IntentionPage> {
+    return this.listIntentions.execute(caller, { status, limit, cursor });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One intention.' })
+  @ApiResponse({ status: 200, type: IntentionDto })
+  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
+    return this.getIntention.execute(caller, id);
+  }
+
+  @Post(':id/publish')
+  @HttpCode(200)
+  @RequireScope('policy_write')
+  @ApiOperation({ summary: 'draft → active: the next matching call is decided against it. Publishing an active intention is a no-op.' })
+  @ApiResponse({ status: 200, type: IntentionDto })
+  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope' })
+  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  @ApiResponse({ status: 409, type: ErrorDto, description: 'invalid_transition (archived)' })
+  publish(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
+    return this.publishIntention.execute(caller, id);
+  }
+
+  @Post(':id/archive')
+  @HttpCode(200)
+  @RequireScope('policy_write')
+  @ApiOperation({ summary: 'draft | active → archived; it stops matching traffic. Archiving twice is a no-op.' })
+  @ApiResponse({ status: 200, type: IntentionDto })
+  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope' })
+  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  archive(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
+    return this.archiveIntention.execute(caller, id);
+  }
+}

@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
+import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
+import { labelConflict, type IntentClass, type Intention, type IntentionStatus } from '../../domain/intention';
+import type { PageRequest } from '../../application/paging';
+import type { IntentionEvents, IntentionRepository } from '../../application/ports/intention.repository.port';
+import type { Intention as IntentionRow } from './generated/client';
+import { bumpOrgVersion, isUniqueViolation, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma } from './registry-prisma.client';
+
+type StoredDataElement = { data_source_id: string; path: string };
+
+const toIntention = (r: IntentionRow): Intention => ({
+  id: r.id,
+  orgId: r.orgId,
+  label: r.label,
+  displayName: r.displayName,
+  description: r.description,
+  intentClass: r.intentClass as IntentClass,
+  status: r.status as IntentionStatus,
+  approvalRequired: r.approvalRequired,
+  ttlMinutes: r.ttlMinutes,
+  dataElements: (r.dataElements as StoredDataElement[]).map((d) => ({ dataSourceId: d.data_source_id, path: d.path })),
+  version: r.version,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+/** Everything but the identity: what an update writes. */
+const mutableFields = (i: Intention) => ({
+  label: i.label,
+  displayName: i.displayName,
+  description: i.description,
+  intentClass: i.intentClass,
+  status: i.status,
+  approvalRequired: i.approvalRequired,
+  ttlMinutes: i.ttlMinutes,
+  dataElements: i.dataElements.map((d): StoredDataElement => ({ data_source_id: d.dataSourceId, path: d.path })),
+  version: i.version,
+  updatedAt: i.updatedAt,
+});
+
+@Injectable()
+export class PrismaIntentionRepository implements IntentionRepository {
+  private readonly outbox: OutboxWriter;
+  private readonly table: string;
+
+  constructor(
+    @Inject(REGISTRY_PRISMA) private readonly prisma: RegistryPrisma,
+    @Inject(REGISTRY_SCHEMA_NAME) private readonly schema: string,
+    @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
+  ) {
+    this.outbox = new OutboxWriter(schema);
+    this.table = `"${schema}"."intentions"`;
+  }
+
+  async create(intention: Intention, events: IntentionEvents): Promise<Intention> {
+    const saved = await this.prisma
+      .$transaction(async (tx) => {
+        const row = await tx.intention.create({ data: { id: intention.id, orgId: intention.orgId, createdAt: intention.createdAt, ...mutableFields(intention) } });
+        const saved = toIntention(row);
+        const orgVersion = await bumpOrgVersion(tx, this.schema, saved.orgId, 'intentions_version');
+        await this.outbox.add(tx, events(saved, orgVersion));
+        return saved;
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw labelConflict(intention.label);
+        return rethrowUnavailable(err);
+      });
+    this.notifier.nudge();
+    return saved;
+  }
+
+  async findById(orgId: string, id: string): Promise<Intention | null> {
+    const row = await this.prisma.intention.findFirst({ where: { id, orgId } }).catch(rethrowUnavailable);
+    return row ? toIntention(row) : null;
+  }
+
+  async list(orgId: string, filter: { status?: IntentionStatus }, page: PageRequest): Promise<Intention[]> {
+    const after = page.after;
+    const rows = await this.prisma.intention
+      .findMany({
+        where: {
+          orgId,
+          ...(filter.status ? { status: filter.status } : {}),
+          ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+        },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: page.limit,
+      })
+      .catch(rethrowUnavailable);
+    return rows.map(toIntention);
+  }
+
+  async update(orgId: string, id: string, change: (current: Intention) => Intention | null, events: IntentionEvents) {
+    let wrote = false;
+    let label = '';
+    const result = await this.prisma
+      .$transaction(async (tx) => {
+        // Concurrent transitions of one intention queue here and each sees the previous result.
+        const locked = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM ${this.table} WHERE "org_id" = $1 AND "id" = $2 FOR UPDATE`, orgId, id);
+        if (locked.length === 0) return null;
+        const current = toIntention(await tx.intention.findUniqueOrThrow({ where: { id } }));
+        const next = change(current);
+        if (!next) return { intention: current, changed: false };
+        label = next.label;
+        const saved = toIntention(await tx.intention.update({ where: { id }, data: mutableFields(next) }));
+        const orgVersion = await bumpOrgVersion(tx, this.schema, orgId, 'intentions_version');
+        await this.outbox.add(tx, events(saved, orgVersion));
+        wrote = true;
+        return { intention: saved, changed: true };
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw labelConflict(label);
+        return rethrowUnavailable(err);
+      });
+    if (wrote) this.notifier.nudge();
+    return result;
+  }
+}

@@ -1,0 +1,22 @@
+import type { EventEnvelope } from '@igw/contracts';
+import type { IntentCard } from '../../domain/intent-card';
+import type { PageRequest } from '../paging';
+
+export const INTENT_CARD_REPOSITORY = Symbol('INTENT_CARD_REPOSITORY');
+
+/** Events of a committed card change, given the card and the org's new cards counter. */
+export type IntentCardEvents = (card: IntentCard, orgVersion: number) => EventEnvelope[];
+
+/** Card ids are unique per org; every read and write is scoped to one org. */
+export interface IntentCardRepository {
+  /**
+   * Creates or replaces the card `id` of `orgId` atomically: `build` gets the current card (or
+   * null) under a lock and returns what to store.
+   */
+  install(orgId: string, id: string, build: (existing: IntentCard | null) => IntentCard, events: IntentCardEvents): Promise<{ card: IntentCard; created: boolean }>;
+  findById(orgId: string, id: string): Promise<IntentCard | null>;
+  /** Newest first (created_at desc, id desc), at most `page.limit` rows after `page.after`. */
+  list(orgId: string, page: PageRequest): Promise<IntentCard[]>;
+  /** Removes the card; the events get the removed card. null when it does not exist. */
+  delete(orgId: string, id: string, events: IntentCardEvents): Promise<IntentCard | null>;
+}

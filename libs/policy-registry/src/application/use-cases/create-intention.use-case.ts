@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, newId, type Caller, type Clock } from '@igw/kernel';
+import { Topics, type CreateIntentionDto, type IntentionDto } from '@igw/contracts';
+import { envelope } from '@igw/events';
+import { createIntention } from '../../domain/intention';
+import { INTENTION_REPOSITORY, type IntentionRepository } from '../ports/intention.repository.port';
+import { toIntentionDto, toIntentionEvent } from './views';
+
+/** Creates a draft intention (= purpose); the label is unique in the org (409 label_conflict). */
+@Injectable()
+export class CreateIntentionUseCase {
+  constructor(
+    @Inject(INTENTION_REPOSITORY) private readonly intentions: IntentionRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(caller: Caller, input: CreateIntentionDto): Promise<IntentionDto> {
+    const now = this.clock.now();
+    const intention = createIntention(
+      newId('int'),
+      caller.orgId,
+      {
+        label: input.label,
+        intentClass: input.intent_class,
+        displayName: input.display_name,
+        description: input.description,
+        approvalRequired: input.approval_required,
+        ttlMinutes: input.ttl_minutes,
+        dataElements: input.data_elements?.map((d) => ({ dataSourceId: d.data_source_id, path: d.path })),
+      },
+      now,
+    );
+    const saved = await this.intentions.create(intention, (i, orgVersion) => [
+      envelope(Topics.IntentionCreated, i.orgId, toIntentionEvent(i, orgVersion), now),
+    ]);
+    return toIntentionDto(saved);
+  }
+}

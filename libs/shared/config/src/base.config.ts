@@ -1,0 +1,64 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+
+export const CONFIG = Symbol('CONFIG');
+
+export type GatewayMode = 'embedded' | 'distributed';
+const distributed = (c: BaseConfig) => c.GATEWAY_MODE === 'distributed';
+
+/** Settings every process reads. Each app extends it with its own. */
+export class BaseConfig {
+  @IsIn(['embedded', 'distributed'], { message: 'GATEWAY_MODE must be "embedded" or "distributed"' })
+  GATEWAY_MODE: GatewayMode = 'embedded';
+
+  @IsInt({ message: 'PORT must be an integer between 1 and 65535' })
+  @Min(1, { message: 'PORT must be an integer between 1 and 65535' })
+  @Max(65535, { message: 'PORT must be an integer between 1 and 65535' })
+  PORT: number = 8080;
+
+  @IsString()
+  HOST: string = '0.0.0.0';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+  })
+  LOG_LEVEL: string = 'info';
+
+  @IsString()
+  DATA_DIR: string = './.data';
+
+  @ValidateIf(distributed)
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgresql:// URL (required in distributed mode)' })
+  DATABASE_URL?: string;
+
+  @ValidateIf(distributed)
+  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, {
+    message: 'KAFKA_BROKERS must be a comma-separated list of host:port (required in distributed mode)',
+  })
+  KAFKA_BROKERS?: string;
+
+  @ValidateIf(distributed)
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// URL (required in distributed mode)' })
+  REDIS_URL?: string;
+
+  /** Shared secret the gateway presents to services; services trust caller headers only with it. */
+  @ValidateIf(distributed)
+  @IsString({ message: 'INTERNAL_AUTH_TOKEN must be set in distributed mode (at least 32 characters)' })
+  @MinLength(32, { message: 'INTERNAL_AUTH_TOKEN must be at least 32 characters' })
+  INTERNAL_AUTH_TOKEN?: string;
+
+  /** How often the outbox relay polls when nothing nudged it, in ms. */
+  @IsOptional()
+  @IsInt({ message: 'OUTBOX_POLL_MS must be an integer between 10 and 60000' })
+  @Min(10, { message: 'OUTBOX_POLL_MS must be an integer between 10 and 60000' })
+  @Max(60000, { message: 'OUTBOX_POLL_MS must be an integer between 10 and 60000' })
+  OUTBOX_POLL_MS: number = 200;
+
+  @IsOptional()
+  @Transform(({ value }) => value === true || value === 'true' || value === '1')
+  PRETTY_LOGS: boolean = false;
+
+  get kafkaBrokers(): string[] {
+    return (this.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+  }
+}

@@ -1,0 +1,43 @@
+import { BaseConfig } from './base.config';
+import { ConfigError, parseConfig } from './load-config';
+
+describe('parseConfig', () => {
+  it('applies defaults in embedded mode with nothing set', () => {
+    const c = parseConfig(BaseConfig, {});
+    expect(c.GATEWAY_MODE).toBe('embedded');
+    expect(c.PORT).toBe(8080);
+    expect(c.DATA_DIR).toBe('./.data');
+  });
+
+  it('converts numbers and rejects a bad port with one clear message', () => {
+    expect(parseConfig(BaseConfig, { PORT: '9000' }).PORT).toBe(9000);
+    expect(() => parseConfig(BaseConfig, { PORT: 'eighty' })).toThrow(
+      new ConfigError('PORT must be an integer between 1 and 65535'),
+    );
+  });
+
+  it('requires the infrastructure settings in distributed mode', () => {
+    expect(() => parseConfig(BaseConfig, { GATEWAY_MODE: 'distributed' })).toThrow(/DATABASE_URL/);
+    expect(() =>
+      parseConfig(BaseConfig, {
+        GATEWAY_MODE: 'distributed',
+        DATABASE_URL: 'postgresql://x@h/db',
+        KAFKA_BROKERS: 'a:9092,b:9092',
+        REDIS_URL: 'redis://h:6379',
+        INTERNAL_AUTH_TOKEN: 'short',
+      }),
+    ).toThrow(/INTERNAL_AUTH_TOKEN must be at least 32/);
+    const ok = parseConfig(BaseConfig, {
+      GATEWAY_MODE: 'distributed',
+      DATABASE_URL: 'postgresql://x@h/db',
+      KAFKA_BROKERS: 'a:9092,b:9092',
+      REDIS_URL: 'redis://h:6379',
+      INTERNAL_AUTH_TOKEN: 'x'.repeat(32),
+    });
+    expect(ok.kafkaBrokers).toEqual(['a:9092', 'b:9092']);
+  });
+
+  it('rejects an unknown mode', () => {
+    expect(() => parseConfig(BaseConfig, { GATEWAY_MODE: 'cluster' })).toThrow(/GATEWAY_MODE/);
+  });
+});

@@ -1,0 +1,5 @@
+export * from './ports/event-bus.port';
+export * from './adapters/in-process/in-process-event-bus';
+export * from './outbox/outbox-relay';
+export * from './envelope';
+export * from './adapters/kafka/kafka-event-bus';

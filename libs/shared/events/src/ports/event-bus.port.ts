@@ -1,0 +1,34 @@
+import type { EventEnvelope } from '@igw/contracts';
+
+export const EVENT_BUS = Symbol('EVENT_BUS');
+
+export type EventHandler = (event: EventEnvelope) => Promise<void>;
+
+export interface Subscription {
+  /** Consumer group: every group sees every event once; members of one group share them. */
+  group: string;
+  topics: string[];
+  handler: EventHandler;
+}
+
+/**
+ * Publishes already-committed events (the outbox relay is the only producer) and delivers them
+ * to subscribers at least once. A handler that throws gets the event again.
+ */
+export interface EventBus {
+  /** Resolves once the bus has durably accepted every event (Kafka: acks=all). */
+  publish(events: EventEnvelope[], key?: (e: EventEnvelope) => string): Promise<void>;
+  subscribe(subscription: Subscription): Promise<void>;
+  /** Starts delivery for all subscriptions registered so far. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** True when the bus can currently accept events. */
+  healthy(): Promise<boolean>;
+}
+
+export const OUTBOX_NOTIFIER = Symbol('OUTBOX_NOTIFIER');
+
+/** Lets a repository tell its service's outbox relay that rows were just committed. */
+export interface OutboxNotifier {
+  nudge(): void;
+}

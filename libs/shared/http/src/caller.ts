@@ -1,0 +1,33 @@
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { unauthenticated, type Caller, type Scope } from '@igw/kernel';
+
+export const CALLER_RESOLVER = Symbol('CALLER_RESOLVER');
+export const REQUIRED_SCOPE = 'igw:required-scope';
+export const PUBLIC_ROUTE = 'igw:public-route';
+
+/** Minimal request view a resolver needs; Fastify's request satisfies it. */
+export interface RequestLike {
+  headers: Record<string, string | string[] | undefined>;
+  ip?: string;
+  caller?: Caller;
+}
+
+/**
+ * Turns a request into a Caller or throws 401. The gateway resolves API keys; a service behind
+ * the gateway trusts the caller headers the gateway signed with the internal token.
+ */
+export interface CallerResolver {
+  resolve(req: RequestLike): Promise<Caller>;
+}
+
+/** The minimum scope a route needs (DESIGN 6.1). Routes without it need read_only. */
+export const RequireScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope);
+
+/** No API key needed (probes, JWKS). */
+export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+
+export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => {
+  const req = ctx.switchToHttp().getRequest<RequestLike>();
+  if (!req.caller) throw unauthenticated();
+  return req.caller;
+});

@@ -1,0 +1,163 @@
+import { Catch, type ArgumentsHost, type ExceptionFilter, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import sjson from 'secure-json-parse';
+import { newId, type Caller } from '@igw/kernel';
+import { toErrorResponse } from './error-mapping';
+import { PinoNestLogger } from './logger';
+import { createValidationPipe } from './validation';
+
+export const BODY_LIMIT = 256 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function sendError(err: unknown, reply: FastifyReply, logger: Logger, reqId?: string): void {
+  const res = toErrorResponse(err);
+  if (res.unexpected) logger.error({ req_id: reqId, err }, 'unexpected error');
+  else if (res.status >= 500) logger.warn({ req_id: reqId, code: res.body.code, err: (err as Error)?.message }, 'dependency failure');
+  for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
+  void reply.status(res.status).type('application/json').send(res.body);
+}
+
+@Catch()
+class AllErrorsFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+  catch(err: unknown, host: ArgumentsHost) {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<FastifyRequest>();
+    sendError(err, ctx.getResponse<FastifyReply>(), this.logger, req?.id);
+  }
+}
+
+export interface HttpAppOptions {
+  name: string;
+  logger: Logger;
+  /** Serve OpenAPI at /v1/openapi.json and a docs page at /docs. */
+  openApi?: OpenApiOptions;
+  accessLog?: boolean;
+}
+
+/** The one way every app builds its HTTP server: Fastify, limits, error model, request ids, logs. */
+export async function createHttpApp(rootModule: unknown, options: HttpAppOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT,
+    logger: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId('req');
+    },
+    requestIdHeader: false,
+    keepAliveTimeout: 65_000,
+    routerOptions: { ignoreTrailingSlash: true },
+  } as never);
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
+    logger: new PinoNestLogger(options.logger),
+    bufferLogs: false,
+    // Our own JSON parser (below) replaces Nest's: empty bodies allowed, proto poisoning refused.
+    bodyParser: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  installFastifyHooks(fastify, options);
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllErrorsFilter(options.logger));
+  app.enableShutdownHooks();
+  if (options.openApi) setupOpenApi(app, options.openApi);
+  return app;
+}
+
+function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions): void {
+  const logger = options.logger;
+  // Empty bodies are allowed (POST .../publish); anything else must be JSON without proto poisoning.
+  fastify.removeContentTypeParser('application/json');
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      done(Object.assign(new SyntaxError('invalid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+  fastify.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id);
+    done();
+  });
+  // Headers decided during admission (rate limits) ride on every answer, errors included.
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    const extra = (req as unknown as { edgeHeaders?: Record<string, string> }).edgeHeaders;
+    if (extra) for (const [k, v] of Object.entries(extra)) if (!reply.hasHeader(k)) reply.header(k, v);
+    done(null, payload);
+  });
+  if (options.accessLog !== false) {
+    fastify.addHook('onResponse', (req, reply, done) => {
+      const caller = (req as unknown as { caller?: Caller }).caller;
+      logger.info(
+        { req_id: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 1000) / 1000, org_id: caller?.orgId, key_id: caller?.keyId },
+        'request',
+      );
+      done();
+    });
+  }
+}
+
+export interface OpenApiOptions {
+  title: string;
+  version: string;
+  description?: string;
+  /** Base URLs of services whose own /v1/openapi.json is merged in (distributed gateway). */
+  mergeFrom?: string[];
+}
+
+function setupOpenApi(app: INestApplication, meta: OpenApiOptions): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle(meta.title)
+    .setVersion(meta.version)
+    .setDescription(meta.description ?? '')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' })
+    .addSecurityRequirements('bearer')
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  const sources = meta.mergeFrom ?? [];
+  if (sources.length === 0) {
+    SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'v1/openapi.json', ui: true });
+    return document;
+  }
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/gateway-openapi.json', swaggerOptions: { url: '/v1/openapi.json' }, ui: true });
+  const merged = new MergedOpenApi(document, sources);
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  fastify.get('/v1/openapi.json', async (_req, reply) => reply.type('application/json').send(await merged.get()));
+  return document;
+}
+
+/** The gateway's document plus each service's paths and schemas, refreshed at most every 30 s. */
+class MergedOpenApi {
+  private cached?: { at: number; doc: OpenAPIObject; complete: boolean };
+  constructor(
+    private readonly own: OpenAPIObject,
+    private readonly sources: string[],
+  ) {}
+
+  async get(): Promise<OpenAPIObject> {
+    if (this.cached && this.cached.complete && Date.now() - this.cached.at < 30_000) return this.cached.doc;
+    const doc: OpenAPIObject = JSON.parse(JSON.stringify(this.own));
+    let complete = true;
+    for (const base of this.sources) {
+      try {
+        const res = await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2000) });
+        if (!res.ok) throw new Error(String(res.status));
+        const remote = (await res.json()) as OpenAPIObject;
+        Object.assign(doc.paths, remote.paths);
+        doc.components = doc.components ?? {};
+        doc.components.schemas = { ...(remote.components?.schemas ?? {}), ...(doc.components.schemas ?? {}) };
+        doc.tags = [...(doc.tags ?? []), ...(remote.tags ?? []).filter((t) => !(doc.tags ?? []).some((d) => d.name === t.name))];
+      } catch {
+        complete = false;
+      }
+    }
+    this.cached = { at: Date.now(), doc, complete };
+    return doc;
+  }
+}

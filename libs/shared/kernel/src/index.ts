@@ -1,0 +1,5 @@
+export * from './ids';
+export * from './clock';
+export * from './errors';
+export * from './scopes';
+export * from './version';

@@ -1,0 +1,201 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool, type PoolClient } from 'pg';
+
+/** The few raw operations infrastructure code needs (migrations, outbox relay, health). */
+export interface SqlRunner {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+}
+
+/**
+ * One service's view of the database: its own PostgreSQL schema, a Prisma driver adapter
+ * bound to that schema, and raw SQL for infrastructure. PostgreSQL in distributed mode;
+ * PGlite (one instance per process, shared by every service schema) in embedded mode.
+ */
+export interface ServiceDatabase extends SqlRunner {
+  readonly schema: string;
+  readonly kind: 'postgres' | 'pglite';
+  prismaAdapter(): SqlDriverAdapterFactory;
+  /** Runs fn in one transaction. PGlite serialises all work in the process while it runs. */
+  transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  ping(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function assertSchemaName(schema: string): string {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  return schema;
+}
+
+class PostgresServiceDatabase implements ServiceDatabase {
+  readonly kind = 'postgres' as const;
+  constructor(
+    readonly schema: string,
+    private readonly pool: Pool,
+  ) {}
+
+  prismaAdapter(): SqlDriverAdapterFactory {
+    return new PrismaPg(this.pool, { schema: this.schema });
+  }
+
+  async query<R>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.pool.query(sql, params)).rows as R[];
+  }
+
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    const client: PoolClient = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn({ query: async (sql, params = []) => (await client.query(sql, params)).rows });
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async ping(timeoutMs = 1000): Promise<boolean> {
+    return withTimeout(this.pool.query('SELECT 1').then(() => true), timeoutMs).catch(() => false);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** pglite-prisma-adapter has no schema option; the adapter reads it from `options.schema`. */
+class SchemaPGliteFactory extends PrismaPGlite {
+  constructor(
+    client: PGlite,
+    private readonly schema: string,
+  ) {
+    super(client);
+  }
+  override async connect() {
+    const adapter = await super.connect();
+    (adapter as unknown as { options: { schema: string } }).options = { schema: this.schema };
+    return adapter;
+  }
+}
+
+class PGliteServiceDatabase implements ServiceDatabase {
+  readonly kind = 'pglite' as const;
+  constructor(
+    readonly schema: string,
+    private readonly db: PGlite,
+  ) {}
+
+  prismaAdapter(): SqlDriverAdapterFactory {
+    return new SchemaPGliteFactory(this.db, this.schema);
+  }
+
+  async query<R>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.db.query<R>(sql, params)).rows;
+  }
+
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => fn({ query: async (sql, params = []) => (await tx.query(sql, params)).rows as never }));
+  }
+
+  async ping(): Promise<boolean> {
+    return this.db.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async close(): Promise<void> {
+    // The PGlite instance is shared by every service of the process: closeEmbeddedDatabase() ends it.
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolvePromise, reject) => {
+    const t = setTimeout(() => reject(new Error('timeout')), ms);
+    p.then(
+      (v) => (clearTimeout(t), resolvePromise(v)),
+      (e) => (clearTimeout(t), reject(e)),
+    );
+  });
+}
+
+let embedded: { dir: string; db: Promise<PGlite> } | undefined;
+
+/** One PGlite per process: it is single-session, so every service schema shares it. */
+export function openEmbeddedDatabase(dataDir: string, schema: string): ServiceDatabase {
+  const dir = dataDir === 'memory://' ? dataDir : resolve(dataDir, 'pglite');
+  if (!embedded) {
+    if (dir !== 'memory://') mkdirSync(dir, { recursive: true, mode: 0o700 });
+    embedded = { dir, db: PGlite.create(dir === 'memory://' ? undefined : dir) };
+  } else if (embedded.dir !== dir) {
+    throw new Error(`embedded database already open at ${embedded.dir}`);
+  }
+  const pending = embedded.db;
+  // Hand out a facade that waits for the shared instance to be ready.
+  return new LazyDatabase(schema, 'pglite', pending.then((db) => new PGliteServiceDatabase(assertSchemaName(schema), db)));
+}
+
+export async function closeEmbeddedDatabase(): Promise<void> {
+  if (!embedded) return;
+  const db = await embedded.db;
+  embedded = undefined;
+  await db.close();
+}
+
+export function openPostgresDatabase(url: string, schema: string, poolSize = 10): ServiceDatabase {
+  const pool = new Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30000,
+    // Unqualified raw SQL resolves inside the service's own schema.
+    options: `-c search_path=${assertSchemaName(schema)}`,
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  return new PostgresServiceDatabase(schema, pool);
+}
+
+class LazyDatabase implements ServiceDatabase {
+  private resolved?: ServiceDatabase;
+  constructor(
+    readonly schema: string,
+    readonly kind: 'postgres' | 'pglite',
+    private readonly inner: Promise<ServiceDatabase>,
+  ) {
+    inner.then((d) => (this.resolved = d)).catch(() => undefined);
+  }
+  async ready(): Promise<ServiceDatabase> {
+    return this.resolved ?? this.inner;
+  }
+  prismaAdapter(): SqlDriverAdapterFactory {
+    if (!this.resolved) throw new Error('database not ready: await ready() first');
+    return this.resolved.prismaAdapter();
+  }
+  async query<R>(sql: string, params?: unknown[]): Promise<R[]> {
+    return (await this.ready()).query<R>(sql, params);
+  }
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return (await this.ready()).transaction(fn);
+  }
+  async ping(timeoutMs?: number): Promise<boolean> {
+    return (await this.ready()).ping(timeoutMs);
+  }
+  async close(): Promise<void> {
+    return (await this.ready()).close();
+  }
+}
+
+/** Resolves once the database is usable (PGlite cold start takes a couple of seconds). */
+export async function databaseReady(db: ServiceDatabase): Promise<void> {
+  if (db instanceof LazyDatabase) await db.ready();
+}

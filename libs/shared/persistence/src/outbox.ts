@@ -1,0 +1,95 @@
+import type { EventEnvelope } from '@igw/contracts';
+import type { ServiceDatabase, SqlRunner } from './database';
+
+/** What a Prisma transaction client offers; the outbox row joins the caller's transaction. */
+export interface RawExecutor {
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+}
+
+/** Writes events into the service's outbox inside the transaction that changes the state. */
+export class OutboxWriter {
+  constructor(private readonly schema: string) {}
+
+  async add(tx: RawExecutor, events: EventEnvelope[], key?: (e: EventEnvelope) => string): Promise<void> {
+    for (const e of events) {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO "${this.schema}"."outbox_events" ("id", "topic", "key", "envelope") VALUES ($1, $2, $3, $4::jsonb)`,
+        e.id,
+        e.type,
+        key ? key(e) : e.org_id,
+        JSON.stringify(e),
+      );
+    }
+  }
+}
+
+export interface OutboxRow {
+  id: string;
+  key: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * Reads unpublished rows in commit order and marks them published once the bus accepted them.
+ * On PostgreSQL the rows stay locked (SKIP LOCKED) while they are being published so replicas
+ * never publish the same row concurrently; PGlite has one process and needs no lock.
+ */
+export class SqlOutboxSource {
+  constructor(private readonly db: ServiceDatabase) {}
+
+  async drain(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
+    const t = `"${this.db.schema}"."outbox_events"`;
+    const run = async (q: SqlRunner, lock: boolean) => {
+      const rows = await q.query<{ seq: string; id: string; key: string; envelope: EventEnvelope | string }>(
+        `SELECT seq, id, key, envelope FROM ${t} WHERE published_at IS NULL ORDER BY seq LIMIT ${Number(limit)}${lock ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      );
+      if (rows.length === 0) return 0;
+      const parsed = rows.map((r) => ({ id: r.id, key: r.key, envelope: typeof r.envelope === 'string' ? JSON.parse(r.envelope) : r.envelope }));
+      try {
+        await publish(parsed);
+      } catch (err) {
+        await q.query(`UPDATE ${t} SET attempts = attempts + 1, last_error = $2 WHERE seq = ANY($1::bigint[])`, [
+          rows.map((r) => r.seq),
+          String((err as Error)?.message ?? err).slice(0, 500),
+        ]);
+        throw err;
+      }
+      await q.query(`UPDATE ${t} SET published_at = now() WHERE seq = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
+      return rows.length;
+    };
+    if (this.db.kind === 'postgres') return this.db.transaction((tx) => run(tx, true));
+    // PGlite: a transaction would block every other query of the process while Kafka-less
+    // in-process handlers run, and there is no second relay to race with.
+    return run(this.db, false);
+  }
+
+  async pending(): Promise<number> {
+    const [row] = await this.db.query<{ n: string | number }>(
+      `SELECT count(*) AS n FROM "${this.db.schema}"."outbox_events" WHERE published_at IS NULL`,
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /** Published rows are kept a while for inspection, then removed. */
+  async purgePublished(olderThanHours = 72): Promise<void> {
+    await this.db.query(
+      `DELETE FROM "${this.db.schema}"."outbox_events" WHERE published_at IS NOT NULL AND published_at < now() - ($1 || ' hours')::interval`,
+      [String(olderThanHours)],
+    );
+  }
+}
+
+/**
+ * Idempotent consumption: records (consumer, event id) in the same transaction as the effect.
+ * Returns false, doing nothing, when the event was already applied.
+ */
+export async function applyOnce(tx: RawExecutor, schema: string, consumer: string, eventId: string, effect: () => Promise<void>): Promise<boolean> {
+  const inserted = await tx.$executeRawUnsafe(
+    `INSERT INTO "${schema}"."processed_events" ("consumer", "event_id") VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+    consumer,
+    eventId,
+  );
+  if (inserted === 0) return false;
+  await effect();
+  return true;
+}

@@ -1,0 +1,2 @@
+export * from './service-infra';
+export * from './run-app';

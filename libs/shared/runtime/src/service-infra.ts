@@ -1,0 +1,72 @@
+import type { Logger } from 'pino';
+import Redis from 'ioredis';
+import type { BaseConfig } from '@igw/config';
+import { InProcessEventBus, KafkaEventBus, OutboxRelay, type EventBus, type OutboxNotifier } from '@igw/events';
+import { databaseReady, migrate, openEmbeddedDatabase, openPostgresDatabase, SqlOutboxSource, type ServiceDatabase } from '@igw/persistence';
+import type { ReadinessCheck } from '@igw/http';
+
+/** What a service module needs from its process: its database schema and its outbox relay. */
+export interface ServiceInfra {
+  db: ServiceDatabase;
+  relay: OutboxRelay;
+  notifier: OutboxNotifier;
+}
+
+export class StartupError extends Error {}
+
+/**
+ * Opens the service's schema (PGlite when embedded, PostgreSQL when distributed), applies its
+ * migrations — waiting up to `waitMs` for the database to come up — and starts its outbox relay.
+ */
+export async function openServiceInfra(
+  config: BaseConfig,
+  opts: { schema: string; migrations: string; bus: EventBus; logger: Logger; waitMs?: number },
+): Promise<ServiceInfra> {
+  const db =
+    config.GATEWAY_MODE === 'embedded' ? openEmbeddedDatabase(config.DATA_DIR, opts.schema) : openPostgresDatabase(config.DATABASE_URL!, opts.schema);
+  await databaseReady(db);
+  const deadline = Date.now() + (opts.waitMs ?? 30_000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const applied = await migrate(db, opts.migrations);
+      if (applied.length) opts.logger.info({ schema: opts.schema, applied }, 'migrations applied');
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw new StartupError(`cannot prepare database schema ${opts.schema}: ${(err as Error).message}`);
+      if (attempt === 1) opts.logger.warn({ schema: opts.schema, err: (err as Error).message }, 'database not ready; retrying');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  const relay = new OutboxRelay(new SqlOutboxSource(db), opts.bus, { pollMs: config.OUTBOX_POLL_MS, name: opts.schema, logger: opts.logger });
+  return { db, relay, notifier: relay };
+}
+
+export function createEventBus(config: BaseConfig, clientId: string, logger: Logger): EventBus {
+  if (config.GATEWAY_MODE === 'embedded') {
+    return new InProcessEventBus({ onHandlerError: (group, event, err) => logger.warn({ group, event_id: event.id, type: event.type, err: String(err) }, 'event handler failed') });
+  }
+  return new KafkaEventBus({ brokers: config.kafkaBrokers, clientId, logger });
+}
+
+/** Redis for distributed mode; commands fail fast while it is down instead of queueing. */
+export function createRedis(config: BaseConfig, logger: Logger): Redis | undefined {
+  if (config.GATEWAY_MODE === 'embedded' || !config.REDIS_URL) return undefined;
+  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: (n) => Math.min(n * 200, 2000) });
+  let warned = false;
+  redis.on('error', (err) => {
+    if (!warned) logger.warn({ err: err.message }, 'redis unavailable');
+    warned = true;
+  });
+  redis.on('ready', () => (warned = false));
+  return redis;
+}
+
+export function databaseCheck(db: ServiceDatabase): ReadinessCheck {
+  return { name: 'database', check: () => db.ping() };
+}
+export function eventsCheck(bus: EventBus): ReadinessCheck {
+  return { name: 'events', check: () => bus.healthy() };
+}
+export function cacheCheck(redis: Redis | undefined): ReadinessCheck {
+  return { name: 'cache', check: async () => (redis ? (await redis.ping().catch(() => '')) === 'PONG' : true) };
+}

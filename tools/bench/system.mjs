@@ -1,0 +1,302 @@
+// Starts the system under test for the benchmark (embedded, or distributed on PostgreSQL, Redis
+// and Kafka) and keeps track of everything it started, so run.mjs can stop all of it on exit,
+// on SIGINT/SIGTERM and on errors. Diagnostics go to stderr only.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+
+const START_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 10_000;
+const OUTPUT_KEEP = 16_384;
+
+export const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---- everything we started -----------------------------------------------------------------
+
+/** Live child processes (apps, loaders): killed with SIGKILL by killAllSync as a last resort. */
+const children = new Set();
+/** Extra pids we must not leave behind (a Kafka broker started through tools/infra/kafka.js). */
+const extraPids = new Set();
+/** Async clean-up steps, run last-in first-out. */
+const cleanups = [];
+
+export function trackChild(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+export function onCleanup(fn) {
+  cleanups.push(fn);
+  return () => {
+    const i = cleanups.indexOf(fn);
+    if (i >= 0) cleanups.splice(i, 1);
+  };
+}
+
+/** Runs every registered clean-up step (newest first); a failing step does not stop the others. */
+export async function cleanupAll() {
+  // Processes first (loaders and apps together), then databases, brokers and directories.
+  await Promise.all([...children].map((c) => stopChild(c)));
+  while (cleanups.length) {
+    const fn = cleanups.pop();
+    try {
+      await fn();
+    } catch (err) {
+      log(`clean-up step failed: ${err?.message ?? err}`);
+    }
+  }
+}
+
+/** Synchronous last resort (process 'exit'): SIGKILL whatever is still running. */
+export function killAllSync() {
+  for (const c of children) {
+    if (c.exitCode === null && c.signalCode === null) {
+      try {
+        c.kill('SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+  for (const pid of extraPids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+async function stopChild(child, timeoutMs = STOP_TIMEOUT_MS) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      servers.push(
+        await new Promise((res, rej) => {
+          const s = createServer();
+          s.once('error', rej);
+          s.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () => res(s));
+        }),
+      );
+    }
+    return servers.map((s) => s.address().port);
+  } finally {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(() => r()))));
+  }
+}
+
+const randomSecret = (label) => `bench-${label}-${randomBytes(24).toString('base64url')}`;
+
+// ---- apps ----------------------------------------------------------------------------------
+
+/** Starts dist/apps/<app>/src/main.js on `port` and waits until GET /livez answers 200. */
+async function startApp(app, env, port) {
+  const main = join(ROOT, 'dist/apps', app, 'src/main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
+  let out = '';
+  const keep = (d) => {
+    out += d.toString();
+    if (out.length > OUTPUT_KEEP * 2) out = out.slice(-OUTPUT_KEEP);
+  };
+  const child = trackChild(
+    spawn(process.execPath, [main], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  const proc = {
+    name: app,
+    url,
+    child,
+    output: () => out.slice(-OUTPUT_KEEP),
+    stop: () => stopChild(child),
+  };
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${app} exited (${child.exitCode ?? child.signalCode}) during start-up:\n${out.trim().split('\n').slice(-15).join('\n')}`);
+    }
+    const ok = await fetch(`${url}/livez`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() - started > START_TIMEOUT_MS) {
+      await stopChild(child, 1000);
+      throw new Error(`${app} did not answer /livez within ${START_TIMEOUT_MS / 1000} s:\n${out.trim().split('\n').slice(-15).join('\n')}`);
+    }
+    await sleep(100);
+  }
+  log(`${app} up on ${url} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return proc;
+}
+
+/** Waits (best effort) for GET /readyz: dependencies connected before we measure. */
+async function waitReady(url, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3000) });
+      last = `${r.status} ${await r.text()}`;
+      if (r.ok) return;
+    } catch (err) {
+      last = err.message;
+    }
+    await sleep(250);
+  }
+  log(`warning: ${url}/readyz not ready after ${timeoutMs / 1000} s (${last}); measuring anyway`);
+}
+
+// ---- systems -------------------------------------------------------------------------------
+
+/** A stop function that runs once, also when the whole run is cleaned up. */
+function stopOnce(steps) {
+  let done = null;
+  const run = () => {
+    done ??= (async () => {
+      for (const step of steps) {
+        try {
+          await step();
+        } catch (err) {
+          log(`stop step failed: ${err?.message ?? err}`);
+        }
+      }
+    })();
+    return done;
+  };
+  const unregister = onCleanup(run);
+  // Stays registered until done, so a concurrent cleanupAll() waits for the same run.
+  return async () => {
+    await run();
+    unregister();
+  };
+}
+
+export async function startEmbedded() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'igw-bench-'));
+  const platformKey = randomSecret('platform');
+  const adminKey = randomSecret('admin');
+  const apps = [];
+  const stop = stopOnce([() => Promise.all(apps.map((a) => a.stop())), () => rmSync(dataDir, { recursive: true, force: true })]);
+  try {
+    const [port] = await freePorts(1);
+    apps.push(await startApp('embedded', { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey }, port));
+    await waitReady(apps[0].url);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { mode: 'embedded', url: apps[0].url, platformKey, adminKey, apps, stop };
+}
+
+/** Kafka: KAFKA_BROKERS, else a broker on 127.0.0.1:9092, else one we start (and stop). */
+async function kafkaFor(steps) {
+  if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
+  const kafka = require(join(ROOT, 'tools/infra/kafka.js'));
+  if (await kafka.isKafkaReachable('127.0.0.1:9092', 3000)) {
+    log('using the Kafka broker on 127.0.0.1:9092');
+    return '127.0.0.1:9092';
+  }
+  const base = join(ROOT, '.infra', 'kafka-bench');
+  const dataDir = join(base, 'data');
+  // Fresh storage every run: the ports are chosen anew and the controller quorum remembers its port.
+  rmSync(dataDir, { recursive: true, force: true });
+  const [port, controllerPort] = await freePorts(2);
+  log(`starting a Kafka broker on 127.0.0.1:${port} (data in ${dataDir})...`);
+  const broker = await kafka.startKafka({ port, controllerPort, dataDir, logFile: join(base, 'broker.log') });
+  extraPids.add(broker.pid);
+  steps.push(async () => {
+    await broker.stop();
+    extraPids.delete(broker.pid);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  log(`Kafka up on ${broker.brokers} in ${(broker.startMs / 1000).toFixed(1)} s`);
+  return broker.brokers;
+}
+
+export async function startDistributed() {
+  const pg = require('pg');
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const platformKey = randomSecret('platform');
+  const adminKey = randomSecret('admin');
+  const apps = [];
+  let dropDb = null;
+  const kafkaSteps = [];
+  // In order at stop: apps (gateway before registry), then the database, then a Kafka we started.
+  const stop = stopOnce([
+    () => Promise.all([...apps].reverse().map((a) => a.stop())),
+    async () => dropDb?.(),
+    async () => {
+      for (const s of kafkaSteps) await s();
+    },
+  ]);
+  try {
+    const dbName = `igw_bench_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${dbName}`);
+    } finally {
+      await admin.end();
+    }
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    };
+    const dbUrl = new URL(serverUrl);
+    dbUrl.pathname = `/${dbName}`;
+    const brokers = await kafkaFor(kafkaSteps);
+    const common = {
+      GATEWAY_MODE: 'distributed',
+      HOST: '127.0.0.1',
+      DATABASE_URL: dbUrl.toString(),
+      KAFKA_BROKERS: brokers,
+      REDIS_URL: redisUrl,
+      INTERNAL_AUTH_TOKEN: randomBytes(32).toString('base64url'),
+    };
+    const [registryPort, gatewayPort] = await freePorts(2);
+    apps.push(await startApp('policy-registry', common, registryPort));
+    apps.push(
+      await startApp(
+        'api-gateway',
+        { ...common, POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey },
+        gatewayPort,
+      ),
+    );
+    for (const a of apps) await waitReady(a.url);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { mode: 'distributed', url: apps.at(-1).url, platformKey, adminKey, apps, stop };
+}

@@ -1,0 +1,18 @@
+// ESLint with Nx module boundaries. The boundaries rule reads Nx's project graph and silently
+// skips itself when none is cached, so the graph is computed first, and a skip is a failure.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { dirname, resolve, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_SKIP_NX_CACHE: 'true' };
+execFileSync(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+const res = spawnSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', 'apps', 'libs', 'tools'], { cwd: root, env, encoding: 'utf8' });
+const out = `${res.stdout ?? ''}${res.stderr ?? ''}`;
+process.stdout.write(out);
+if (/No cached ProjectGraph is available/.test(out)) {
+  console.error('lint: the module-boundaries rule did not run (no Nx project graph)');
+  process.exit(1);
+}
+if (res.status === 0) console.log('lint: ok');
+process.exit(res.status ?? 1);
