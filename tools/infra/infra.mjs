@@ -11,16 +11,10 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-// kafkajs 2.2.4 schedules a negative timeout on Node >= 23 (harmless; kafkajs issue #1751); keep
-// this CLI's output to its own lines.
-const emitWarning = process.emitWarning.bind(process);
-process.emitWarning = (warning, ...rest) => {
-  const type = typeof rest[0] === 'string' ? rest[0] : rest[0]?.type;
-  if (type === 'TimeoutNegativeWarning') return;
-  emitWarning(warning, ...rest);
-};
 const kafka = require('./kafka.js');
 const services = require('./services.js');
+
+kafka.silenceKafkajsTimerWarning();
 
 const KAFKA_PORT = 9092;
 const KAFKA_BROKERS = `127.0.0.1:${KAFKA_PORT}`;
@@ -41,11 +35,16 @@ function readPid() {
   }
 }
 
-async function up() {
+/** PostgreSQL and Redis only (CI: the test suite starts its own Kafka). */
+async function machineServices() {
   const pg = await services.ensureLocalPostgres(services.DEFAULT_DATABASE_URL);
   info(`PostgreSQL 127.0.0.1:5432 ${pg.started ? 'started' : 'up'}`);
   const redis = await services.ensureLocalRedis(services.DEFAULT_REDIS_URL);
   info(`Redis 127.0.0.1:6379 ${redis.started ? 'started' : 'up'}`);
+}
+
+async function up() {
+  await machineServices();
 
   if (await kafka.isKafkaReachable(KAFKA_BROKERS)) {
     const pid = readPid();
@@ -114,10 +113,10 @@ async function status() {
   if (results.includes(false)) process.exitCode = 1;
 }
 
-const commands = { up, down, status };
+const commands = { up, down, status, services: machineServices };
 const cmd = process.argv[2];
 if (!commands[cmd]) {
-  process.stderr.write('usage: node tools/infra/infra.mjs up|down|status\n');
+  process.stderr.write('usage: node tools/infra/infra.mjs up|down|status|services\n');
   process.exit(2);
 }
 try {

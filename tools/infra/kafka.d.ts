@@ -38,3 +38,5 @@ export function startKafka(options?: StartKafkaOptions): Promise<KafkaBroker>;
 export function stopKafkaPid(pid: number, timeoutMs?: number): Promise<void>;
 export function isKafkaReachable(brokers: string | string[], timeoutMs?: number): Promise<boolean>;
 export function isKafkaProcess(pid: number): boolean;
+/** Drops Node's TimeoutNegativeWarning caused by kafkajs 2.2.4 on Node >= 23 (CLIs and Jest only). */
+export function silenceKafkajsTimerWarning(): void;

@@ -391,6 +391,24 @@ async function startKafka(options = {}) {
   };
 }
 
+let warningFilterInstalled = false;
+
+/**
+ * kafkajs 2.2.4 schedules a negative timeout on Node >= 23 and Node prints a
+ * TimeoutNegativeWarning (harmless; kafkajs issue #1751). For our CLIs and Jest only: drops that
+ * one warning in this process.
+ */
+function silenceKafkajsTimerWarning() {
+  if (warningFilterInstalled) return;
+  warningFilterInstalled = true;
+  const emitWarning = process.emitWarning.bind(process);
+  process.emitWarning = (warning, ...rest) => {
+    const type = typeof rest[0] === 'string' ? rest[0] : rest[0] && rest[0].type;
+    if (type === 'TimeoutNegativeWarning') return;
+    emitWarning(warning, ...rest);
+  };
+}
+
 module.exports = {
   LIB_DIR,
   REPO_ROOT,
@@ -399,4 +417,5 @@ module.exports = {
   stopKafkaPid,
   isKafkaReachable,
   isKafkaProcess,
+  silenceKafkajsTimerWarning,
 };

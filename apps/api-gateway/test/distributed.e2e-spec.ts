@@ -90,6 +90,8 @@ describe('distributed mode', () => {
         after = await admin.get('/v1/intentions');
       }
       expect(after.status).toBe(200);
+      // Nothing crashed: the same processes answered before, during and after the outage.
+      for (const p of sys.processes) expect(p.child.exitCode).toBeNull();
       expect(after.body.data.map((i: { label: string }) => i.label)).toContain('before.outage');
       expect((await admin.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
       expect((await admin.get('/v1/health')).status).toBe(200);

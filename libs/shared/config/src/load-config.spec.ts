@@ -17,7 +17,7 @@ describe('parseConfig', () => {
   });
 
   it('requires the infrastructure settings in distributed mode', () => {
-    expect(() => parseConfig(BaseConfig, { GATEWAY_MODE: 'distributed' })).toThrow(/DATABASE_URL/);
+    expect(() => parseConfig(BaseConfig, { GATEWAY_MODE: "distributed" })).toThrow(/DATABASE_URL.*; KAFKA_BROKERS.*; REDIS_URL.*; INTERNAL_AUTH_TOKEN/);
     expect(() =>
       parseConfig(BaseConfig, {
         GATEWAY_MODE: 'distributed',

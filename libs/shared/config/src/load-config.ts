@@ -9,11 +9,12 @@ export class ConfigError extends Error {
   }
 }
 
-function firstProblem(errors: ValidationError[]): string {
-  const e = errors[0]!;
-  const constraint = Object.values(e.constraints ?? {})[0];
-  if (constraint) return constraint;
-  return firstProblem(e.children ?? []);
+/** One message per bad setting (its first failed rule), in one line. */
+function problems(errors: ValidationError[]): string[] {
+  return errors.flatMap((e) => {
+    const constraint = Object.values(e.constraints ?? {})[0];
+    return constraint ? [constraint] : problems(e.children ?? []);
+  });
 }
 
 /** Validates `env` against the schema class; throws ConfigError naming the first bad setting. */
@@ -22,7 +23,7 @@ export function parseConfig<T extends object>(schema: new () => T, env: Record<s
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const config = plainToInstance(schema, cleaned, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, forbidUnknownValues: true });
-  if (errors.length > 0) throw new ConfigError(firstProblem(errors));
+  if (errors.length > 0) throw new ConfigError(problems(errors).join('; '));
   return config;
 }
 

@@ -160,8 +160,10 @@ export function openPostgresDatabase(url: string, schema: string, poolSize = 10)
     // Unqualified raw SQL resolves inside the service's own schema.
     options: `-c search_path=${assertSchemaName(schema)}`,
   });
-  // An idle client losing its server must not crash the process; the next query reports it.
+  // A client losing its server (idle or checked out) must not crash the process: the query in
+  // flight rejects, and the pool replaces the client on the next checkout.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new PostgresServiceDatabase(schema, pool);
 }
 

@@ -39,28 +39,29 @@ export class SqlOutboxSource {
 
   async drain(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
     const t = `"${this.db.schema}"."outbox_events"`;
-    const run = async (q: SqlRunner, lock: boolean) => {
+    // Returns the failure instead of throwing so the attempt count commits with the lock release.
+    const run = async (q: SqlRunner, lock: boolean): Promise<{ count: number; error?: unknown }> => {
       const rows = await q.query<{ seq: string; id: string; key: string; envelope: EventEnvelope | string }>(
         `SELECT seq, id, key, envelope FROM ${t} WHERE published_at IS NULL ORDER BY seq LIMIT ${Number(limit)}${lock ? ' FOR UPDATE SKIP LOCKED' : ''}`,
       );
-      if (rows.length === 0) return 0;
+      if (rows.length === 0) return { count: 0 };
+      const seqs = rows.map((r) => r.seq);
       const parsed = rows.map((r) => ({ id: r.id, key: r.key, envelope: typeof r.envelope === 'string' ? JSON.parse(r.envelope) : r.envelope }));
       try {
         await publish(parsed);
-      } catch (err) {
-        await q.query(`UPDATE ${t} SET attempts = attempts + 1, last_error = $2 WHERE seq = ANY($1::bigint[])`, [
-          rows.map((r) => r.seq),
-          String((err as Error)?.message ?? err).slice(0, 500),
-        ]);
-        throw err;
+      } catch (error) {
+        const message = String((error as Error)?.message ?? error).slice(0, 500);
+        await q.query(`UPDATE ${t} SET attempts = attempts + 1, last_error = $2 WHERE seq = ANY($1::bigint[])`, [seqs, message]);
+        return { count: 0, error };
       }
-      await q.query(`UPDATE ${t} SET published_at = now() WHERE seq = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
-      return rows.length;
+      await q.query(`UPDATE ${t} SET published_at = now() WHERE seq = ANY($1::bigint[])`, [seqs]);
+      return { count: rows.length };
     };
-    if (this.db.kind === 'postgres') return this.db.transaction((tx) => run(tx, true));
-    // PGlite: a transaction would block every other query of the process while Kafka-less
-    // in-process handlers run, and there is no second relay to race with.
-    return run(this.db, false);
+    // PGlite: a transaction would block every other query of the process while in-process
+    // handlers run, and there is no second relay to race with.
+    const result = this.db.kind === 'postgres' ? await this.db.transaction((tx) => run(tx, true)) : await run(this.db, false);
+    if (result.error !== undefined) throw result.error;
+    return result.count;
   }
 
   async pending(): Promise<number> {

@@ -91,6 +91,8 @@ async function withContainers() {
 }
 
 module.exports = async function globalSetup() {
+  // Jest runs int tests in band (maxWorkers 1), so this also quiets kafkajs inside the tests.
+  kafka.silenceKafkajsTimerWarning();
   if (process.env.TESTCONTAINERS_ENABLED === 'true') await withContainers();
   else await withEnvironmentServices();
 };

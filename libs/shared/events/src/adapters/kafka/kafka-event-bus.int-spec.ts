@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@igw/contracts';
-// Test-only use of the testing lib (a broker this spec may stop); production code never imports it.
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { startKafkaInstance, type KafkaInstance } from '@igw/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaEventBus } from './kafka-event-bus';
@@ -197,6 +195,28 @@ describe('KafkaEventBus', () => {
       // The rejected event may or may not have landed (at-least-once); the early one is not redelivered
       // unless its commit was lost, so only assert on what matters: nothing handled was lost.
       expect(received.map((e) => e.id)).toContain(early.id);
+    });
+
+    it('stops promptly while the broker is down and leaves no reconnect loop behind', async () => {
+      const t = topic();
+      let stoppedAt = Infinity;
+      const lateLogs: string[] = [];
+      const record = (_: object, msg: string) => {
+        if (Date.now() > stoppedAt) lateLogs.push(msg);
+      };
+      const bus = newBus([kafka.brokers], { logger: { warn: record, error: record } });
+      await bus.subscribe({ group: groupName('stop-down'), topics: [t], handler: async () => undefined });
+      await bus.start();
+      await bus.publish([event(t)]);
+
+      await kafka.stop();
+      const started = Date.now();
+      await bus.stop();
+      stoppedAt = Date.now();
+      expect(stoppedAt - started).toBeLessThan(15_000);
+      // kafkajs used to keep restarting a crashed consumer after disconnect(), every ~2 s.
+      await settle(8000);
+      expect(lateLogs).toEqual([]);
     });
   });
 });

@@ -270,8 +270,15 @@ export class KafkaEventBus implements EventBus {
       // The fetch long-poll bounds both stop() (it waits for the fetch in flight) and how soon a
       // paused partition is fetched again for a redelivery; kafkajs' 5 s default made both slow.
       maxWaitTimeInMs: 1000,
-      // Generous: on a crash kafkajs restarts the consumer itself; this only paces reconnects.
-      retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 10 },
+      retry: {
+        // On a crash kafkajs restarts the consumer itself; this only paces reconnects.
+        initialRetryTime: 300,
+        maxRetryTime: 5000,
+        retries: 10,
+        // kafkajs' disconnect() does not cancel a restart already under way (broker down at
+        // stop()), which would keep reconnecting forever; this check does.
+        restartOnFailure: async () => !this.stopped,
+      },
     });
     // After a rebalance the committed offset is the truth again.
     consumer.on(consumer.events.GROUP_JOIN, () => group.retries.clear());
