@@ -14,16 +14,21 @@ describe('distributed mode', () => {
 
     it('a published intention reaches Kafka through the outbox as a versioned envelope', async () => {
       const kafka = new Kafka({ clientId: 'e2e', brokers: testKafkaBrokers().split(','), logLevel: logLevel.NOTHING });
+      // A fresh broker has no topics yet: create it first, as the services' bus does.
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.createTopics({ topics: [{ topic: Topics.IntentionPublished.name }], waitForLeaders: true });
+      await admin.disconnect();
       const consumer = kafka.consumer({ groupId: `e2e-${Date.now()}` });
       const seen: Array<Record<string, any>> = [];
       await consumer.connect();
       await consumer.subscribe({ topic: Topics.IntentionPublished.name, fromBeginning: true });
       await consumer.run({ eachMessage: async ({ message }) => void seen.push(JSON.parse(message.value!.toString())) });
       try {
-        const admin = client(sys.url, sys.adminKey);
-        const created = await admin.post('/v1/intentions', { label: `e2e.kafka.${Date.now()}`, intent_class: 'lookup' });
+        const api = client(sys.url, sys.adminKey);
+        const created = await api.post('/v1/intentions', { label: `e2e.kafka.${Date.now()}`, intent_class: 'lookup' });
         expect(created.status).toBe(201);
-        expect((await admin.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+        expect((await api.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
         const deadline = Date.now() + 30_000;
         while (!seen.some((e) => e.data?.id === created.body.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         const event = seen.find((e) => e.data?.id === created.body.id)!;

@@ -126,6 +126,8 @@ export class KafkaEventBus implements EventBus {
 
     const send = this.sendChain.then(async () => {
       await this.connectProducer();
+      // Brokers in production often refuse to auto-create topics: create ours explicitly.
+      await this.ensureTopics([...byTopic.keys()]);
       await this.producer.sendBatch({ acks: -1, topicMessages });
     });
     // The chain must survive a failed send; the caller still sees the failure.
