@@ -18,23 +18,10 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { DECISION_KINDS, type DecisionKind } from '@igw/kernel';
 import { LABEL_PATTERN } from './common.dto';
 
-export const DECISION_KINDS = [
-  'allow',
-  'allow_with_log_extra',
-  'allow_with_redact',
-  'allow_with_downgrade',
-  'allow_with_shadow',
-  'defer',
-  'negotiate',
-  'substitute',
-  'approval',
-  'step_up',
-  'deny',
-  'deny_with_reroute',
-] as const;
-export type DecisionKind = (typeof DECISION_KINDS)[number];
+export { DECISION_KINDS, type DecisionKind };
 
 export class ScopeDto {
   @ApiProperty({ type: [String], example: ['crm.read', 'crm.search*'], description: 'Glob patterns.' })

@@ -105,4 +105,6 @@ export class IntentionDto {
 
 export class IntentionListDto {
   @ApiProperty({ type: [IntentionDto] }) data!: IntentionDto[];
+  @ApiProperty({ nullable: true, type: String, description: 'Opaque; pass as `cursor` for the next page. Null on the last page.' })
+  next_cursor!: string | null;
 }

@@ -1,24 +1,11 @@
-import type { ErrorDetail } from '@igw/kernel';
+import { DECISION_KINDS, type ErrorDetail } from '@igw/kernel';
 import { checkRuleCondition } from './cel-condition';
 import type { CardContent, CardRule, CardScope } from './intent-card';
 
 export { checkRuleCondition } from './cel-condition';
 
-/** The twelve decision kinds (DESIGN 6.9); the same list as the public contract. */
-export const RULE_DECISION_KINDS = [
-  'allow',
-  'allow_with_log_extra',
-  'allow_with_redact',
-  'allow_with_downgrade',
-  'allow_with_shadow',
-  'defer',
-  'negotiate',
-  'substitute',
-  'approval',
-  'step_up',
-  'deny',
-  'deny_with_reroute',
-] as const;
+/** The twelve decision kinds (DESIGN 6.9), shared with the public contract through the kernel. */
+export const RULE_DECISION_KINDS = DECISION_KINDS;
 
 export const MAX_CARD_TTL_SECONDS = 3600;
 const RULE_ID = /^[a-z0-9][a-z0-9_.-]{0,62}$/;

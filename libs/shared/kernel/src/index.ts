@@ -3,3 +3,4 @@ export * from './clock';
 export * from './errors';
 export * from './scopes';
 export * from './version';
+export * from './decision-kinds';

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateIntentionDto, ErrorDto, INTENTION_STATUSES, IntentionDto, IntentionListDto } from '@igw/contracts';
 import { CurrentCaller, RequireScope } from '@igw/http';
 import type { Caller } from '@igw/kernel';
@@ -8,12 +8,6 @@ import { CreateIntentionUseCase } from '../../application/use-cases/create-inten
 import { GetIntentionUseCase } from '../../application/use-cases/get-intention.use-case';
 import { ListIntentionsUseCase, type IntentionPage } from '../../application/use-cases/list-intentions.use-case';
 import { PublishIntentionUseCase } from '../../application/use-cases/publish-intention.use-case';
-
-/** A page of intentions: `next_cursor` is null on the last page. */
-export class IntentionPageDto extends IntentionListDto {
-  @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last page.' })
-  next_cursor!: string | null;
-}
 
 /**
  * Intentions and purposes are one resource and one store (DESIGN 6.3): the same routes answer
@@ -47,7 +41,7 @@ export class IntentionsHttpController {
   @ApiQuery({ name: 'status', required: false, enum: INTENTION_STATUSES })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 200 } })
   @ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' })
-  @ApiResponse({ status: 200, type: IntentionPageDto })
+  @ApiResponse({ status: 200, type: IntentionListDto })
   @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request (names the parameter)' })
   list(
     @CurrentCaller() caller: Caller,

@@ -200,6 +200,6 @@ describe('policy registry over HTTP (PostgreSQL)', () => {
       expect(doc.paths[`${prefix}/{id}/archive`]?.post).toBeDefined();
     }
     expect(Object.keys(doc.paths['/v1/intent-cards/{id}'] ?? {})).toEqual(expect.arrayContaining(['get', 'delete']));
-    expect(doc.components?.schemas?.['IntentionPageDto']).toBeDefined();
+    expect(doc.components?.schemas?.['IntentionListDto']).toBeDefined();
   });
 });
