@@ -44,9 +44,9 @@ export default [
   },
   {
     // Services: the database, broker and cache clients stay in their adapter folders.
-    files: ['libs/api-gateway/src/**/*.ts', 'libs/policy-registry/src/**/*.ts'],
+    files: ['libs/*/src/**/*.ts'],
     // The module file is the service's own composition root: it receives the clients.
-    ignores: ['**/src/adapters/**', '**/src/*.module.ts'],
+    ignores: ['libs/shared/**', 'libs/contracts/**', '**/src/adapters/**', '**/src/*.module.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [restrict(['@prisma/*', 'kafkajs', 'ioredis', 'pg'], 'only adapters touch @prisma/client, kafkajs, ioredis or pg')] }],
     },

@@ -6,3 +6,4 @@ export * from './http/intentions.dto';
 export * from './http/intent-cards.dto';
 export * from './http/api-keys.dto';
 export * from './http/service-routes';
+export * from './http/approvals.dto';

@@ -15,6 +15,7 @@ import {
 import { SCOPES, type Scope } from '@igw/kernel';
 import { DataElementDto, INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus } from '../http/intentions.dto';
 import type { CardRule } from '../http/intent-cards.dto';
+import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '../http/approvals.dto';
 import type { EventEnvelope } from './event-envelope';
 import { Topics, type TopicName } from './topics';
 
@@ -67,6 +68,25 @@ export class ApiKeyEventV1 {
   @IsOptional() @IsISO8601() revoked_at?: string | null;
 }
 
+/** approval.requested / approved / denied / expired v1: the whole approval after the change. */
+export class ApprovalEventV1 {
+  @IsString() id!: string;
+  @IsIn(APPROVAL_STATUSES) status!: ApprovalStatus;
+  @IsIn(APPROVAL_SOURCES) source!: ApprovalSource;
+  @IsOptional() @IsString() intent_label!: string | null;
+  @IsOptional() @IsString() intent_card_id!: string | null;
+  @IsOptional() @IsString() tool_name!: string | null;
+  @IsOptional() @IsString() operation!: string | null;
+  @IsString() summary!: string;
+  @IsString() requested_by_key_id!: string;
+  @IsOptional() @IsString() user_id!: string | null;
+  @IsISO8601() created_at!: string;
+  @IsISO8601() expires_at!: string;
+  @IsOptional() @IsISO8601() decided_at!: string | null;
+  @IsOptional() @IsString() decided_by_key_id!: string | null;
+  @IsOptional() @IsString() reason!: string | null;
+}
+
 const payloadClasses: Record<TopicName, new () => object> = {
   [Topics.OrgCreated.name]: OrgCreatedV1,
   [Topics.ApiKeyCreated.name]: ApiKeyEventV1,
@@ -76,6 +96,10 @@ const payloadClasses: Record<TopicName, new () => object> = {
   [Topics.IntentionArchived.name]: IntentionEventV1,
   [Topics.IntentCardInstalled.name]: IntentCardEventV1,
   [Topics.IntentCardDeleted.name]: IntentCardEventV1,
+  [Topics.ApprovalRequested.name]: ApprovalEventV1,
+  [Topics.ApprovalApproved.name]: ApprovalEventV1,
+  [Topics.ApprovalDenied.name]: ApprovalEventV1,
+  [Topics.ApprovalExpired.name]: ApprovalEventV1,
 };
 
 export class InvalidEventError extends Error {}

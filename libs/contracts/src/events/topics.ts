@@ -11,6 +11,10 @@ export const Topics = {
   IntentionArchived: { name: 'policy.intention.archived.v1', version: 1, webhookType: undefined },
   IntentCardInstalled: { name: 'policy.intent_card.installed.v1', version: 1, webhookType: undefined },
   IntentCardDeleted: { name: 'policy.intent_card.deleted.v1', version: 1, webhookType: undefined },
+  ApprovalRequested: { name: 'approvals.approval.requested.v1', version: 1, webhookType: 'approval.requested' },
+  ApprovalApproved: { name: 'approvals.approval.approved.v1', version: 1, webhookType: 'approval.approved' },
+  ApprovalDenied: { name: 'approvals.approval.denied.v1', version: 1, webhookType: 'approval.denied' },
+  ApprovalExpired: { name: 'approvals.approval.expired.v1', version: 1, webhookType: 'approval.expired' },
 } as const satisfies Record<string, { name: string; version: number; webhookType: string | undefined }>;
 
 export type TopicKey = keyof typeof Topics;

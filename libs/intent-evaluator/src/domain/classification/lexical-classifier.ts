@@ -1,0 +1,278 @@
+import type { IntentClass } from '@igw/contracts';
+import type { LexicalIndex, QueryTerm, SearchHit } from './lexical-index';
+import { ACTION_CONCEPTS, tokenize } from './tokenize';
+
+/** What the lexical layer reads from an evaluate request. */
+export interface ClassificationInput {
+  toolName: string;
+  arguments?: Readonly<Record<string, unknown>>;
+  conversationContext?: readonly { role: string; content: string }[];
+}
+
+export const AMBIENT_LABEL = 'ambient';
+export const AMBIENT_CLASS = 'other' satisfies IntentClass;
+
+export type ClassificationDecision =
+  | { kind: 'intention'; intentionId: string; label: string; intentClass: IntentClass }
+  | { kind: 'ambient'; label: typeof AMBIENT_LABEL; intentClass: typeof AMBIENT_CLASS };
+
+export interface SupportingEvidence {
+  intent_label: string;
+  intention_id: string;
+  intent_class: IntentClass;
+  /** BM25F score, after the action-verb discount (see rerankByAction). */
+  score: number;
+  /** Score as a share of the most this query could score (0..1), comparable across calls. */
+  relative_score: number;
+  matched_terms: string[];
+}
+
+/** The `classification_evidence` object of the evaluate response (spec: schema_version 1). */
+export interface ClassificationEvidence {
+  classification_method: 'lexical';
+  evaluation_layers_consulted: ['lexical'];
+  confidence: number;
+  supporting_evidence: SupportingEvidence[];
+  schema_version: 1;
+}
+
+export interface LexicalClassification {
+  decision: ClassificationDecision;
+  /** Probability-like confidence in `decision`, 0..1. */
+  confidence: number;
+  /** False when a later layer (embedding, llm) should be asked. */
+  confident: boolean;
+  evidence: ClassificationEvidence;
+  /** The numbers behind the decision (for tests, evaluation and threshold sweeps). */
+  signals: LexicalFeatures & { evidence: number };
+}
+
+/** Where a query term came from; its weight says how much that source is trusted. */
+export const SOURCE_WEIGHTS = {
+  toolName: 1,
+  argumentKey: 0.5,
+  argumentValue: 0.35,
+  conversation: 0.3,
+} as const;
+export type Source = keyof typeof SOURCE_WEIGHTS;
+
+export interface LexicalClassifierOptions {
+  /** Below this evidence strength (see CALIBRATION) of the best candidate, the call is ambient. */
+  ambientFloor: number;
+  /** At or above this confidence the lexical decision stands without later layers. */
+  confidentAt: number;
+  /** Candidates reported in the evidence. */
+  evidenceCandidates: number;
+  /** Messages of conversation context read, most recent last. */
+  contextMessages: number;
+  /** Score factor for a candidate that permits none of the tool name's action verbs. */
+  actionMismatchFactor: number;
+}
+
+export const DEFAULT_LEXICAL_OPTIONS: LexicalClassifierOptions = {
+  ambientFloor: 0.1,
+  confidentAt: 0.7,
+  evidenceCandidates: 3,
+  contextMessages: 3,
+  actionMismatchFactor: 0.5,
+};
+
+/**
+ * Action verbs an intention permits by its class, on top of those its own text names (a write
+ * intention whose description says "cancel" or "remove" permits delete too). Reading is implied
+ * by lookup, reporting and analysis; an export is a bulk extraction, not a single-record read;
+ * write covers creating content (write, send) but not deleting. `any`: admin and other
+ * intentions are defined by their object, not their verb.
+ */
+export const CLASS_ACTIONS: Readonly<Record<IntentClass, readonly string[] | 'any'>> = {
+  lookup: ['read'],
+  reporting: ['read'],
+  analysis: ['read'],
+  export: ['export'],
+  write: ['write', 'send'],
+  admin: 'any',
+  other: 'any',
+};
+
+/** Candidates re-ranked after the action check (more than shown, so a demoted top can be overtaken). */
+const RERANK_DEPTH = 10;
+
+// Bounds so a huge argument object or chat history cannot make classification expensive.
+const MAX_VALUE_CHARS = 200;
+const MAX_VALUE_TERMS = 40;
+const MAX_CONTEXT_TERMS = 60;
+const MAX_DEPTH = 3;
+
+/**
+ * Builds the weighted query of a tool call: tool-name words at full weight, argument keys (at
+ * any nesting depth up to 3), short natural-language argument values and the last few chat
+ * messages at lower weights. A term seen in several sources keeps its highest weight (a word
+ * repeated in chat does not outvote the tool name).
+ */
+export function buildQuery(input: ClassificationInput, contextMessages = DEFAULT_LEXICAL_OPTIONS.contextMessages): QueryTerm[] {
+  const best = new Map<string, { weight: number; source: Source }>();
+  const add = (terms: readonly string[], source: Source) => {
+    const weight = SOURCE_WEIGHTS[source];
+    for (const t of terms) if ((best.get(t)?.weight ?? 0) < weight) best.set(t, { weight, source });
+  };
+  add(tokenize(input.toolName), 'toolName');
+
+  const keys: string[] = [];
+  const values: string[] = [];
+  const walk = (value: unknown, depth: number) => {
+    if (depth > MAX_DEPTH) return;
+    if (typeof value === 'string') {
+      if (values.length < MAX_VALUE_TERMS && isNaturalText(value)) values.push(...tokenize(value, { dropDigits: true, prose: true }));
+    } else if (Array.isArray(value)) {
+      for (const v of value.slice(0, 20)) walk(v, depth + 1);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>).slice(0, 50)) {
+        keys.push(...tokenize(k, { dropDigits: true }));
+        walk(v, depth + 1);
+      }
+    }
+  };
+  if (input.arguments) walk(input.arguments, 0);
+  add(keys, 'argumentKey');
+  add(values.slice(0, MAX_VALUE_TERMS), 'argumentValue');
+
+  const recent = (input.conversationContext ?? []).filter((m) => m.role !== 'system' && m.role !== 'tool').slice(-contextMessages);
+  const chat: string[] = [];
+  for (const m of recent.reverse()) chat.push(...tokenize(m.content.slice(0, 2000), { dropDigits: true, prose: true }));
+  add(chat.slice(0, MAX_CONTEXT_TERMS), 'conversation');
+
+  return [...best].map(([term, { weight, source }]) => ({ term, weight, source }));
+}
+
+/**
+ * A string argument is read as words only when it looks like text, not an identifier: no
+ * URL or e-mail address, and either contains a space or is a short word without digits
+ * ("csv", "vacation"). Ids such as `cus_Nf82kd0` or `00u1ab2cd3` are skipped.
+ */
+function isNaturalText(value: string): boolean {
+  if (value.length === 0 || value.length > MAX_VALUE_CHARS) return false;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /\S+@\S+\.\S+/.test(value)) return false;
+  if (/\s/.test(value)) return true;
+  // A single token counts only as a plain word or enum (`vacation`, `requested_by_customer`),
+  // not a path, file name or key (`contacts.csv`, `fix/backoff`, `cus_Nf82kd0`).
+  return /^[A-Za-z][A-Za-z_-]*$/.test(value);
+}
+
+export interface LexicalFeatures {
+  /** Best candidate's score over the query's maximum possible score (0..1). */
+  relative: number;
+  /** (top1 - top2) / top1; 1 when there is a single candidate, 0 when there is none. */
+  margin: number;
+}
+
+/**
+ * Confidence calibration.
+ *
+ * Two signals say whether the top candidate is the right one: how much of the query it
+ * explains (`relative`: its BM25F score over the best score any intention could reach for this
+ * query, so query length and corpus size do not inflate it) and how clearly it beats the
+ * runner-up (`margin`). On the labelled set, uncovered (ambient) calls that still score do so
+ * through generic words shared by many intentions (get → read, message, time), so they produce
+ * near ties between unrelated intentions; covered calls win clearly. Hence one evidence value
+ *
+ *   evidence = relative × (marginFloor + (1 − marginFloor) × min(1, margin / clearMargin))
+ *
+ * compared with the ambient floor, and confidence = P(match) = logistic(slope × (evidence −
+ * midpoint)) for a match, 1 − P(match) for an ambient decision. The constants were set by hand on
+ * the dev split of the labelled set (libs/intent-evaluator/eval) so that reported confidence
+ * tracks observed accuracy; `npm run eval:intents` prints the reliability table that checks it.
+ * A match between the floor and the midpoint is reported with confidence below 0.5 — honest,
+ * and exactly the band where the embedding / llm layers should decide.
+ */
+export const CALIBRATION = {
+  clearMargin: 0.3,
+  marginFloor: 0.4,
+  midpoint: 0.2,
+  slope: 25,
+} as const;
+
+export function evidenceStrength(f: LexicalFeatures): number {
+  const c = CALIBRATION;
+  return f.relative * (c.marginFloor + (1 - c.marginFloor) * Math.min(1, Math.max(0, f.margin) / c.clearMargin));
+}
+
+/** P(the best candidate is the right intention), from the evidence strength. */
+export function matchProbability(evidence: number): number {
+  return 1 / (1 + Math.exp(-CALIBRATION.slope * (evidence - CALIBRATION.midpoint)));
+}
+
+const round = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** The lexical layer: ranks the org's active intentions for a tool call. */
+export class LexicalClassifier {
+  readonly options: LexicalClassifierOptions;
+
+  constructor(
+    private readonly index: LexicalIndex,
+    options: Partial<LexicalClassifierOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_LEXICAL_OPTIONS, ...options };
+  }
+
+  /**
+   * The tool name's action verbs (get → read, create → write, delete, export, send) are what an
+   * authorization decision hinges on: `hubspot.delete_contact` is not covered by a contact
+   * lookup however well the nouns match. A candidate that permits none of them (by class or by
+   * its own words) keeps only `actionMismatchFactor` of its score: a discount, not a veto, since
+   * a verb can be mis-read lexically.
+   */
+  private rerankByAction(query: readonly QueryTerm[], hits: SearchHit[]): SearchHit[] {
+    const verbs = query.filter((q) => q.source === 'toolName' && ACTION_CONCEPTS.has(q.term)).map((q) => q.term);
+    if (verbs.length === 0) return hits;
+    const permits = (h: SearchHit) => {
+      const implied = CLASS_ACTIONS[h.doc.intentClass];
+      return implied === 'any' || verbs.some((v) => implied.includes(v) || this.index.hasTerm(h.doc.id, v));
+    };
+    return hits
+      .map((h) => (permits(h) ? h : { ...h, score: h.score * this.options.actionMismatchFactor }))
+      .sort((a, b) => b.score - a.score || (a.doc.label < b.doc.label ? -1 : a.doc.label > b.doc.label ? 1 : 0));
+  }
+
+  classify(input: ClassificationInput): LexicalClassification {
+    const query = buildQuery(input, this.options.contextMessages);
+    const hits = this.rerankByAction(query, this.index.search(query, Math.max(RERANK_DEPTH, this.options.evidenceCandidates)));
+    // The most this query could score. Tool-name words always count: the name is the call's
+    // identity, and a name word no intention uses is evidence of an ambient call. Words from
+    // arguments and chat count only when some intention uses them: `limit`, `page_size` or
+    // "thanks" say nothing about whether the call is covered.
+    const max = this.index.maxScore(query.filter((q) => q.source === 'toolName' || this.index.documentFrequency(q.term) > 0));
+    const rel = (h: SearchHit | undefined) => (h && max > 0 ? h.score / max : 0);
+    const [first, second] = hits;
+    const features: LexicalFeatures = {
+      relative: rel(first),
+      margin: first && first.score > 0 ? (first.score - (second?.score ?? 0)) / first.score : 0,
+    };
+    const evidence = evidenceStrength(features);
+    const pMatch = matchProbability(evidence);
+    const isMatch = first !== undefined && evidence >= this.options.ambientFloor;
+    const decision: ClassificationDecision = isMatch
+      ? { kind: 'intention', intentionId: first.doc.id, label: first.doc.label, intentClass: first.doc.intentClass }
+      : { kind: 'ambient', label: AMBIENT_LABEL, intentClass: AMBIENT_CLASS };
+    const confidence = round(isMatch ? pMatch : 1 - pMatch);
+    return {
+      decision,
+      confidence,
+      confident: confidence >= this.options.confidentAt,
+      evidence: {
+        classification_method: 'lexical',
+        evaluation_layers_consulted: ['lexical'],
+        confidence,
+        supporting_evidence: hits.slice(0, this.options.evidenceCandidates).map((h) => ({
+          intent_label: h.doc.label,
+          intention_id: h.doc.id,
+          intent_class: h.doc.intentClass,
+          score: round(h.score),
+          relative_score: round(rel(h)),
+          matched_terms: h.matchedTerms,
+        })),
+        schema_version: 1,
+      },
+      signals: { ...features, evidence },
+    };
+  }
+}
