@@ -19,7 +19,10 @@ const env = {
 };
 
 // Services first (gateway last), each on its own port; the gateway learns their URLs.
-const services = [{ app: 'policy-registry', port: Number(process.env.POLICY_REGISTRY_PORT ?? gatewayPort + 1), urlSetting: 'POLICY_REGISTRY_URL' }];
+const services = [
+  { app: 'policy-registry', port: Number(process.env.POLICY_REGISTRY_PORT ?? gatewayPort + 1), urlSetting: 'POLICY_REGISTRY_URL' },
+  { app: 'approvals', port: Number(process.env.APPROVALS_PORT ?? gatewayPort + 5), urlSetting: 'APPROVALS_URL' },
+];
 const apps = [
   ...services.map((s) => ({ app: s.app, env: { PORT: String(s.port), HOST: '127.0.0.1' } })),
   {

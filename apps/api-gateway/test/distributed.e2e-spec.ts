@@ -53,6 +53,51 @@ describe('distributed mode', () => {
     });
   });
 
+  describe('approvals behind the gateway', () => {
+    let sys: System;
+    beforeAll(async () => {
+      sys = await startDistributedSystem();
+    });
+    afterAll(async () => sys?.stop());
+
+    it('a queued request is decided once, never by the key that caused it, and consumed once', async () => {
+      const platform = client(sys.url, sys.platformKey);
+      const org = await platform.post('/v1/orgs', { name: 'approvers' });
+      const requester = client(sys.url, org.body.api_key.key);
+      const approverKey = await requester.post('/v1/api-keys', { name: 'approver', scope: 'policy_write' });
+      const approver = client(sys.url, approverKey.body.key);
+      // Another service (the evaluator) queues requests over the internal route.
+      const service = sys.processes.find((p) => p.name === 'approvals')!;
+      const internal = client(service.url, undefined);
+      const headers = { 'x-igw-internal-token': sys.internalToken, 'x-igw-org-id': org.body.org.id, 'x-igw-key-id': org.body.api_key.id, 'x-igw-scope': 'admin' };
+      const queue = (fingerprint: string) =>
+        internal.post('/internal/approvals', { source: 'evaluate', intent_label: 'crm.export', tool_name: 'crm_export', summary: 'export customers', fingerprint }, headers);
+      const first = await queue('fp-1');
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ status: 'pending', source: 'evaluate', requested_by_key_id: org.body.api_key.id });
+      expect((await client(sys.url).post('/internal/approvals', {})).status).toBe(404);
+
+      const listed = await approver.get('/v1/approvals?status=pending');
+      expect(listed.body.data.map((a: { id: string }) => a.id)).toContain(first.body.id);
+      const self = await requester.post(`/v1/approvals/${first.body.id}/approve`);
+      expect(self.status).toBe(403);
+      expect(self.body.code).toBe('self_approval');
+      const race = await Promise.all([1, 2, 3].map(() => approver.post(`/v1/approvals/${first.body.id}/approve`)));
+      expect(race.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+      expect(race.find((r) => r.status === 409)!.body.code).toBe('invalid_transition');
+      expect((await client(sys.url, sys.adminKey).get(`/v1/approvals/${first.body.id}`)).status).toBe(404);
+
+      const consume = (fp: string) => internal.post('/internal/approvals/consume', { fingerprint: fp }, headers);
+      expect((await consume('fp-1')).status).toBe(200);
+      expect((await consume('fp-1')).status).toBe(404);
+
+      const second = await queue('fp-2');
+      const denied = await approver.post(`/v1/approvals/${second.body.id}/deny`, { reason: 'not today' });
+      expect(denied.body).toMatchObject({ status: 'denied', reason: 'not today' });
+      expect((await consume('fp-2')).status).toBe(404);
+    });
+  });
+
   describe('fail closed with the database down', () => {
     let pg: PostgresInstance;
     let sys: System;

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { loadConfigOrExit } from '@igw/config';
 import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
+import { APPROVALS_MIGRATIONS, APPROVALS_SCHEMA, ApprovalsModule } from '@igw/approvals';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
 import { cacheCheck, createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp } from '@igw/runtime';
@@ -15,6 +16,8 @@ runApp('intent-gateway', async () => {
   const bus = createEventBus(config, 'embedded', logger);
   const gateway = await openServiceInfra(config, { schema: GATEWAY_SCHEMA, migrations: GATEWAY_MIGRATIONS, bus, logger });
   const registry = await openServiceInfra(config, { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS, bus, logger });
+  const approvals = await openServiceInfra(config, { schema: APPROVALS_SCHEMA, migrations: APPROVALS_MIGRATIONS, bus, logger });
+  const relays = [gateway.relay, registry.relay, approvals.relay];
   const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined)];
 
   @Module({
@@ -32,6 +35,7 @@ runApp('intent-gateway', async () => {
         healthChecks: checks,
       }),
       PolicyRegistryModule.register({ db: registry.db, notifier: registry.notifier }),
+      ApprovalsModule.register({ db: approvals.db, notifier: approvals.notifier }),
     ],
     controllers: [ProbesController],
     providers: [{ provide: READINESS_CHECKS, useValue: checks }],
@@ -44,8 +48,7 @@ runApp('intent-gateway', async () => {
     openApi: { title: 'Intent Gateway', version: VERSION, description: 'Authorization gateway for AI agent tool calls.' },
   });
   await bus.start();
-  gateway.relay.start();
-  registry.relay.start();
+  for (const relay of relays) relay.start();
 
   const boot = await app.get(BootstrapOrgUseCase).execute();
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -60,7 +63,7 @@ runApp('intent-gateway', async () => {
 
   return async () => {
     await app.close();
-    await Promise.all([gateway.relay.stop(), registry.relay.stop()]);
+    await Promise.all(relays.map((r) => r.stop()));
     await bus.stop();
     await closeEmbeddedDatabase();
   };

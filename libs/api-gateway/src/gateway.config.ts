@@ -28,4 +28,8 @@ export class GatewayConfig extends BaseConfig {
   @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
   @Matches(/^https?:\/\/[^/\s]+$/, { message: 'POLICY_REGISTRY_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
   POLICY_REGISTRY_URL?: string;
+
+  @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
+  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'APPROVALS_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  APPROVALS_URL?: string;
 }

@@ -4,6 +4,7 @@
  */
 export const SERVICE_ROUTES = [
   { service: 'policy-registry', urlSetting: 'POLICY_REGISTRY_URL', prefixes: ['/v1/intentions', '/v1/purposes', '/v1/intent-cards'] },
+  { service: 'approvals', urlSetting: 'APPROVALS_URL', prefixes: ['/v1/approvals'] },
 ] as const;
 
 export type ServiceName = (typeof SERVICE_ROUTES)[number]['service'];

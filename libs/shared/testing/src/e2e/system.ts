@@ -87,7 +87,7 @@ export async function startDistributedSystem(
   const platformKey = randomKey('platform');
   const internalToken = randomBytes(32).toString('base64url');
   const gateways = opts.gateways ?? 1;
-  const [registryPort, ...gatewayPorts] = await freePorts(1 + gateways);
+  const [registryPort, approvalsPort, ...gatewayPorts] = await freePorts(2 + gateways);
   const common = {
     GATEWAY_MODE: 'distributed',
     DATABASE_URL: databaseUrl,
@@ -104,11 +104,18 @@ export async function startDistributedSystem(
   };
   try {
     processes.push(await startApp('policy-registry', common, { port: registryPort! }));
+    processes.push(await startApp('approvals', common, { port: approvalsPort! }));
     for (const port of gatewayPorts) {
       processes.push(
         await startApp(
           'api-gateway',
-          { ...common, POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey },
+          {
+            ...common,
+            POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
+            APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
+            BOOTSTRAP_ADMIN_KEY: adminKey,
+            PLATFORM_ADMIN_KEY: platformKey,
+          },
           { port: port! },
         ),
       );

@@ -57,7 +57,7 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         const res = await client(sys.url).get('/v1/openapi.json');
         expect(res.status).toBe(200);
         expect(res.body.openapi).toMatch(/^3\./);
-        for (const p of ['/v1/intentions', '/v1/purposes', '/v1/intent-cards', '/v1/api-keys', '/v1/orgs', '/v1/health']) {
+        for (const p of ['/v1/intentions', '/v1/purposes', '/v1/intent-cards', '/v1/api-keys', '/v1/orgs', '/v1/health', '/v1/approvals']) {
           expect(Object.keys(res.body.paths)).toContain(p);
         }
         const docs = await fetch(`${sys.url}/docs`);
@@ -71,7 +71,7 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
           ['POST', '/v1/mandate/dispense'],
           ['GET', '/v1/mandate/jwks'],
           ['POST', '/v1/mcp-proxy/call'],
-          ['GET', '/v1/approvals'],
+          ['GET', '/v1/webhooks'],
         ] as const) {
           const res = await admin.call(method, path, method === 'POST' ? {} : undefined);
           expect(res.status).toBe(404);
@@ -293,6 +293,21 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         expect(res.body.details.map((d: { path: string }) => d.path)).toContain('rules[0].when');
         const kind = await writer.post('/v1/intent-cards', { ...card, id: 'broken2', rules: [{ id: 'r1', when: 'true', decision: { kind: 'substitute' } }] });
         expect(kind.status).toBe(400);
+      });
+    });
+
+    describe('approvals', () => {
+      it('lists the org\'s approval requests (none yet) to any key, and scopes decisions', async () => {
+        const list = await reader.get('/v1/approvals');
+        expect(list.status).toBe(200);
+        expect(list.body).toEqual({ data: [], next_cursor: null });
+        expect((await reader.get('/v1/approvals?status=maybe')).body.details[0].path).toBe('status');
+        expect((await reader.get('/v1/approvals/apr_missing')).status).toBe(404);
+        const scoped = await reader.post('/v1/approvals/apr_missing/approve');
+        expect(scoped.status).toBe(403);
+        expect(scoped.body.code).toBe('insufficient_scope');
+        expect((await writer.post('/v1/approvals/apr_missing/approve')).status).toBe(404);
+        expect((await writer.post('/v1/approvals/apr_missing/deny', { reason: 'no' })).status).toBe(404);
       });
     });
 

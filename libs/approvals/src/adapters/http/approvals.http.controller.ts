@@ -1,0 +1,72 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto, ErrorDto } from '@igw/contracts';
+import { CurrentCaller, RequireScope } from '@igw/http';
+import type { Caller } from '@igw/kernel';
+import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
+import { DenyApprovalUseCase } from '../../application/use-cases/deny-approval.use-case';
+import { GetApprovalUseCase } from '../../application/use-cases/get-approval.use-case';
+import { ListApprovalsUseCase, type ApprovalPage } from '../../application/use-cases/list-approvals.use-case';
+
+/** Approval requests (DESIGN 6.10): anyone in the org may read them; policy_write decides. */
+@ApiTags('approvals')
+@ApiBearerAuth()
+@Controller('v1/approvals')
+export class ApprovalsHttpController {
+  constructor(
+    private readonly listApprovals: ListApprovalsUseCase,
+    private readonly getApproval: GetApprovalUseCase,
+    private readonly approveApproval: ApproveApprovalUseCase,
+    private readonly denyApproval: DenyApprovalUseCase,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the org's approval requests, newest first. A pending request past expires_at is listed as expired." })
+  @ApiQuery({ name: 'status', required: false, enum: APPROVAL_STATUSES })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
+  @ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' })
+  @ApiResponse({ status: 200, type: ApprovalListDto })
+  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request (names the parameter)' })
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query('status') status?: string,
+    @Query('limit') limit?: string,
+    @Query('cursor') cursor?: string,
+  ): Promise<ApprovalPage> {
+    return this.listApprovals.execute(caller, { status, limit, cursor });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One approval request.' })
+  @ApiResponse({ status: 200, type: ApprovalDto })
+  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
+    return this.getApproval.execute(caller, id);
+  }
+
+  @Post(':id/approve')
+  @HttpCode(200)
+  @RequireScope('policy_write')
+  @ApiOperation({ summary: 'pending → approved: the same call is then let through once. No body.' })
+  @ApiResponse({ status: 200, type: ApprovalDto })
+  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope, self_approval (the key whose call caused the request)' })
+  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  @ApiResponse({ status: 409, type: ErrorDto, description: 'invalid_transition (already decided or expired)' })
+  approve(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
+    return this.approveApproval.execute(caller, id);
+  }
+
+  @Post(':id/deny')
+  @HttpCode(200)
+  @RequireScope('policy_write')
+  @ApiOperation({ summary: 'pending → denied, with an optional reason.' })
+  @ApiBody({ type: DenyApprovalDto, required: false })
+  @ApiResponse({ status: 200, type: ApprovalDto })
+  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request' })
+  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope, self_approval' })
+  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  @ApiResponse({ status: 409, type: ErrorDto, description: 'invalid_transition (already decided or expired)' })
+  deny(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body?: DenyApprovalDto): Promise<ApprovalDto> {
+    return this.denyApproval.execute(caller, id, body);
+  }
+}

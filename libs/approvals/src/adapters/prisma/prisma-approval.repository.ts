@@ -1,0 +1,147 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
+import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
+import type { Approval, ApprovalSource, ApprovalStatus } from '../../domain/approval';
+import type { PageRequest } from '../../application/paging';
+import type { ApprovalEvents, ApprovalRepository } from '../../application/ports/approval.repository.port';
+import type { ApprovalRequest as ApprovalRow, Prisma } from './generated/client';
+import { APPROVALS_PRISMA, APPROVALS_SCHEMA_NAME, type ApprovalsPrisma } from './approvals-prisma.client';
+
+const toApproval = (r: ApprovalRow): Approval => ({
+  id: r.id,
+  orgId: r.orgId,
+  status: r.status as ApprovalStatus,
+  source: r.source as ApprovalSource,
+  intentLabel: r.intentLabel,
+  intentCardId: r.intentCardId,
+  toolName: r.toolName,
+  operation: r.operation,
+  summary: r.summary,
+  requestedByKeyId: r.requestedByKeyId,
+  userId: r.userId,
+  fingerprint: r.fingerprint,
+  createdAt: r.createdAt,
+  expiresAt: r.expiresAt,
+  decidedAt: r.decidedAt,
+  decidedByKeyId: r.decidedByKeyId,
+  reason: r.reason,
+  consumedAt: r.consumedAt,
+});
+
+/** What a status filter means at `now`: an overdue pending request counts as expired. */
+function statusWhere(status: ApprovalStatus, now: Date): Prisma.ApprovalRequestWhereInput {
+  if (status === 'pending') return { status: 'pending', expiresAt: { gt: now } };
+  if (status === 'expired') return { OR: [{ status: 'expired' }, { status: 'pending', expiresAt: { lte: now } }] };
+  return { status };
+}
+
+@Injectable()
+export class PrismaApprovalRepository implements ApprovalRepository {
+  private readonly outbox: OutboxWriter;
+  private readonly table: string;
+
+  constructor(
+    @Inject(APPROVALS_PRISMA) private readonly prisma: ApprovalsPrisma,
+    @Inject(APPROVALS_SCHEMA_NAME) schema: string,
+    @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
+  ) {
+    this.outbox = new OutboxWriter(schema);
+    this.table = `"${schema}"."approval_requests"`;
+  }
+
+  async create(approval: Approval, events: ApprovalEvents): Promise<Approval> {
+    const saved = await this.prisma
+      .$transaction(async (tx) => {
+        const saved = toApproval(await tx.approvalRequest.create({ data: { ...approval } }));
+        await this.outbox.add(tx, events(saved));
+        return saved;
+      })
+      .catch(rethrowUnavailable);
+    this.notifier.nudge();
+    return saved;
+  }
+
+  async findById(orgId: string, id: string): Promise<Approval | null> {
+    const row = await this.prisma.approvalRequest.findFirst({ where: { id, orgId } }).catch(rethrowUnavailable);
+    return row ? toApproval(row) : null;
+  }
+
+  async list(orgId: string, filter: { status?: ApprovalStatus }, page: PageRequest, now: Date): Promise<Approval[]> {
+    const after = page.after;
+    const and: Prisma.ApprovalRequestWhereInput[] = [];
+    if (filter.status) and.push(statusWhere(filter.status, now));
+    if (after) and.push({ OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] });
+    const rows = await this.prisma.approvalRequest
+      .findMany({ where: { orgId, AND: and }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: page.limit })
+      .catch(rethrowUnavailable);
+    return rows.map(toApproval);
+  }
+
+  async update(orgId: string, id: string, change: (current: Approval) => Approval, events: ApprovalEvents): Promise<Approval | null> {
+    const saved = await this.prisma
+      .$transaction(async (tx) => {
+        // Concurrent decisions on one request queue here; each sees the previous one's result,
+        // so of two approvals the second finds it approved and is refused.
+        const locked = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM ${this.table} WHERE "org_id" = $1 AND "id" = $2 FOR UPDATE`, orgId, id);
+        if (locked.length === 0) return null;
+        const next = change(toApproval(await tx.approvalRequest.findUniqueOrThrow({ where: { id } })));
+        const saved = toApproval(
+          await tx.approvalRequest.update({
+            where: { id },
+            data: { status: next.status, decidedAt: next.decidedAt, decidedByKeyId: next.decidedByKeyId, reason: next.reason, consumedAt: next.consumedAt },
+          }),
+        );
+        await this.outbox.add(tx, events(saved));
+        return saved;
+      })
+      .catch(rethrowUnavailable);
+    if (saved) this.notifier.nudge();
+    return saved;
+  }
+
+  async consume(orgId: string, fingerprint: string, now: Date): Promise<Approval | null> {
+    // One statement: the row lock taken by the subquery makes a concurrent consumer wait, re-check
+    // the row (now used) and move on, so each approval is used once.
+    const used = await this.prisma
+      .$queryRawUnsafe<{ id: string }[]>(
+        `UPDATE ${this.table} SET "consumed_at" = $3::timestamptz
+         WHERE "id" = (
+           SELECT "id" FROM ${this.table}
+           WHERE "org_id" = $1 AND "fingerprint" = $2 AND "status" = 'approved' AND "consumed_at" IS NULL AND "expires_at" > $3::timestamptz
+           ORDER BY "created_at", "id" LIMIT 1 FOR UPDATE)
+         RETURNING "id"`,
+        orgId,
+        fingerprint,
+        now.toISOString(),
+      )
+      .catch(rethrowUnavailable);
+    if (used.length === 0) return null;
+    return this.findById(orgId, used[0]!.id);
+  }
+
+  async expireDue(now: Date, limit: number, events: ApprovalEvents): Promise<Approval[]> {
+    const expired = await this.prisma
+      .$transaction(async (tx) => {
+        // SKIP LOCKED: replicas sweeping together split the work; the status check in the UPDATE
+        // (re-evaluated on the locked row) keeps a decided request from being expired.
+        const ids = await tx.$queryRawUnsafe<{ id: string }[]>(
+          `UPDATE ${this.table} SET "status" = 'expired'
+           WHERE "id" IN (
+             SELECT "id" FROM ${this.table}
+             WHERE "status" = 'pending' AND "expires_at" <= $1::timestamptz
+             ORDER BY "expires_at" LIMIT ${Math.max(1, Math.floor(limit))} FOR UPDATE SKIP LOCKED)
+           AND "status" = 'pending'
+           RETURNING "id"`,
+          now.toISOString(),
+        );
+        if (ids.length === 0) return [];
+        const rows = await tx.approvalRequest.findMany({ where: { id: { in: ids.map((r) => r.id) } }, orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }] });
+        const saved = rows.map(toApproval);
+        await this.outbox.add(tx, saved.flatMap(events));
+        return saved;
+      })
+      .catch(rethrowUnavailable);
+    if (expired.length > 0) this.notifier.nudge();
+    return expired;
+  }
+}

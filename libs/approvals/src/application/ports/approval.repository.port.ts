@@ -1,0 +1,43 @@
+import type { EventEnvelope } from '@igw/contracts';
+import type { Approval, ApprovalStatus } from '../../domain/approval';
+import type { PageRequest } from '../paging';
+
+export const APPROVAL_REPOSITORY = Symbol('APPROVAL_REPOSITORY');
+
+/** Builds the events of a committed change from the saved record; stored in the outbox in the same transaction. */
+export type ApprovalEvents = (saved: Approval) => EventEnvelope[];
+
+/**
+ * Every org-facing read and write is scoped to one org: another org's id is simply not found.
+ * Times come from the caller (the use case's clock), never from the database, so "expired" means
+ * the same thing everywhere.
+ */
+export interface ApprovalRepository {
+  /** Inserts a new request and its events in one transaction; committed when it resolves. */
+  create(approval: Approval, events: ApprovalEvents): Promise<Approval>;
+  findById(orgId: string, id: string): Promise<Approval | null>;
+  /**
+   * Newest first (created_at desc, id desc), at most `page.limit` rows after `page.after`. The
+   * status filter uses the status as seen at `now`: `pending` excludes overdue requests and
+   * `expired` includes them.
+   */
+  list(orgId: string, filter: { status?: ApprovalStatus }, page: PageRequest, now: Date): Promise<Approval[]>;
+  /**
+   * Applies `change` to the current state under a row lock, so concurrent changes of one request
+   * queue and each sees the previous result. `change` returns the new state or throws to refuse
+   * (nothing written). Returns null when the request does not exist in this org.
+   */
+  update(orgId: string, id: string, change: (current: Approval) => Approval, events: ApprovalEvents): Promise<Approval | null>;
+  /**
+   * Atomically marks the oldest approved, unused request of this call with `expires_at > now`
+   * as used (`consumed_at = now`) and returns it; null when there is none. Of concurrent
+   * consumers exactly one gets a given request.
+   */
+  consume(orgId: string, fingerprint: string, now: Date): Promise<Approval | null>;
+  /**
+   * Stores `expired` on at most `limit` pending requests (any org) whose deadline is at or before
+   * `now`, with their events, in one transaction; returns them. A request is expired once, also
+   * with several sweepers running.
+   */
+  expireDue(now: Date, limit: number, events: ApprovalEvents): Promise<Approval[]>;
+}

@@ -1,0 +1,66 @@
+import type { EventEnvelope } from '@igw/contracts';
+import { expire, isConsumable, consume, statusAt, type Approval, type ApprovalStatus } from '../../domain/approval';
+import type { PageKey, PageRequest } from '../paging';
+import type { ApprovalEvents, ApprovalRepository } from '../ports/approval.repository.port';
+
+/** Test double of the repository port: same contract, kept in memory, with an outbox to inspect. */
+const newestFirst = (a: PageKey, b: PageKey) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const isAfter = (row: PageKey, key: PageKey | null) => !key || newestFirst(row, key) > 0;
+
+export class InMemoryApprovalRepository implements ApprovalRepository {
+  readonly rows = new Map<string, Approval>();
+  readonly outbox: EventEnvelope[] = [];
+
+  async create(approval: Approval, events: ApprovalEvents): Promise<Approval> {
+    const staged = events(approval);
+    this.rows.set(approval.id, structuredClone(approval));
+    this.outbox.push(...staged);
+    return structuredClone(approval);
+  }
+
+  async findById(orgId: string, id: string): Promise<Approval | null> {
+    const row = this.rows.get(id);
+    return row && row.orgId === orgId ? structuredClone(row) : null;
+  }
+
+  async list(orgId: string, filter: { status?: ApprovalStatus }, page: PageRequest, now: Date): Promise<Approval[]> {
+    return [...this.rows.values()]
+      .filter((r) => r.orgId === orgId && (!filter.status || statusAt(r, now) === filter.status) && isAfter(r, page.after))
+      .sort(newestFirst)
+      .slice(0, page.limit)
+      .map((r) => structuredClone(r));
+  }
+
+  async update(orgId: string, id: string, change: (current: Approval) => Approval, events: ApprovalEvents): Promise<Approval | null> {
+    const current = await this.findById(orgId, id);
+    if (!current) return null;
+    const next = change(current);
+    const staged = events(next);
+    this.rows.set(id, structuredClone(next));
+    this.outbox.push(...staged);
+    return structuredClone(next);
+  }
+
+  async consume(orgId: string, fingerprint: string, now: Date): Promise<Approval | null> {
+    const oldest = [...this.rows.values()]
+      .filter((r) => r.orgId === orgId && r.fingerprint === fingerprint && isConsumable(r, now))
+      .sort((a, b) => -newestFirst(a, b))[0];
+    if (!oldest) return null;
+    const used = consume(oldest, now);
+    this.rows.set(used.id, structuredClone(used));
+    return structuredClone(used);
+  }
+
+  async expireDue(now: Date, limit: number, events: ApprovalEvents): Promise<Approval[]> {
+    const done: Approval[] = [];
+    for (const row of this.rows.values()) {
+      if (done.length >= limit) break;
+      const next = expire(row, now);
+      if (!next) continue;
+      this.rows.set(next.id, structuredClone(next));
+      this.outbox.push(...events(next));
+      done.push(structuredClone(next));
+    }
+    return done;
+  }
+}

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, newId, type Caller, type Clock } from '@igw/kernel';
+import { Topics, type ApprovalDto, type CreateApprovalRequestDto } from '@igw/contracts';
+import { envelope } from '@igw/events';
+import { requestApproval } from '../../domain/approval';
+import { APPROVAL_REPOSITORY, type ApprovalRepository } from '../ports/approval.repository.port';
+import { toApprovalDto, toApprovalEvent } from './views';
+
+/** Who asks for an approval or uses one: a service acting for the caller's org and key. */
+export type ApprovalRequester = Pick<Caller, 'orgId' | 'keyId'>;
+
+/**
+ * Queues a pending approval request for a call (from evaluate or the decision proxy) and emits
+ * approval.requested. Committed when it resolves: GET /v1/approvals lists it at once.
+ */
+@Injectable()
+export class CreateApprovalUseCase {
+  constructor(
+    @Inject(APPROVAL_REPOSITORY) private readonly approvals: ApprovalRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(caller: ApprovalRequester, input: CreateApprovalRequestDto): Promise<ApprovalDto> {
+    const now = this.clock.now();
+    const approval = requestApproval(
+      newId('apr'),
+      caller.orgId,
+      caller.keyId,
+      {
+        source: input.source,
+        intentLabel: input.intent_label,
+        intentCardId: input.intent_card_id,
+        toolName: input.tool_name,
+        operation: input.operation,
+        summary: input.summary,
+        userId: input.user_id,
+        fingerprint: input.fingerprint,
+        ttlSeconds: input.ttl_seconds,
+      },
+      now,
+    );
+    const saved = await this.approvals.create(approval, (a) => [envelope(Topics.ApprovalRequested, a.orgId, toApprovalEvent(a), now)]);
+    return toApprovalDto(saved, now);
+  }
+}
