@@ -6,7 +6,7 @@ import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModul
 import { APPROVALS_MIGRATIONS, APPROVALS_SCHEMA, ApprovalsModule } from '@igw/approvals';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
-import { cacheCheck, createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp } from '@igw/runtime';
+import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp } from '@igw/runtime';
 import { VERSION } from '@igw/kernel';
 
 /** Embedded mode: every service in one process, PGlite under DATA_DIR, the in-process bus. */
@@ -19,6 +19,8 @@ runApp('intent-gateway', async () => {
   const approvals = await openServiceInfra(config, { schema: APPROVALS_SCHEMA, migrations: APPROVALS_MIGRATIONS, bus, logger });
   const relays = [gateway.relay, registry.relay, approvals.relay];
   const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined)];
+  // The process's one board: the registry advances it, the services that cache its state read it.
+  const versionBoard = createVersionBoard(config, undefined);
 
   @Module({
     imports: [
@@ -34,7 +36,7 @@ runApp('intent-gateway', async () => {
         notifier: gateway.notifier,
         healthChecks: checks,
       }),
-      PolicyRegistryModule.register({ db: registry.db, notifier: registry.notifier }),
+      PolicyRegistryModule.register({ db: registry.db, notifier: registry.notifier, versionBoard }),
       ApprovalsModule.register({ db: approvals.db, notifier: approvals.notifier }),
     ],
     controllers: [ProbesController],

@@ -5,7 +5,7 @@ import { BaseConfig, loadConfigOrExit } from '@igw/config';
 import { CALLER_RESOLVER, CallerGuard, InternalCallerResolver, ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { VERSION } from '@igw/kernel';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
-import { createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
+import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, redisReady, runApp, StartupError } from '@igw/runtime';
 
 /** Distributed mode: intentions, purposes and intent cards, behind the gateway. */
 runApp('policy-registry', async () => {
@@ -14,10 +14,13 @@ runApp('policy-registry', async () => {
   const logger = createLogger(config.LOG_LEVEL, 'policy-registry');
   const bus = createEventBus(config, 'policy-registry', logger);
   const infra = await openServiceInfra(config, { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS, bus, logger });
-  const checks = [databaseCheck(infra.db), eventsCheck(bus)];
+  // Readers check the org counters here on every call; the registry advances them after each commit.
+  const redis = createRedis(config, logger);
+  const versionBoard = createVersionBoard(config, redis);
+  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])];
 
   @Module({
-    imports: [PolicyRegistryModule.register({ db: infra.db, notifier: infra.notifier })],
+    imports: [PolicyRegistryModule.register({ db: infra.db, notifier: infra.notifier, versionBoard, internalRoutes: true })],
     controllers: [ProbesController],
     providers: [
       { provide: READINESS_CHECKS, useValue: checks },
@@ -34,6 +37,8 @@ runApp('policy-registry', async () => {
   });
   await bus.start();
   infra.relay.start();
+  // Changes answered before Redis is up would leave the board behind (readers then catch up from the events).
+  if (redis && !(await redisReady(redis))) logger.warn('redis not ready: version board writes fail until it is; changes still succeed');
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT }, 'policy-registry listening');
 
@@ -42,5 +47,6 @@ runApp('policy-registry', async () => {
     await infra.relay.stop();
     await bus.stop();
     await infra.db.close();
+    redis?.disconnect();
   };
 });

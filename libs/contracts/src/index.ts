@@ -7,3 +7,4 @@ export * from './http/intent-cards.dto';
 export * from './http/api-keys.dto';
 export * from './http/service-routes';
 export * from './http/approvals.dto';
+export * from './http/policy-registry-api';

@@ -9,3 +9,5 @@ export { InstallIntentCardUseCase } from './application/use-cases/install-intent
 export { ListIntentCardsUseCase } from './application/use-cases/list-intent-cards.use-case';
 export { GetIntentCardUseCase } from './application/use-cases/get-intent-card.use-case';
 export { DeleteIntentCardUseCase } from './application/use-cases/delete-intent-card.use-case';
+export { GetActiveIntentionsUseCase } from './application/use-cases/get-active-intentions.use-case';
+export { InProcessPolicyRegistryClient } from './adapters/in-process/in-process-policy-registry.client';

@@ -1,13 +1,15 @@
 import { join } from 'node:path';
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { POLICY_REGISTRY_API } from '@igw/contracts';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
-import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
+import { OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
 import type { ServiceDatabase } from '@igw/persistence';
 import { INTENT_CARD_REPOSITORY } from './application/ports/intent-card.repository.port';
 import { INTENTION_REPOSITORY } from './application/ports/intention.repository.port';
 import { ArchiveIntentionUseCase } from './application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from './application/use-cases/create-intention.use-case';
 import { DeleteIntentCardUseCase } from './application/use-cases/delete-intent-card.use-case';
+import { GetActiveIntentionsUseCase } from './application/use-cases/get-active-intentions.use-case';
 import { GetIntentCardUseCase } from './application/use-cases/get-intent-card.use-case';
 import { GetIntentionUseCase } from './application/use-cases/get-intention.use-case';
 import { InstallIntentCardUseCase } from './application/use-cases/install-intent-card.use-case';
@@ -16,6 +18,8 @@ import { ListIntentionsUseCase } from './application/use-cases/list-intentions.u
 import { PublishIntentionUseCase } from './application/use-cases/publish-intention.use-case';
 import { IntentCardsHttpController } from './adapters/http/intent-cards.http.controller';
 import { IntentionsHttpController } from './adapters/http/intentions.http.controller';
+import { InternalIntentionsHttpController } from './adapters/http/internal-intentions.http.controller';
+import { InProcessPolicyRegistryClient } from './adapters/in-process/in-process-policy-registry.client';
 import { PrismaIntentCardRepository } from './adapters/prisma/prisma-intent-card.repository';
 import { PrismaIntentionRepository } from './adapters/prisma/prisma-intention.repository';
 import { createRegistryPrisma, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma } from './adapters/prisma/registry-prisma.client';
@@ -31,6 +35,19 @@ export interface PolicyRegistryModuleOptions {
   /** Told after each commit that wrote outbox rows, so the relay publishes them at once. */
   notifier: OutboxNotifier;
   clock?: Clock;
+  /**
+   * Where readers look up the org counters on every call: after each committed change the
+   * registry advances `intentionsKey(org)` / `cardsKey(org)` to the new `org_version` before it
+   * answers. Embedded mode passes the process's MemoryVersionBoard, distributed mode a
+   * RedisVersionBoard. Without one nothing is advanced (readers then rely on events alone).
+   */
+  versionBoard?: VersionBoard;
+  /**
+   * Serve `GET /internal/intentions/active` (distributed mode, where other services call over
+   * HTTP with the internal token). Off by default: in embedded mode other services use
+   * POLICY_REGISTRY_API in-process, and the public port must not offer it.
+   */
+  internalRoutes?: boolean;
 }
 
 export const POLICY_REGISTRY_USE_CASES = [
@@ -43,12 +60,14 @@ export const POLICY_REGISTRY_USE_CASES = [
   ListIntentCardsUseCase,
   GetIntentCardUseCase,
   DeleteIntentCardUseCase,
+  GetActiveIntentionsUseCase,
 ];
 
 /**
  * Intentions (= purposes) and intent cards: `/v1/intentions*`, `/v1/purposes*`,
- * `/v1/intent-cards*`. The app provides the global caller guard; routes only declare the scope
- * they need.
+ * `/v1/intent-cards*` (and `/internal/intentions/active` when asked), plus POLICY_REGISTRY_API
+ * for the services that read the registry synchronously. The app provides the global caller
+ * guard; routes only declare the scope they need.
  */
 @Module({})
 export class PolicyRegistryModule implements OnApplicationShutdown {
@@ -60,15 +79,18 @@ export class PolicyRegistryModule implements OnApplicationShutdown {
       { provide: REGISTRY_SCHEMA_NAME, useValue: options.db.schema },
       { provide: OUTBOX_NOTIFIER, useValue: options.notifier },
       { provide: CLOCK, useValue: options.clock ?? systemClock },
+      { provide: VERSION_BOARD, useValue: options.versionBoard ?? null },
       { provide: INTENTION_REPOSITORY, useClass: PrismaIntentionRepository },
       { provide: INTENT_CARD_REPOSITORY, useClass: PrismaIntentCardRepository },
       ...POLICY_REGISTRY_USE_CASES,
+      InProcessPolicyRegistryClient,
+      { provide: POLICY_REGISTRY_API, useExisting: InProcessPolicyRegistryClient },
     ];
     return {
       module: PolicyRegistryModule,
-      controllers: [IntentionsHttpController, IntentCardsHttpController],
+      controllers: [IntentionsHttpController, IntentCardsHttpController, ...(options.internalRoutes ? [InternalIntentionsHttpController] : [])],
       providers,
-      exports: [...POLICY_REGISTRY_USE_CASES],
+      exports: [...POLICY_REGISTRY_USE_CASES, InProcessPolicyRegistryClient, POLICY_REGISTRY_API],
     };
   }
 

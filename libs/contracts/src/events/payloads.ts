@@ -5,6 +5,8 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
+  IsNumber,
+  Max,
   IsObject,
   IsOptional,
   IsString,
@@ -68,6 +70,28 @@ export class ApiKeyEventV1 {
   @IsOptional() @IsISO8601() revoked_at?: string | null;
 }
 
+export const EVALUATION_OUTCOMES = ['allowed', 'denied', 'pending_approval', 'approved', 'shadow_denied'] as const;
+export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number];
+
+/** intent.evaluated v1: the recorded intent event (the shape GET /v1/intent/history returns). */
+export class IntentEvaluatedV1 {
+  @IsString() id!: string;
+  @IsIn(EVALUATION_OUTCOMES) outcome!: EvaluationOutcome;
+  @IsString() intent_label!: string;
+  @IsIn(INTENT_CLASSES) intent_class!: IntentClass;
+  @IsNumber() @Min(0) @Max(1) confidence!: number;
+  @IsString() tool_name!: string;
+  @IsOptional() @IsString() user_id!: string | null;
+  @IsOptional() @IsString() session_id!: string | null;
+  @IsOptional() @IsString() conversation_id!: string | null;
+  @IsBoolean() shadow_mode!: boolean;
+  @IsString() policy_id!: string;
+  @IsOptional() @IsString() approval_request_id!: string | null;
+  @IsArray() @IsString({ each: true }) data_elements!: string[];
+  @IsInt() @Min(0) processing_time_ms!: number;
+  @IsISO8601() created_at!: string;
+}
+
 /** approval.requested / approved / denied / expired v1: the whole approval after the change. */
 export class ApprovalEventV1 {
   @IsString() id!: string;
@@ -96,6 +120,7 @@ const payloadClasses: Record<TopicName, new () => object> = {
   [Topics.IntentionArchived.name]: IntentionEventV1,
   [Topics.IntentCardInstalled.name]: IntentCardEventV1,
   [Topics.IntentCardDeleted.name]: IntentCardEventV1,
+  [Topics.IntentEvaluated.name]: IntentEvaluatedV1,
   [Topics.ApprovalRequested.name]: ApprovalEventV1,
   [Topics.ApprovalApproved.name]: ApprovalEventV1,
   [Topics.ApprovalDenied.name]: ApprovalEventV1,

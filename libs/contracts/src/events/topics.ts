@@ -11,6 +11,7 @@ export const Topics = {
   IntentionArchived: { name: 'policy.intention.archived.v1', version: 1, webhookType: undefined },
   IntentCardInstalled: { name: 'policy.intent_card.installed.v1', version: 1, webhookType: undefined },
   IntentCardDeleted: { name: 'policy.intent_card.deleted.v1', version: 1, webhookType: undefined },
+  IntentEvaluated: { name: 'evaluator.intent.evaluated.v1', version: 1, webhookType: 'intent.evaluated' },
   ApprovalRequested: { name: 'approvals.approval.requested.v1', version: 1, webhookType: 'approval.requested' },
   ApprovalApproved: { name: 'approvals.approval.approved.v1', version: 1, webhookType: 'approval.approved' },
   ApprovalDenied: { name: 'approvals.approval.denied.v1', version: 1, webhookType: 'approval.denied' },

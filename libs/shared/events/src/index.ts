@@ -3,3 +3,4 @@ export * from './adapters/in-process/in-process-event-bus';
 export * from './outbox/outbox-relay';
 export * from './envelope';
 export * from './adapters/kafka/kafka-event-bus';
+export * from './version-board';

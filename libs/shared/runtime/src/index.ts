@@ -1,2 +1,3 @@
 export * from './service-infra';
 export * from './run-app';
+export * from './version-board';

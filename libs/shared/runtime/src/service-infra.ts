@@ -61,6 +61,24 @@ export function createRedis(config: BaseConfig, logger: Logger): Redis | undefin
   return redis;
 }
 
+/**
+ * Waits up to `timeoutMs` for `redis` to be connected; false when it is not by then (callers go
+ * on: the readiness check reports the cache, and commands fail fast until it is back).
+ */
+export function redisReady(redis: Redis, timeoutMs = 5000): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.once('ready', onReady);
+  });
+}
+
 export function databaseCheck(db: ServiceDatabase): ReadinessCheck {
   return { name: 'database', check: () => db.ping() };
 }

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
-import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
+import { cardsKey, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
 import type { CardRule, CardScope, IntentCard } from '../../domain/intent-card';
 import type { PageRequest } from '../../application/paging';
 import type { IntentCardEvents, IntentCardRepository } from '../../application/ports/intent-card.repository.port';
+import { advanceBoard } from '../version-board/advance-board';
 import type { IntentCard as IntentCardRow } from './generated/client';
 import { bumpOrgVersion, isUniqueViolation, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma, type RegistryTx } from './registry-prisma.client';
 
@@ -43,6 +44,8 @@ export class PrismaIntentCardRepository implements IntentCardRepository {
     @Inject(REGISTRY_PRISMA) private readonly prisma: RegistryPrisma,
     @Inject(REGISTRY_SCHEMA_NAME) private readonly schema: string,
     @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
+    /** Advanced to the org's new cards counter after each commit, before the method returns. */
+    @Optional() @Inject(VERSION_BOARD) private readonly board?: VersionBoard | null,
   ) {
     this.outbox = new OutboxWriter(schema);
     this.table = `"${schema}"."intent_cards"`;
@@ -65,13 +68,14 @@ export class PrismaIntentCardRepository implements IntentCardRepository {
         const card = toCard(row);
         const orgVersion = await bumpOrgVersion(tx, this.schema, orgId, 'cards_version');
         await this.outbox.add(tx, events(card, orgVersion));
-        return { card, created: existing === null };
+        return { card, created: existing === null, orgVersion };
       });
     // Two first installs of one id race to insert: the loser retries and replaces the winner's card.
-    const result = await attempt()
+    const { orgVersion, ...result } = await attempt()
       .catch((err: unknown) => (isUniqueViolation(err) ? attempt() : Promise.reject(err)))
       .catch(rethrowUnavailable);
     this.notifier.nudge();
+    await advanceBoard(this.board, cardsKey(orgId), orgVersion);
     return result;
   }
 
@@ -93,17 +97,19 @@ export class PrismaIntentCardRepository implements IntentCardRepository {
   }
 
   async delete(orgId: string, id: string, events: IntentCardEvents): Promise<IntentCard | null> {
-    const deleted = await this.prisma
+    const outcome = await this.prisma
       .$transaction(async (tx) => {
         const existing = await this.lockAndRead(tx, orgId, id);
         if (!existing) return null;
         await tx.intentCard.delete({ where: { orgId_id: { orgId, id } } });
         const orgVersion = await bumpOrgVersion(tx, this.schema, orgId, 'cards_version');
         await this.outbox.add(tx, events(existing, orgVersion));
-        return existing;
+        return { deleted: existing, orgVersion };
       })
       .catch(rethrowUnavailable);
-    if (deleted) this.notifier.nudge();
-    return deleted;
+    if (!outcome) return null;
+    this.notifier.nudge();
+    await advanceBoard(this.board, cardsKey(orgId), outcome.orgVersion);
+    return outcome.deleted;
   }
 }

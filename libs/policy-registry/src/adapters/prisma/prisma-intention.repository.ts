@@ -1,10 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
-import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
+import { intentionsKey, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
 import { labelConflict, type IntentClass, type Intention, type IntentionStatus } from '../../domain/intention';
 import type { PageRequest } from '../../application/paging';
 import type { IntentionEvents, IntentionRepository } from '../../application/ports/intention.repository.port';
-import type { Intention as IntentionRow } from './generated/client';
+import { advanceBoard } from '../version-board/advance-board';
+import { Prisma, type Intention as IntentionRow } from './generated/client';
 import { bumpOrgVersion, isUniqueViolation, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma } from './registry-prisma.client';
 
 type StoredDataElement = { data_source_id: string; path: string };
@@ -48,25 +49,28 @@ export class PrismaIntentionRepository implements IntentionRepository {
     @Inject(REGISTRY_PRISMA) private readonly prisma: RegistryPrisma,
     @Inject(REGISTRY_SCHEMA_NAME) private readonly schema: string,
     @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
+    /** Advanced to the org's new intentions counter after each commit, before the method returns. */
+    @Optional() @Inject(VERSION_BOARD) private readonly board?: VersionBoard | null,
   ) {
     this.outbox = new OutboxWriter(schema);
     this.table = `"${schema}"."intentions"`;
   }
 
   async create(intention: Intention, events: IntentionEvents): Promise<Intention> {
-    const saved = await this.prisma
+    const { saved, orgVersion } = await this.prisma
       .$transaction(async (tx) => {
         const row = await tx.intention.create({ data: { id: intention.id, orgId: intention.orgId, createdAt: intention.createdAt, ...mutableFields(intention) } });
         const saved = toIntention(row);
         const orgVersion = await bumpOrgVersion(tx, this.schema, saved.orgId, 'intentions_version');
         await this.outbox.add(tx, events(saved, orgVersion));
-        return saved;
+        return { saved, orgVersion };
       })
       .catch((err: unknown) => {
         if (isUniqueViolation(err)) throw labelConflict(intention.label);
         return rethrowUnavailable(err);
       });
     this.notifier.nudge();
+    await advanceBoard(this.board, intentionsKey(saved.orgId), orgVersion);
     return saved;
   }
 
@@ -92,7 +96,7 @@ export class PrismaIntentionRepository implements IntentionRepository {
   }
 
   async update(orgId: string, id: string, change: (current: Intention) => Intention | null, events: IntentionEvents) {
-    let wrote = false;
+    let orgVersion: number | undefined;
     let label = '';
     const result = await this.prisma
       .$transaction(async (tx) => {
@@ -104,16 +108,34 @@ export class PrismaIntentionRepository implements IntentionRepository {
         if (!next) return { intention: current, changed: false };
         label = next.label;
         const saved = toIntention(await tx.intention.update({ where: { id }, data: mutableFields(next) }));
-        const orgVersion = await bumpOrgVersion(tx, this.schema, orgId, 'intentions_version');
-        await this.outbox.add(tx, events(saved, orgVersion));
-        wrote = true;
+        const version = await bumpOrgVersion(tx, this.schema, orgId, 'intentions_version');
+        await this.outbox.add(tx, events(saved, version));
+        orgVersion = version;
         return { intention: saved, changed: true };
       })
       .catch((err: unknown) => {
         if (isUniqueViolation(err)) throw labelConflict(label);
         return rethrowUnavailable(err);
       });
-    if (wrote) this.notifier.nudge();
+    if (orgVersion !== undefined) {
+      this.notifier.nudge();
+      await advanceBoard(this.board, intentionsKey(orgId), orgVersion);
+    }
     return result;
+  }
+
+  async activeSnapshot(orgId: string): Promise<{ version: number; intentions: Intention[] }> {
+    // REPEATABLE READ: both reads see the same snapshot, so the set is exactly the one after
+    // change number `version` (under READ COMMITTED a commit could land between them).
+    return this.prisma
+      .$transaction(
+        async (tx) => {
+          const counter = await tx.orgVersion.findUnique({ where: { orgId }, select: { intentionsVersion: true } });
+          const rows = await tx.intention.findMany({ where: { orgId, status: 'active' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+          return { version: counter?.intentionsVersion ?? 0, intentions: rows.map(toIntention) };
+        },
+        { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
+      )
+      .catch(rethrowUnavailable);
   }
 }

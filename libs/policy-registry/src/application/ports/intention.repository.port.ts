@@ -23,4 +23,10 @@ export interface IntentionRepository {
    * when the intention does not exist in this org.
    */
   update(orgId: string, id: string, change: (current: Intention) => Intention | null, events: IntentionEvents): Promise<{ intention: Intention; changed: boolean } | null>;
+  /**
+   * The org's intentions counter and all its active intentions, read in one consistent snapshot:
+   * `intentions` is exactly the active set after change number `version` (0 if none yet).
+   * Newest first (created_at desc, id desc).
+   */
+  activeSnapshot(orgId: string): Promise<{ version: number; intentions: Intention[] }>;
 }

@@ -55,6 +55,11 @@ export class InMemoryIntentionRepository implements IntentionRepository {
     this.outbox.push(...events(next, this.versions.bump(orgId)));
     return { intention: next, changed: true };
   }
+
+  async activeSnapshot(orgId: string) {
+    const intentions = [...this.rows.values()].filter((r) => r.orgId === orgId && r.status === 'active').sort(newestFirst);
+    return { version: this.versions.current(orgId), intentions: intentions.map((r) => structuredClone(r)) };
+  }
 }
 
 export class InMemoryIntentCardRepository implements IntentCardRepository {

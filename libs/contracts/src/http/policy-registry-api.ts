@@ -1,0 +1,27 @@
+import { Type } from 'class-transformer';
+import { IsArray, IsInt, Min, ValidateNested } from 'class-validator';
+import { IntentionEventV1 } from '../events/payloads';
+
+/**
+ * An org's active intentions as of one version of its intentions counter, read in one consistent
+ * snapshot: `intentions` is exactly the set of active intentions after change number `version`
+ * (0 when the org never changed any). Each intention has the shape of the `policy.intention.*`
+ * event payload, with `org_version` equal to `version`, so a read model can load it the same way
+ * it applies events. Newest first.
+ */
+export class ActiveIntentionsDto {
+  @IsInt() @Min(0) version!: number;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => IntentionEventV1) intentions!: IntentionEventV1[];
+}
+
+/**
+ * How other services read policy-registry state synchronously: in-process in embedded mode
+ * (POLICY_REGISTRY_API, exported by PolicyRegistryModule), over HTTP in distributed mode
+ * (`GET /internal/intentions/active` on the registry, internal token, caller headers naming the
+ * org — the org is the caller's, never a parameter).
+ */
+export interface PolicyRegistryApi {
+  activeIntentions(orgId: string): Promise<ActiveIntentionsDto>;
+}
+
+export const POLICY_REGISTRY_API = Symbol('POLICY_REGISTRY_API');

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import { databaseReady, type ServiceDatabase } from '@igw/persistence';
+import { Prisma, PrismaClient } from './generated/client';
+
+/** The PostgreSQL schema the evaluator uses unless the app opens its database under another name. */
+export const EVALUATOR_SCHEMA = 'intent_evaluator';
+/**
+ * Hand-written migrations (`<timestamp>_<name>/migration.sql`); apply with
+ * `migrate(db, EVALUATOR_MIGRATIONS)`. This file is `src/adapters/prisma/`, the migrations are
+ * `libs/intent-evaluator/prisma/migrations`.
+ */
+export const EVALUATOR_MIGRATIONS = join(__dirname, '../../../prisma/migrations');
+
+export const EVALUATOR_PRISMA = Symbol('EVALUATOR_PRISMA');
+/** The PostgreSQL schema the evaluator's tables are in (raw SQL and the outbox need its name). */
+export const EVALUATOR_SCHEMA_NAME = Symbol('EVALUATOR_SCHEMA_NAME');
+export type EvaluatorPrisma = PrismaClient;
+export type EvaluatorTx = Prisma.TransactionClient;
+
+export async function createEvaluatorPrisma(db: ServiceDatabase): Promise<EvaluatorPrisma> {
+  // PGlite starts asynchronously; its Prisma adapter exists only once it is up.
+  await databaseReady(db);
+  return new PrismaClient({ adapter: db.prismaAdapter() });
+}

@@ -1,0 +1,314 @@
+import { randomBytes } from 'node:crypto';
+import { DependencyUnavailableError, newId } from '@igw/kernel';
+import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { parseEvent, Topics, type EventEnvelope, type IntentEvaluatedV1 } from '@igw/contracts';
+import { parseHistoryQuery, toHistoryPage } from '../../domain/history/history-cursor';
+import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/ports/intent-event.repository.port';
+import { createEvaluatorPrisma, EVALUATOR_MIGRATIONS, type EvaluatorPrisma } from './evaluator-prisma.client';
+import { INTENT_EVENT_BATCH_MAX, PrismaIntentEventStore } from './prisma-intent-event.store';
+
+const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const schema = `it_evaluator_${randomBytes(4).toString('hex')}`;
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+
+let seq = 0;
+function intentEvent(orgId: string, extra: Partial<IntentEventRecord> = {}): IntentEventRecord {
+  seq++;
+  return {
+    id: newId('iev'),
+    orgId,
+    outcome: 'allowed',
+    intentLabel: 'crm_lookup',
+    intentClass: 'lookup',
+    confidence: 0.8731,
+    toolName: `crm.lookup_${seq}`,
+    userId: 'u_1',
+    sessionId: 's_1',
+    conversationId: null,
+    shadowMode: false,
+    policyId: 'int_crm@3',
+    approvalRequestId: null,
+    dataElements: ['crm:customers.email', 'crm:customers.name'],
+    processingTimeMs: 3,
+    createdAt: new Date(T0 + seq),
+    evidence: {
+      classification_method: 'lexical',
+      evaluation_layers_consulted: ['lexical'],
+      confidence: 0.8731,
+      supporting_evidence: [{ intent_label: 'crm_lookup', intention_id: 'int_crm', intent_class: 'lookup', score: 7.25, relative_score: 0.61, matched_terms: ['crm', 'lookup'] }],
+      schema_version: 1,
+    },
+    grantJti: `jti_${seq}`,
+    ...extra,
+  };
+}
+
+/** Instruments a store: the transactions its Prisma client ran and the size of each batch it tried. */
+function instrument(prisma: EvaluatorPrisma, store: PrismaIntentEventStore) {
+  const transactions = jest.spyOn(prisma, '$transaction');
+  const writes = jest.spyOn(store as unknown as { write: (events: IntentEventRecord[]) => Promise<void> }, 'write');
+  return {
+    transactions: () => transactions.mock.calls.length,
+    batchSizes: () => writes.mock.calls.map(([events]) => events.length),
+    restore: () => (transactions.mockRestore(), writes.mockRestore()),
+  };
+}
+
+describe('PrismaIntentEventStore (PostgreSQL)', () => {
+  let db: ServiceDatabase;
+  let prisma: EvaluatorPrisma;
+  let store: PrismaIntentEventStore;
+  let nudges = 0;
+  const others: { db: ServiceDatabase; prisma: EvaluatorPrisma }[] = [];
+
+  const rowIds = async (orgId: string) =>
+    (await db.query<{ id: string }>(`SELECT id FROM "${schema}"."intent_events" WHERE org_id = $1`, [orgId])).map((r) => r.id);
+  const outbox = async (orgId: string) =>
+    db.query<{ id: string; topic: string; key: string; envelope: EventEnvelope<IntentEvaluatedV1> }>(
+      `SELECT id, topic, key, envelope FROM "${schema}"."outbox_events" WHERE key = $1 ORDER BY seq`,
+      [orgId],
+    );
+  /** Walks every page of the org's history through cursors, as the HTTP route will. */
+  const walk = async (orgId: string, query: { limit: string; outcome?: string; since?: string }, between?: () => Promise<void>) => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const q = parseHistoryQuery({ ...query, cursor });
+      const page = toHistoryPage(await store.page(orgId, q), q.limit);
+      seen.push(...page.items.map((e) => e.id));
+      cursor = page.nextCursor ?? undefined;
+      await between?.();
+    } while (cursor);
+    return seen;
+  };
+  /** Store over a database nobody can use, plus its own instrumentation. */
+  const otherStore = async (other: ServiceDatabase) => {
+    const otherPrisma = await createEvaluatorPrisma(other);
+    others.push({ db: other, prisma: otherPrisma });
+    const s = new PrismaIntentEventStore(otherPrisma, other.schema, { nudge: () => undefined });
+    return { store: s, probe: instrument(otherPrisma, s) };
+  };
+
+  beforeAll(async () => {
+    db = openPostgresDatabase(url, schema, 8);
+    await migrate(db, EVALUATOR_MIGRATIONS);
+    prisma = await createEvaluatorPrisma(db);
+    store = new PrismaIntentEventStore(prisma, schema, { nudge: () => nudges++ });
+  });
+
+  afterAll(async () => {
+    await store?.drain();
+    await prisma?.$disconnect();
+    for (const o of others) {
+      await o.prisma.$disconnect().catch(() => undefined);
+      await o.db.close().catch(() => undefined);
+    }
+    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await db?.close();
+  });
+
+  it('migrates the intent_events table with its history indexes next to the outbox tables', async () => {
+    const tables = await db.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
+    expect(tables.map((t) => t.table_name)).toEqual(['_prisma_migrations', 'intent_events', 'outbox_events', 'processed_events']);
+    const indexes = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'intent_events' ORDER BY indexname`, [schema]);
+    expect(indexes.map((i) => i.indexdef.replace(/^.* USING /, ''))).toEqual([
+      'btree (org_id, created_at DESC, id DESC)',
+      'btree (org_id, outcome, created_at DESC, id DESC)',
+      'btree (id)',
+    ]);
+    const [grantJti] = await db.query<{ is_nullable: string; data_type: string }>(
+      `SELECT is_nullable, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'intent_events' AND column_name = 'grant_jti'`,
+      [schema],
+    );
+    expect(grantJti).toEqual({ is_nullable: 'YES', data_type: 'text' });
+  });
+
+  it('a lone record is committed at once, in a transaction of its own, and reads back field for field', async () => {
+    const probe = instrument(prisma, store);
+    const before = nudges;
+    const e = intentEvent('org_one', { conversationId: 'c_9', approvalRequestId: 'apr_1', shadowMode: true, outcome: 'shadow_denied', grantJti: null });
+    await store.record(e);
+    expect(probe.batchSizes()).toEqual([1]);
+    expect(probe.transactions()).toBe(1);
+    expect(nudges - before).toBe(1);
+    expect(await store.page('org_one', { limit: 10 })).toEqual([e]);
+    probe.restore();
+  });
+
+  it('500 concurrent records: one multi-row transaction, each resolving only once its row and outbox row are committed', async () => {
+    const org = 'org_burst';
+    const probe = instrument(prisma, store);
+    const before = nudges;
+    const events = Array.from({ length: 500 }, () => intentEvent(org));
+    // Read from another connection the moment each record resolves: the commit must be visible.
+    const visible = await Promise.all(
+      events.map((e) =>
+        store.record(e).then(async () => {
+          const [row] = await db.query<{ n: string }>(
+            `SELECT (SELECT count(*) FROM "${schema}"."intent_events" WHERE id = $1) + (SELECT count(*) FROM "${schema}"."outbox_events" WHERE envelope->'data'->>'id' = $1) AS n`,
+            [e.id],
+          );
+          return Number(row!.n);
+        }),
+      ),
+    );
+    expect(visible).toEqual(Array(500).fill(2));
+    expect(probe.transactions()).toBe(1);
+    expect(probe.batchSizes()).toEqual([500]);
+    expect(nudges - before).toBe(1);
+    expect((await rowIds(org)).sort()).toEqual(events.map((e) => e.id).sort());
+
+    // The rows OutboxWriter would write (topic = type, key = org_id), in the order recorded.
+    const rows = await outbox(org);
+    expect(rows.map((r) => r.envelope.data.id)).toEqual(events.map((e) => e.id));
+    const byId = new Map(events.map((e) => [e.id, e]));
+    for (const row of rows) {
+      expect(row.topic).toBe(Topics.IntentEvaluated.name);
+      expect(row.topic).toBe('evaluator.intent.evaluated.v1');
+      expect(row.key).toBe(org);
+      expect(row.envelope).toMatchObject({ type: row.topic, org_id: org, schema_version: 1, id: row.id });
+      const event = byId.get(row.envelope.data.id)!;
+      expect(row.envelope.occurred_at).toBe(event.createdAt.toISOString());
+      expect(() => parseEvent(row.envelope)).not.toThrow();
+      expect(row.envelope.data).toEqual(toIntentEvaluatedV1(event));
+    }
+    probe.restore();
+  });
+
+  it(`more than ${INTENT_EVENT_BATCH_MAX} at once are split into batches of at most ${INTENT_EVENT_BATCH_MAX}`, async () => {
+    const org = 'org_big';
+    const probe = instrument(prisma, store);
+    await Promise.all(Array.from({ length: 1200 }, () => store.record(intentEvent(org))));
+    expect(probe.batchSizes()).toEqual([500, 500, 200]);
+    expect(await rowIds(org)).toHaveLength(1200);
+    probe.restore();
+  });
+
+  it('under steady concurrent load, records arriving during a flush share the next transaction', async () => {
+    const org = 'org_load';
+    const probe = instrument(prisma, store);
+    // 50 clients, each recording 10 events one after the other (as request handlers would).
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        for (let i = 0; i < 10; i++) await store.record(intentEvent(org));
+      }),
+    );
+    const sizes = probe.batchSizes();
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(500);
+    expect(probe.transactions()).toBe(sizes.length);
+    expect(sizes.length).toBeLessThanOrEqual(50);
+    expect(Math.max(...sizes)).toBeGreaterThan(1);
+    expect(await rowIds(org)).toHaveLength(500);
+    probe.restore();
+  });
+
+  it('an unreachable database rejects every waiter of the batch with DependencyUnavailableError (503), without retries', async () => {
+    const { store: dead, probe } = await otherStore(openPostgresDatabase('postgresql://postgres@127.0.0.1:1/postgres', schema, 2));
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => dead.record(intentEvent('org_dead'))));
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
+    for (const r of results) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DependencyUnavailableError);
+    expect(probe.batchSizes()).toEqual([5]);
+    await dead.drain();
+  });
+
+  it('a batch failing for every event (schema not migrated) rejects every waiter with the error, after at most one split', async () => {
+    const missing = `it_evaluator_missing_${randomBytes(4).toString('hex')}`;
+    const { store: broken, probe } = await otherStore(openPostgresDatabase(url, missing, 2));
+    const results = await Promise.allSettled(Array.from({ length: 40 }, () => broken.record(intentEvent('org_broken'))));
+    expect(results.map((r) => r.status)).toEqual(Array(40).fill('rejected'));
+    for (const r of results) expect((r as PromiseRejectedResult).reason).not.toBeInstanceOf(DependencyUnavailableError);
+    expect(probe.batchSizes()).toEqual([40, 20, 20]);
+    expect(await rowIds('org_broken')).toEqual([]);
+  });
+
+  it('an event the database refuses fails alone: the rest of its batch is committed', async () => {
+    const org = 'org_poison';
+    const probe = instrument(prisma, store);
+    const events = Array.from({ length: 40 }, (_, i) => intentEvent(org, i === 27 ? { outcome: 'bogus' as never } : {}));
+    const results = await Promise.allSettled(events.map((e) => store.record(e)));
+    expect(results.filter((r) => r.status === 'rejected').length).toBe(1);
+    expect(results[27]!.status).toBe('rejected');
+    expect((await rowIds(org)).sort()).toEqual(events.filter((_, i) => i !== 27).map((e) => e.id).sort());
+    expect((await outbox(org)).length).toBe(39);
+    // 40 → 20 + 20 → 10 + 10 → 5 + 5 → 3 + 2 → 2 + 1 → 1 + 1: a poisoned batch costs O(log n) transactions.
+    expect(probe.batchSizes().length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(40)));
+    probe.restore();
+  });
+
+  it('drain waits for queued and in-flight writes, including records added while it waits', async () => {
+    const org = 'org_drain';
+    let settled = 0;
+    const track = (p: Promise<void>) => p.then(() => settled++);
+    for (let i = 0; i < 300; i++) void track(store.record(intentEvent(org)));
+    // Let the first batch start, then add more while it is being written.
+    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 200; i++) void track(store.record(intentEvent(org)));
+    await store.drain();
+    expect(settled).toBe(500);
+    expect(await rowIds(org)).toHaveLength(500);
+
+    await store.drain(); // idle: resolves at once
+    void track(store.record(intentEvent(org)));
+    await store.beforeApplicationShutdown();
+    expect(settled).toBe(501);
+  });
+
+  it('pages newest first with a stable cursor while newer events are being recorded', async () => {
+    const org = 'org_pages';
+    const base = Date.parse('2026-04-01T00:00:00.000Z');
+    // 23 events; groups of three share a millisecond, so the id breaks ties.
+    const events = Array.from({ length: 23 }, (_, i) => intentEvent(org, { createdAt: new Date(base + Math.floor(i / 3) * 1000) }));
+    await Promise.all(events.map((e) => store.record(e)));
+    const expected = [...events].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((e) => e.id);
+
+    let round = 0;
+    const newer: string[] = [];
+    const seen = await walk(org, { limit: '4' }, async () => {
+      // Newer events land between pages, some concurrently with the next page read.
+      const batch = Array.from({ length: 3 }, () => intentEvent(org, { createdAt: new Date(base + 3_600_000 + round++) }));
+      newer.push(...batch.map((e) => e.id));
+      await Promise.all([...batch.map((e) => store.record(e)), store.page(org, { limit: 4 })]);
+    });
+    expect(seen).toEqual(expected);
+    expect(new Set(seen).size).toBe(23);
+    expect(newer.length).toBeGreaterThan(0);
+    // A fresh walk starts with the newer events.
+    const fresh = await walk(org, { limit: '200' });
+    expect(fresh.slice(-23)).toEqual(expected);
+    expect(fresh).toHaveLength(23 + newer.length);
+  });
+
+  it('filters by outcome and since (inclusive), alone, together and across pages', async () => {
+    const org = 'org_filters';
+    const base = Date.parse('2026-05-01T00:00:00.000Z');
+    const outcomes = ['allowed', 'denied', 'pending_approval', 'approved', 'shadow_denied'] as const;
+    const events = Array.from({ length: 20 }, (_, i) => intentEvent(org, { outcome: outcomes[i % 5], createdAt: new Date(base + i * 60_000) }));
+    await Promise.all(events.map((e) => store.record(e)));
+    const newestFirst = (list: IntentEventRecord[]) => [...list].reverse().map((e) => e.id);
+
+    expect(await walk(org, { limit: '3', outcome: 'denied' })).toEqual(newestFirst(events.filter((e) => e.outcome === 'denied')));
+    const since = events[12]!.createdAt.toISOString();
+    expect(await walk(org, { limit: '3', since })).toEqual(newestFirst(events.slice(12)));
+    expect(await walk(org, { limit: '1', since, outcome: 'approved' })).toEqual(newestFirst(events.slice(12).filter((e) => e.outcome === 'approved')));
+    expect(await store.page(org, { limit: 5, since: new Date(base + 3_600_000) })).toEqual([]);
+
+    const rows = await store.page(org, { limit: 2, outcome: 'allowed' });
+    expect(rows.map((e) => e.id)).toEqual(newestFirst(events.filter((e) => e.outcome === 'allowed')).slice(0, 3));
+  });
+
+  it("never returns another org's events", async () => {
+    const a = Array.from({ length: 5 }, () => intentEvent('org_a'));
+    const b = Array.from({ length: 3 }, () => intentEvent('org_b'));
+    await Promise.all([...a, ...b].map((e) => store.record(e)));
+    expect((await walk('org_a', { limit: '2' })).sort()).toEqual(a.map((e) => e.id).sort());
+    expect((await walk('org_b', { limit: '200' })).sort()).toEqual(b.map((e) => e.id).sort());
+    expect(await store.page('org_c', { limit: 50 })).toEqual([]);
+    // A cursor from org_a's history reveals nothing of org_a in org_b.
+    const q = parseHistoryQuery({ limit: '1' });
+    const first = toHistoryPage(await store.page('org_a', q), q.limit);
+    const cursored = parseHistoryQuery({ limit: '200', cursor: first.nextCursor! });
+    expect((await store.page('org_b', cursored)).every((e) => e.orgId === 'org_b')).toBe(true);
+    expect((await outbox('org_b')).map((r) => r.envelope.org_id)).toEqual(Array(3).fill('org_b'));
+  });
+});

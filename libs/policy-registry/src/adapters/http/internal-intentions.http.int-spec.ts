@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { Catch, Module, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { APP_GUARD, NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import type { FastifyReply } from 'fastify';
+import { ActiveIntentionsDto, POLICY_REGISTRY_API, type PolicyRegistryApi } from '@igw/contracts';
+import { intentionsKey, MemoryVersionBoard } from '@igw/events';
+import { CALLER_RESOLVER, CallerGuard, createValidationPipe, toErrorResponse, type CallerResolver } from '@igw/http';
+import { SCOPES, unauthenticated, type Scope } from '@igw/kernel';
+import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { PolicyRegistryModule, POLICY_REGISTRY_MIGRATIONS, type PolicyRegistryModuleOptions } from '../../policy-registry.module';
+
+const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const schema = `it_registry_${randomBytes(4).toString('hex')}`;
+
+/** Stands in for the app's caller resolver: the test names org and scope in headers. */
+const testCallers: CallerResolver = {
+  async resolve(req) {
+    const org = req.headers['x-test-org'];
+    const scope = req.headers['x-test-scope'] as Scope | undefined;
+    if (typeof org !== 'string' || !scope || !SCOPES.includes(scope)) throw unauthenticated();
+    return { orgId: org, keyId: `key_${org}`, scope };
+  },
+};
+
+@Catch()
+class ErrorModelFilter implements ExceptionFilter {
+  catch(err: unknown, host: ArgumentsHost) {
+    const res = toErrorResponse(err);
+    void host.switchToHttp().getResponse<FastifyReply>().status(res.status).send(res.body);
+  }
+}
+
+async function startApp(options: PolicyRegistryModuleOptions): Promise<NestFastifyApplication> {
+  @Module({
+    imports: [PolicyRegistryModule.register(options)],
+    providers: [
+      { provide: CALLER_RESOLVER, useValue: testCallers },
+      { provide: APP_GUARD, useClass: CallerGuard },
+    ],
+  })
+  class TestAppModule {}
+  const app = await NestFactory.create<NestFastifyApplication>(TestAppModule, new FastifyAdapter(), { logger: false });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ErrorModelFilter());
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+type As = { org?: string; scope?: Scope } | null;
+
+describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
+  let db: ServiceDatabase;
+  let app: NestFastifyApplication;
+  let publicOnly: NestFastifyApplication;
+  const board = new MemoryVersionBoard();
+
+  const callOn = async (target: NestFastifyApplication, method: 'GET' | 'POST', path: string, body?: unknown, as: As = {}) => {
+    const res = await target.inject({
+      method,
+      url: path,
+      headers: {
+        ...(as ? { 'x-test-org': as.org ?? 'org_acme', 'x-test-scope': as.scope ?? 'policy_write' } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+    return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as Record<string, any>) : undefined };
+  };
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown, as?: As) => callOn(app, method, path, body, as);
+  const active = (as?: As) => call('GET', '/internal/intentions/active', undefined, as);
+
+  beforeAll(async () => {
+    db = openPostgresDatabase(url, schema, 5);
+    await migrate(db, POLICY_REGISTRY_MIGRATIONS);
+    app = await startApp({ db, notifier: { nudge: () => undefined }, versionBoard: board, internalRoutes: true });
+    publicOnly = await startApp({ db, notifier: { nudge: () => undefined } });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await publicOnly?.close();
+    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await db?.close();
+  });
+
+  it("answers the caller's org's active intentions with the version they correspond to", async () => {
+    expect(await active()).toEqual({ status: 200, body: { version: 0, intentions: [] } });
+
+    const a = (await call('POST', '/v1/intentions', { label: 'crm.lookup', intent_class: 'lookup', data_elements: [{ data_source_id: 'crm', path: 'c.email' }] })).body!;
+    const b = (await call('POST', '/v1/purposes', { label: 'crm.export', intent_class: 'export', approval_required: true })).body!;
+    await call('POST', '/v1/intentions', { label: 'draft.only', intent_class: 'other' });
+    const other = (await call('POST', '/v1/intentions', { label: 'crm.lookup', intent_class: 'lookup' }, { org: 'org_other' })).body!;
+    await call('POST', `/v1/intentions/${other['id']}/publish`, undefined, { org: 'org_other' });
+
+    const pa = (await call('POST', `/v1/intentions/${a['id']}/publish`)).body!;
+    const pb = (await call('POST', `/v1/purposes/${b['id']}/publish`)).body!;
+    // The board was advanced before the publish answered.
+    expect(await board.current(intentionsKey('org_acme'))).toBe(5);
+
+    const res = await active({ scope: 'read_only' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ version: 5, intentions: expect.any(Array) });
+    expect(new Set(res.body!['intentions'].map((i: { id: string }) => i.id))).toEqual(new Set([a['id'], b['id']]));
+    expect(res.body!['intentions']).toEqual(expect.arrayContaining([{ ...pa, org_version: 5 }, { ...pb, org_version: 5 }]));
+    // The wire format is the contract's DTO.
+    expect(validateSync(plainToInstance(ActiveIntentionsDto, res.body), { forbidUnknownValues: true })).toEqual([]);
+
+    await call('POST', `/v1/intentions/${a['id']}/archive`);
+    expect(await active()).toMatchObject({ status: 200, body: { version: 6, intentions: [{ id: b['id'] }] } });
+    expect(await active({ org: 'org_other' })).toMatchObject({ status: 200, body: { version: 2, intentions: [{ id: other['id'], org_version: 2 }] } });
+
+    // The in-process client answers the same.
+    const api = app.get<PolicyRegistryApi>(POLICY_REGISTRY_API);
+    expect(await api.activeIntentions('org_acme')).toEqual((await active()).body);
+  });
+
+  it('needs a caller, and takes the org from the caller only', async () => {
+    expect((await active(null)).status).toBe(401);
+    expect((await call('GET', '/internal/intentions/active?org_id=org_acme', undefined, { org: 'org_nobody' })).body).toEqual({ version: 0, intentions: [] });
+  });
+
+  it('serves the internal route only when asked to, and keeps it out of OpenAPI', async () => {
+    expect((await callOn(publicOnly, 'GET', '/internal/intentions/active')).status).toBe(404);
+    expect((await callOn(publicOnly, 'GET', '/v1/intentions')).status).toBe(200);
+    expect(publicOnly.get<PolicyRegistryApi>(POLICY_REGISTRY_API)).toBeDefined();
+
+    const doc = SwaggerModule.createDocument(app, new DocumentBuilder().build());
+    expect(doc.paths['/v1/intentions']).toBeDefined();
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
+  });
+});

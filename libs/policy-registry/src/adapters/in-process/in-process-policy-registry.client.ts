@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import type { ActiveIntentionsDto, PolicyRegistryApi } from '@igw/contracts';
+import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-active-intentions.use-case';
+
+/**
+ * Embedded mode: other services read the registry through its use cases in the same process
+ * (provided and exported under POLICY_REGISTRY_API). Distributed mode uses the internal HTTP route.
+ */
+@Injectable()
+export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
+  constructor(private readonly getActiveIntentions: GetActiveIntentionsUseCase) {}
+
+  activeIntentions(orgId: string): Promise<ActiveIntentionsDto> {
+    return this.getActiveIntentions.execute(orgId);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './version-board.port';
+export * from './memory-version-board';
+export * from './redis-version-board';
