@@ -55,4 +55,16 @@ describe('OutboxRelay', () => {
     expect(seen).toEqual(['e1']);
     expect(outbox.rows).toHaveLength(0);
   });
+
+  it('removes long-published rows on its purge schedule', async () => {
+    const outbox = new FakeOutbox();
+    const purged: number[] = [];
+    Object.assign(outbox, { purgePublished: async (hours: number) => void purged.push(hours) });
+    const relay = new OutboxRelay(outbox, new InProcessEventBus(), { pollMs: 1000, name: 't', purgeEveryMs: 10, keepHours: 24 });
+    relay.start();
+    await new Promise((r) => setTimeout(r, 60));
+    await relay.stop();
+    expect(purged.length).toBeGreaterThan(0);
+    expect(purged[0]).toBe(24);
+  });
 });

@@ -10,6 +10,8 @@ export interface OutboxRowLike {
 /** The outbox as the relay sees it (implemented over SQL in @igw/persistence). */
 export interface OutboxSource {
   drain(limit: number, publish: (rows: OutboxRowLike[]) => Promise<void>): Promise<number>;
+  /** Removes rows published more than `olderThanHours` ago (kept a while for inspection). */
+  purgePublished?(olderThanHours: number): Promise<void>;
 }
 
 export interface RelayLogger {
@@ -32,12 +34,23 @@ export class OutboxRelay {
   constructor(
     private readonly source: OutboxSource,
     private readonly bus: EventBus,
-    private readonly options: { pollMs: number; batchSize?: number; name: string; logger?: RelayLogger },
+    private readonly options: { pollMs: number; batchSize?: number; name: string; logger?: RelayLogger; purgeEveryMs?: number; keepHours?: number },
   ) {}
+
+  private purgeTimer?: NodeJS.Timeout;
 
   start(): void {
     this.running = true;
     this.schedule(0);
+    const purge = this.source.purgePublished?.bind(this.source);
+    if (purge) {
+      this.purgeTimer = setInterval(() => {
+        purge(this.options.keepHours ?? 72).catch((err: unknown) =>
+          this.options.logger?.warn({ relay: this.options.name, err: String((err as Error)?.message ?? err) }, 'outbox purge failed'),
+        );
+      }, this.options.purgeEveryMs ?? 3_600_000);
+      this.purgeTimer.unref?.();
+    }
   }
 
   /** Ask for a drain now (after a commit). Coalesces with a drain already under way. */
@@ -59,6 +72,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
+    if (this.purgeTimer) clearInterval(this.purgeTimer);
     while (this.draining) await this.draining.catch(() => undefined);
   }
 
