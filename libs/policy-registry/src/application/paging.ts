@@ -1,67 +1,10 @@
-import { invalidRequest } from '@igw/kernel';
+import { parseKeysetQuery, type PageRequest, type QueryValue } from '@igw/kernel';
 
-/** Keyset position: newest first, ordered by (created_at desc, id desc). */
-export interface PageKey {
-  createdAt: Date;
-  id: string;
-}
+export { decodeCursor, encodeCursor, toPage, type PageKey, type PageRequest, type QueryValue } from '@igw/kernel';
 
-export interface PageRequest {
-  limit: number;
-  /** Return only rows strictly after this key in list order. */
-  after: PageKey | null;
-}
-
+/** This service's lists: newest first, 200 per page unless `limit` says otherwise. */
 export const PAGE_LIMIT = { max: 200, default: 200 } as const;
 
-/** Query-string values as a router hands them over (absent, one value, or repeated). */
-export type QueryValue = string | string[] | undefined;
-
-function single(name: string, value: QueryValue): string | undefined {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value) || typeof value !== 'string') throw invalidRequest(`${name} must be given once`, [{ path: name, message: `${name} must be given once` }]);
-  return value;
-}
-
-/** An opaque cursor: base64url of `{created_at, id}` of the last row of the previous page. */
-export function encodeCursor(key: PageKey): string {
-  return Buffer.from(JSON.stringify({ created_at: key.createdAt.toISOString(), id: key.id })).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): PageKey {
-  const bad = () => invalidRequest('cursor is not a cursor this API returned', [{ path: 'cursor', message: 'cursor is malformed' }]);
-  if (!/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) throw bad();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  const p = parsed as { created_at?: unknown; id?: unknown };
-  if (!p || typeof p !== 'object' || typeof p.created_at !== 'string' || typeof p.id !== 'string' || p.id === '') throw bad();
-  const createdAt = new Date(p.created_at);
-  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== p.created_at) throw bad();
-  return { createdAt, id: p.id };
-}
-
-/** `limit` (1..200, default 200) and `cursor` from the query string; 400 naming the parameter. */
 export function parsePageQuery(query: { limit?: QueryValue; cursor?: QueryValue }): PageRequest {
-  const limitText = single('limit', query.limit);
-  let limit: number = PAGE_LIMIT.default;
-  if (limitText !== undefined) {
-    limit = /^\d{1,6}$/.test(limitText) ? Number(limitText) : NaN;
-    if (!(limit >= 1 && limit <= PAGE_LIMIT.max)) {
-      const message = `limit must be an integer from 1 to ${PAGE_LIMIT.max}`;
-      throw invalidRequest(message, [{ path: 'limit', message }]);
-    }
-  }
-  const cursorText = single('cursor', query.cursor);
-  return { limit, after: cursorText === undefined || cursorText === '' ? null : decodeCursor(cursorText) };
-}
-
-/** Given up to limit + 1 rows in list order, the page and the cursor of the next one. */
-export function toPage<T extends PageKey>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
-  if (rows.length <= limit) return { items: rows, nextCursor: null };
-  const items = rows.slice(0, limit);
-  return { items, nextCursor: encodeCursor(items[items.length - 1]!) };
+  return parseKeysetQuery(query, { defaultLimit: PAGE_LIMIT.default });
 }

@@ -4,3 +4,4 @@ export * from './errors';
 export * from './scopes';
 export * from './version';
 export * from './decision-kinds';
+export * from './keyset-paging';

@@ -134,10 +134,13 @@ describe('transactional outbox on PostgreSQL and Kafka', () => {
 
       relay.start();
       await kafka.start();
-      await until('the event written during the outage', () => received.includes(during.id), 90_000);
+      await until('the event written during the outage', () => received.includes(during.id), 120_000).catch(async (err) => {
+        const [state] = await db.query(`SELECT published_at, attempts, last_error FROM "${schema}".outbox_events WHERE id = $1`, [during.id]);
+        throw new Error(`${(err as Error).message}; outbox row: ${JSON.stringify(state)}`);
+      });
       await relay.stop();
       const [after] = await db.query<{ published_at: Date | null }>(`SELECT published_at FROM "${schema}".outbox_events WHERE id = $1`, [during.id]);
       expect(after!.published_at).not.toBeNull();
-    }, 180_000);
+    }, 240_000);
   });
 });

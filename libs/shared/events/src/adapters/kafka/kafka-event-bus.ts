@@ -130,11 +130,13 @@ export class KafkaEventBus implements EventBus {
       await this.ensureTopics([...byTopic.keys()]);
       await this.producer.sendBatch({ acks: -1, topicMessages });
     });
-    // The chain must survive a failed send; the caller still sees the failure.
-    this.sendChain = send.catch(() => undefined);
     // If the budget runs out while kafkajs is still retrying, the send may yet land: a duplicate
     // at worst, which consumers absorb by event id. The outbox keeps the rows and tries again.
-    await withTimeout(send, this.publishTimeoutMs, () => `Kafka publish of ${events.length} event(s) timed out after ${this.publishTimeoutMs} ms`);
+    const bounded = withTimeout(send, this.publishTimeoutMs, () => `Kafka publish of ${events.length} event(s) timed out after ${this.publishTimeoutMs} ms`);
+    // The chain survives a failed send, and moves on after the budget even if kafkajs is still
+    // retrying an old one, so one stuck send cannot hold every later publish hostage.
+    this.sendChain = bounded.catch(() => undefined);
+    await bounded;
   }
 
   async subscribe(subscription: Subscription): Promise<void> {

@@ -1,5 +1,7 @@
-import { AppError } from '@igw/kernel';
-import { decodeCursor, encodeCursor, parsePageQuery, toPage } from './paging';
+import { AppError } from './errors';
+import { decodeCursor, encodeCursor, parseKeysetQuery, toPage, type QueryValue } from './keyset-paging';
+
+const parsePageQuery = (q: { limit?: QueryValue; cursor?: QueryValue }) => parseKeysetQuery(q, { defaultLimit: 200 });
 
 const invalidAt = (fn: () => unknown): string | undefined => {
   try {
