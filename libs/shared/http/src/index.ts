@@ -6,3 +6,4 @@ export * from './logger';
 export * from './validation';
 export * from './probes.controller';
 export * from './http-app';
+export * from './testing/service-test-app';

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Catch, Module, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { APP_GUARD, NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { headerCallers, startServiceTestApp } from '@igw/http';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
 import { APPROVALS_API, Topics, type ApprovalsApi } from '@igw/contracts';
-import { CALLER_RESOLVER, CallerGuard, createValidationPipe, toErrorResponse, type CallerResolver } from '@igw/http';
-import { FixedClock, SCOPES, unauthenticated, type Scope } from '@igw/kernel';
+import { FixedClock, type Scope } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { ApprovalsModule, APPROVALS_MIGRATIONS, type ApprovalsModuleOptions } from '../../approvals.module';
 import { InProcessApprovalsClient } from '../in-process/in-process-approvals.client';
@@ -14,43 +11,7 @@ import { InProcessApprovalsClient } from '../in-process/in-process-approvals.cli
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const schema = `it_approvals_${randomBytes(4).toString('hex')}`;
 
-/** Stands in for the app's caller resolver: the test names org, key and scope in headers. */
-const testCallers: CallerResolver = {
-  async resolve(req) {
-    const org = req.headers['x-test-org'];
-    const key = req.headers['x-test-key'];
-    const scope = req.headers['x-test-scope'] as Scope | undefined;
-    if (typeof org !== 'string' || typeof key !== 'string' || !scope || !SCOPES.includes(scope)) throw unauthenticated();
-    return { orgId: org, keyId: key, scope };
-  },
-};
-
-@Catch()
-class ErrorModelFilter implements ExceptionFilter {
-  catch(err: unknown, host: ArgumentsHost) {
-    const res = toErrorResponse(err);
-    void host.switchToHttp().getResponse<FastifyReply>().status(res.status).send(res.body);
-  }
-}
-
-async function startApp(options: ApprovalsModuleOptions): Promise<NestFastifyApplication> {
-  @Module({
-    imports: [ApprovalsModule.register(options)],
-    providers: [
-      { provide: CALLER_RESOLVER, useValue: testCallers },
-      { provide: APP_GUARD, useClass: CallerGuard },
-    ],
-  })
-  class TestAppModule {}
-  // The app's own createHttpApp is exercised by the apps' e2e tests; here the routes run with the
-  // same validation pipe and error model on a bare Fastify app.
-  const app = await NestFactory.create<NestFastifyApplication>(TestAppModule, new FastifyAdapter(), { logger: false });
-  app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new ErrorModelFilter());
-  await app.init();
-  await app.getHttpAdapter().getInstance().ready();
-  return app;
-}
+const startApp = (options: ApprovalsModuleOptions) => startServiceTestApp(ApprovalsModule.register(options), headerCallers({ requireKey: true }));
 
 type As = { org?: string; key?: string; scope?: Scope };
 /** A 400 `invalid_request` naming `path` among its details. */

@@ -1,55 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { Catch, Module, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { APP_GUARD, NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { startServiceTestApp } from '@igw/http';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import type { FastifyReply } from 'fastify';
 import { ActiveIntentionsDto, POLICY_REGISTRY_API, type PolicyRegistryApi } from '@igw/contracts';
 import { intentionsKey, MemoryVersionBoard } from '@igw/events';
-import { CALLER_RESOLVER, CallerGuard, createValidationPipe, toErrorResponse, type CallerResolver } from '@igw/http';
-import { SCOPES, unauthenticated, type Scope } from '@igw/kernel';
+import { type Scope } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { PolicyRegistryModule, POLICY_REGISTRY_MIGRATIONS, type PolicyRegistryModuleOptions } from '../../policy-registry.module';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const schema = `it_registry_${randomBytes(4).toString('hex')}`;
 
-/** Stands in for the app's caller resolver: the test names org and scope in headers. */
-const testCallers: CallerResolver = {
-  async resolve(req) {
-    const org = req.headers['x-test-org'];
-    const scope = req.headers['x-test-scope'] as Scope | undefined;
-    if (typeof org !== 'string' || !scope || !SCOPES.includes(scope)) throw unauthenticated();
-    return { orgId: org, keyId: `key_${org}`, scope };
-  },
-};
-
-@Catch()
-class ErrorModelFilter implements ExceptionFilter {
-  catch(err: unknown, host: ArgumentsHost) {
-    const res = toErrorResponse(err);
-    void host.switchToHttp().getResponse<FastifyReply>().status(res.status).send(res.body);
-  }
-}
-
-async function startApp(options: PolicyRegistryModuleOptions): Promise<NestFastifyApplication> {
-  @Module({
-    imports: [PolicyRegistryModule.register(options)],
-    providers: [
-      { provide: CALLER_RESOLVER, useValue: testCallers },
-      { provide: APP_GUARD, useClass: CallerGuard },
-    ],
-  })
-  class TestAppModule {}
-  const app = await NestFactory.create<NestFastifyApplication>(TestAppModule, new FastifyAdapter(), { logger: false });
-  app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new ErrorModelFilter());
-  await app.init();
-  await app.getHttpAdapter().getInstance().ready();
-  return app;
-}
+const startApp = (options: PolicyRegistryModuleOptions) => startServiceTestApp(PolicyRegistryModule.register(options));
 
 type As = { org?: string; scope?: Scope } | null;
 

@@ -1,35 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Module } from '@nestjs/common';
-import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { APP_GUARD, NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { startServiceTestApp } from '@igw/http';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
-import { CALLER_RESOLVER, CallerGuard, createValidationPipe, toErrorResponse, type CallerResolver } from '@igw/http';
-import { SCOPES, unauthenticated, type Scope } from '@igw/kernel';
+import { type Scope } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { PolicyRegistryModule, POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const schema = `it_registry_${randomBytes(4).toString('hex')}`;
-
-/** Stands in for the gateway's API-key resolver: the test names org and scope in headers. */
-const testCallers: CallerResolver = {
-  async resolve(req) {
-    const org = req.headers['x-test-org'];
-    const scope = req.headers['x-test-scope'] as Scope | undefined;
-    if (typeof org !== 'string' || !scope || !SCOPES.includes(scope)) throw unauthenticated();
-    return { orgId: org, keyId: `key_${org}`, scope };
-  },
-};
-
-@Catch()
-class ErrorModelFilter implements ExceptionFilter {
-  catch(err: unknown, host: ArgumentsHost) {
-    const res = toErrorResponse(err);
-    void host.switchToHttp().getResponse<FastifyReply>().status(res.status).send(res.body);
-  }
-}
 
 describe('policy registry over HTTP (PostgreSQL)', () => {
   let db: ServiceDatabase;
@@ -49,22 +27,7 @@ describe('policy registry over HTTP (PostgreSQL)', () => {
     db = openPostgresDatabase(url, schema, 5);
     await migrate(db, POLICY_REGISTRY_MIGRATIONS);
 
-    @Module({
-      imports: [PolicyRegistryModule.register({ db, notifier: { nudge: () => undefined } })],
-      providers: [
-        { provide: CALLER_RESOLVER, useValue: testCallers },
-        { provide: APP_GUARD, useClass: CallerGuard },
-      ],
-    })
-    class TestAppModule {}
-
-    // The app's own createHttpApp is exercised by the apps' e2e tests; here the registry's routes
-    // run with the same validation pipe and error model on a bare Fastify app.
-    app = await NestFactory.create<NestFastifyApplication>(TestAppModule, new FastifyAdapter(), { logger: false });
-    app.useGlobalPipes(createValidationPipe());
-    app.useGlobalFilters(new ErrorModelFilter());
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    app = await startServiceTestApp(PolicyRegistryModule.register({ db, notifier: { nudge: () => undefined } }));
   });
 
   afterAll(async () => {
