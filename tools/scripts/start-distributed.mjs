@@ -22,7 +22,10 @@ const env = {
 const services = [
   { app: 'policy-registry', port: Number(process.env.POLICY_REGISTRY_PORT ?? gatewayPort + 1), urlSetting: 'POLICY_REGISTRY_URL' },
   { app: 'approvals', port: Number(process.env.APPROVALS_PORT ?? gatewayPort + 5), urlSetting: 'APPROVALS_URL' },
+  { app: 'intent-evaluator', port: Number(process.env.INTENT_EVALUATOR_PORT ?? gatewayPort + 2), urlSetting: 'INTENT_EVALUATOR_URL' },
 ];
+// Services that call each other learn each other's URLs too (the evaluator reads the registry and approvals).
+for (const s of services) env[s.urlSetting] ??= `http://127.0.0.1:${s.port}`;
 const apps = [
   ...services.map((s) => ({ app: s.app, env: { PORT: String(s.port), HOST: '127.0.0.1' } })),
   {

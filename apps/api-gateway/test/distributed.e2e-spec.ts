@@ -114,6 +114,10 @@ describe('distributed mode', () => {
       const admin = client(sys.url, sys.adminKey);
       const created = await admin.post('/v1/intentions', { label: 'before.outage', intent_class: 'lookup' });
       expect(created.status).toBe(201);
+      const lookup = await admin.post('/v1/intentions', { label: 'outage.ticket_lookup', description: 'Read a Zendesk ticket.', intent_class: 'lookup' });
+      await admin.post(`/v1/intentions/${lookup.body.id}/publish`);
+      const call = { tool_call: { name: 'zendesk.get_ticket', arguments: { ticket_id: 'T-1' } } };
+      expect((await admin.post('/v1/intent/evaluate', call)).body.outcome).toBe('allowed');
 
       await pg.stop();
       const during = [
@@ -122,6 +126,9 @@ describe('distributed mode', () => {
         await admin.post(`/v1/intentions/${created.body.id}/publish`),
         await admin.post('/v1/api-keys', { name: 'x', scope: 'read_only' }),
         await admin.get('/v1/intent-cards'),
+        // The read model is warm, but an evaluation that cannot be recorded is never answered.
+        await admin.post('/v1/intent/evaluate', call),
+        await admin.get('/v1/intent/history'),
       ];
       for (const res of during) {
         expect(res.status).toBe(503);
@@ -144,6 +151,7 @@ describe('distributed mode', () => {
       for (const p of sys.processes) expect(p.child.exitCode).toBeNull();
       expect(after.body.data.map((i: { label: string }) => i.label)).toContain('before.outage');
       expect((await admin.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+      expect((await admin.post('/v1/intent/evaluate', call)).body.outcome).toBe('allowed');
       expect((await admin.get('/v1/health')).status).toBe(200);
     }, 120_000);
   });

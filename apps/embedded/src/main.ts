@@ -4,23 +4,45 @@ import { loadConfigOrExit } from '@igw/config';
 import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
 import { APPROVALS_MIGRATIONS, APPROVALS_SCHEMA, ApprovalsModule } from '@igw/approvals';
+import {
+  classificationProviders,
+  EVALUATOR_MIGRATIONS,
+  EVALUATOR_SCHEMA,
+  EvaluatorConfig,
+  IntentEvaluatorModule,
+  JoseGrantService,
+  loadOrCreateEmbeddedGrantKey,
+  parseGrantKeySetting,
+} from '@igw/intent-evaluator';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
-import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp } from '@igw/runtime';
+import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
 import { VERSION } from '@igw/kernel';
 
 /** Embedded mode: every service in one process, PGlite under DATA_DIR, the in-process bus. */
 runApp('intent-gateway', async () => {
   const config = loadConfigOrExit(GatewayConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
+  const evaluatorConfig = loadConfigOrExit(EvaluatorConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
+  let grantKey;
+  try {
+    // A configured key wins (several embedded processes verifying each other's grants); else one kept under DATA_DIR.
+    grantKey = evaluatorConfig.GRANT_SIGNING_KEY ? parseGrantKeySetting(evaluatorConfig.GRANT_SIGNING_KEY) : loadOrCreateEmbeddedGrantKey(config.DATA_DIR);
+    new JoseGrantService(grantKey);
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
   const logger = createLogger(config.LOG_LEVEL, 'intent-gateway');
   const bus = createEventBus(config, 'embedded', logger);
   const gateway = await openServiceInfra(config, { schema: GATEWAY_SCHEMA, migrations: GATEWAY_MIGRATIONS, bus, logger });
   const registry = await openServiceInfra(config, { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS, bus, logger });
   const approvals = await openServiceInfra(config, { schema: APPROVALS_SCHEMA, migrations: APPROVALS_MIGRATIONS, bus, logger });
-  const relays = [gateway.relay, registry.relay, approvals.relay];
+  const evaluator = await openServiceInfra(config, { schema: EVALUATOR_SCHEMA, migrations: EVALUATOR_MIGRATIONS, bus, logger });
+  const relays = [gateway.relay, registry.relay, approvals.relay, evaluator.relay];
   const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined)];
   // The process's one board: the registry advances it, the services that cache its state read it.
   const versionBoard = createVersionBoard(config, undefined);
+  const registryModule = PolicyRegistryModule.register({ db: registry.db, notifier: registry.notifier, versionBoard });
+  const approvalsModule = ApprovalsModule.register({ db: approvals.db, notifier: approvals.notifier });
 
   @Module({
     imports: [
@@ -36,8 +58,19 @@ runApp('intent-gateway', async () => {
         notifier: gateway.notifier,
         healthChecks: checks,
       }),
-      PolicyRegistryModule.register({ db: registry.db, notifier: registry.notifier, versionBoard }),
-      ApprovalsModule.register({ db: approvals.db, notifier: approvals.notifier }),
+      registryModule,
+      approvalsModule,
+      IntentEvaluatorModule.register({
+        db: evaluator.db,
+        notifier: evaluator.notifier,
+        bus,
+        readModelGroup: 'intent-evaluator.read-model',
+        versionBoard,
+        grantKey,
+        // The in-process POLICY_REGISTRY_API and APPROVALS_API.
+        imports: [registryModule, approvalsModule],
+        classification: classificationProviders(evaluatorConfig),
+      }),
     ],
     controllers: [ProbesController],
     providers: [{ provide: READINESS_CHECKS, useValue: checks }],

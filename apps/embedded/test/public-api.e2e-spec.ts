@@ -1,3 +1,4 @@
-import { describePublicApi, startEmbeddedSystem } from '@igw/testing';
+import { describeIntentEvaluation, describePublicApi, startEmbeddedSystem } from '@igw/testing';
 
 describePublicApi('embedded', () => startEmbeddedSystem());
+describeIntentEvaluation('embedded', () => startEmbeddedSystem());

@@ -32,4 +32,8 @@ export class GatewayConfig extends BaseConfig {
   @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
   @Matches(/^https?:\/\/[^/\s]+$/, { message: 'APPROVALS_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
   APPROVALS_URL?: string;
+
+  @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
+  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'INTENT_EVALUATOR_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  INTENT_EVALUATOR_URL?: string;
 }

@@ -8,3 +8,4 @@ export * from './http/api-keys.dto';
 export * from './http/service-routes';
 export * from './http/approvals.dto';
 export * from './http/policy-registry-api';
+export * from './http/intent-evaluation.dto';

@@ -1,2 +1,5 @@
-// The intent evaluator (issue 3) is being built domain-first; its module and routes are not wired yet.
-export {};
+export * from './intent-evaluator.module';
+export { EVALUATOR_MIGRATIONS, EVALUATOR_SCHEMA } from './adapters/prisma/evaluator-prisma.client';
+export { JoseGrantService, generateGrantKey, type GrantKeyInput } from './adapters/jose/jose-grant.service';
+export { grantKeyPath, loadOrCreateEmbeddedGrantKey, parseGrantKeySetting } from './adapters/keys/grant-key.store';
+export { EvaluatorConfig, classificationProviders, type ClassificationSettings } from './evaluator.config';

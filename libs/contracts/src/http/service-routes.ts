@@ -5,6 +5,8 @@
 export const SERVICE_ROUTES = [
   { service: 'policy-registry', urlSetting: 'POLICY_REGISTRY_URL', prefixes: ['/v1/intentions', '/v1/purposes', '/v1/intent-cards'] },
   { service: 'approvals', urlSetting: 'APPROVALS_URL', prefixes: ['/v1/approvals'] },
+  // `/v1/intent` matches `/v1/intent/...` only, never `/v1/intent-cards` (prefixes end at a `/`).
+  { service: 'intent-evaluator', urlSetting: 'INTENT_EVALUATOR_URL', prefixes: ['/v1/intent', '/v1/grants'] },
 ] as const;
 
 export type ServiceName = (typeof SERVICE_ROUTES)[number]['service'];

@@ -7,3 +7,7 @@ export * from './validation';
 export * from './probes.controller';
 export * from './http-app';
 export * from './testing/service-test-app';
+export * from './internal-client/internal-caller-headers';
+export * from './internal-client/internal-service.client';
+export * from './internal-client/http-approvals.client';
+export * from './internal-client/http-policy-registry.client';

@@ -1,6 +1,6 @@
 import { Pool, type Dispatcher } from 'undici';
 import { unavailable, type Caller } from '@igw/kernel';
-import { INTERNAL_HEADERS } from '@igw/http';
+import { internalCallerHeaders } from '@igw/http';
 
 const PASS_BACK = ['content-type', 'etag', 'cache-control', 'retry-after', 'location', 'ratelimit', 'ratelimit-policy'];
 
@@ -25,14 +25,7 @@ export class ServiceProxy {
   }
 
   async forward(req: { method: string; url: string; body?: unknown; requestId: string }, caller: Caller): Promise<ProxiedResponse> {
-    const headers: Record<string, string> = {
-      [INTERNAL_HEADERS.token]: this.internalToken,
-      [INTERNAL_HEADERS.org]: caller.orgId,
-      [INTERNAL_HEADERS.key]: caller.keyId,
-      [INTERNAL_HEADERS.scope]: caller.scope,
-      'x-request-id': req.requestId,
-      accept: 'application/json',
-    };
+    const headers: Record<string, string> = { ...internalCallerHeaders(this.internalToken, caller, req.requestId), accept: 'application/json' };
     let body: string | undefined;
     if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
       body = JSON.stringify(req.body);

@@ -40,8 +40,10 @@ describe('approvals over HTTP (PostgreSQL)', () => {
     return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as Record<string, any>) : undefined };
   };
   const call = (method: 'GET' | 'POST', path: string, body?: unknown, as?: As) => callOn(app, method, path, body, as);
+  let queued = 0;
+  // A distinct call each time unless the test names one (a waiting call is not queued twice).
   const queue = (extra: Record<string, unknown> = {}, as: As = AGENT) =>
-    call('POST', '/internal/approvals', { source: 'evaluate', intent_label: 'crm.export', tool_name: 'export_customers', summary: 'export all customers', fingerprint: 'fp_1', ...extra }, as);
+    call('POST', '/internal/approvals', { source: 'evaluate', intent_label: 'crm.export', tool_name: 'export_customers', summary: 'export all customers', fingerprint: `fp_q${++queued}`, ...extra }, as);
   const outboxTopics = async (id: string) =>
     (await db.query<{ topic: string }>(`SELECT topic FROM "${schema}"."outbox_events" WHERE envelope->'data'->>'id' = $1 ORDER BY seq`, [id])).map((r) => r.topic);
 

@@ -95,6 +95,14 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.ApprovalRequested.name]);
   });
 
+  it('concurrent requests for one waiting call store one row and one event', async () => {
+    const org = 'org_dedupe';
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => create.execute(agent(org), request({ summary: `try ${i}`, fingerprint: 'fp_same' }))));
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect((await list.execute(human(org), {})).data).toHaveLength(1);
+    expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.ApprovalRequested.name]);
+  });
+
   it("never reads or changes another org's request (404)", async () => {
     const mine = await create.execute(agent('org_a'), request());
     expect(await repo.findById('org_b', mine.id)).toBeNull();
@@ -142,10 +150,12 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
   it('concurrent consumes of one approval: exactly one gets it; the next approval of the same call is used next', async () => {
     const org = 'org_consume';
     const first = await create.execute(agent(org), request({ fingerprint: 'fp_call' }));
-    clock.advance(1);
-    const second = await create.execute(agent(org), request({ fingerprint: 'fp_call' }));
     expect(await consume.execute(agent(org), 'fp_call')).toBeNull();
     await approve.execute(human(org), first.id);
+    clock.advance(1);
+    // The call asked again while the first approval waited to be used: a second request.
+    const second = await create.execute(agent(org), request({ fingerprint: 'fp_call' }));
+    expect(second.id).not.toBe(first.id);
 
     const results = await Promise.all(Array.from({ length: 6 }, () => consume.execute(agent(org), 'fp_call')));
     const got = results.filter((r) => r !== null);
@@ -157,7 +167,7 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     expect((await consume.execute(agent(org), 'fp_call'))!.id).toBe(second.id);
     expect(await consume.execute(agent(org), 'fp_call')).toBeNull();
     // Using an approval is not an event.
-    expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.ApprovalRequested.name, Topics.ApprovalRequested.name, Topics.ApprovalApproved.name, Topics.ApprovalApproved.name]);
+    expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.ApprovalRequested.name, Topics.ApprovalApproved.name, Topics.ApprovalRequested.name, Topics.ApprovalApproved.name]);
   });
 
   it('an approval past its deadline is not used', async () => {
@@ -171,10 +181,10 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
 
   it('expiry: overdue requests read as expired at once; concurrent sweeps store it and emit approval.expired once per request', async () => {
     const org = 'org_expiry';
-    const due = await create.execute(agent(org), request({ ttl_seconds: 10 }));
-    const due2 = await create.execute(agent(org), request({ ttl_seconds: 10 }));
-    const later = await create.execute(agent(org), request({ ttl_seconds: 600 }));
-    const decided = await create.execute(agent(org), request({ ttl_seconds: 10 }));
+    const due = await create.execute(agent(org), request({ ttl_seconds: 10, fingerprint: 'fp_due' }));
+    const due2 = await create.execute(agent(org), request({ ttl_seconds: 10, fingerprint: 'fp_due2' }));
+    const later = await create.execute(agent(org), request({ ttl_seconds: 600, fingerprint: 'fp_later' }));
+    const decided = await create.execute(agent(org), request({ ttl_seconds: 10, fingerprint: 'fp_decided' }));
     await deny.execute(human(org), decided.id);
     clock.advance(10_000);
 

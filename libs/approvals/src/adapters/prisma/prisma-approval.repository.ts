@@ -49,16 +49,23 @@ export class PrismaApprovalRepository implements ApprovalRepository {
     this.table = `"${schema}"."approval_requests"`;
   }
 
-  async create(approval: Approval, events: ApprovalEvents): Promise<Approval> {
-    const saved = await this.prisma
+  async create(approval: Approval, events: ApprovalEvents): Promise<{ approval: Approval; created: boolean }> {
+    const result = await this.prisma
       .$transaction(async (tx) => {
+        // Serialises creators of one call (org + fingerprint) without a table lock; released at commit.
+        await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', `approval:${approval.orgId}:${approval.fingerprint}`);
+        const pending = await tx.approvalRequest.findFirst({
+          where: { orgId: approval.orgId, fingerprint: approval.fingerprint, status: 'pending', expiresAt: { gt: approval.createdAt } },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        });
+        if (pending) return { approval: toApproval(pending), created: false };
         const saved = toApproval(await tx.approvalRequest.create({ data: { ...approval } }));
         await this.outbox.add(tx, events(saved));
-        return saved;
+        return { approval: saved, created: true };
       })
       .catch(rethrowUnavailable);
-    this.notifier.nudge();
-    return saved;
+    if (result.created) this.notifier.nudge();
+    return result;
   }
 
   async findById(orgId: string, id: string): Promise<Approval | null> {

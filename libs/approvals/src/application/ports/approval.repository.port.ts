@@ -13,8 +13,13 @@ export type ApprovalEvents = (saved: Approval) => EventEnvelope[];
  * the same thing everywhere.
  */
 export interface ApprovalRepository {
-  /** Inserts a new request and its events in one transaction; committed when it resolves. */
-  create(approval: Approval, events: ApprovalEvents): Promise<Approval>;
+  /**
+   * Inserts a new request and its events in one transaction; committed when it resolves. When
+   * the org already has a request for the same fingerprint that is pending at `approval.createdAt`,
+   * nothing is written and that request is returned instead (`created: false`): an agent retrying
+   * a held call must not fill the queue with copies. Concurrent calls for one fingerprint queue.
+   */
+  create(approval: Approval, events: ApprovalEvents): Promise<{ approval: Approval; created: boolean }>;
   findById(orgId: string, id: string): Promise<Approval | null>;
   /**
    * Newest first (created_at desc, id desc), at most `page.limit` rows after `page.after`. The

@@ -11,11 +11,15 @@ export class InMemoryApprovalRepository implements ApprovalRepository {
   readonly rows = new Map<string, Approval>();
   readonly outbox: EventEnvelope[] = [];
 
-  async create(approval: Approval, events: ApprovalEvents): Promise<Approval> {
+  async create(approval: Approval, events: ApprovalEvents): Promise<{ approval: Approval; created: boolean }> {
+    const pending = [...this.rows.values()]
+      .filter((r) => r.orgId === approval.orgId && r.fingerprint === approval.fingerprint && statusAt(r, approval.createdAt) === 'pending')
+      .sort(newestFirst)[0];
+    if (pending) return { approval: structuredClone(pending), created: false };
     const staged = events(approval);
     this.rows.set(approval.id, structuredClone(approval));
     this.outbox.push(...staged);
-    return structuredClone(approval);
+    return { approval: structuredClone(approval), created: true };
   }
 
   async findById(orgId: string, id: string): Promise<Approval | null> {

@@ -60,6 +60,22 @@ describe('approval use cases', () => {
     expect(await s.get.execute(agent, created.id)).toEqual(created);
   });
 
+  it('a call already waiting for a decision gets its pending request back, not a second one; once decided or expired, a new one', async () => {
+    const s = setup();
+    const first = await s.create.execute(agent, request());
+    expect(await s.create.execute(agent, request({ summary: 'again' }))).toEqual(first);
+    expect((await s.create.execute(agent, request({ fingerprint: 'fp_other' }))).id).not.toBe(first.id);
+    expect((await s.create.execute(outsider, request())).id).not.toBe(first.id);
+    expect(s.repo.outbox.filter((e) => e.org_id === 'org_acme')).toHaveLength(2);
+
+    await s.deny.execute(human, first.id);
+    const second = await s.create.execute(agent, request());
+    expect(second.id).not.toBe(first.id);
+    s.clock.advance(16 * 60_000);
+    const third = await s.create.execute(agent, request());
+    expect(third.id).not.toBe(second.id);
+  });
+
   it('refuses a malformed request from an in-process caller with 400 naming the field', async () => {
     const s = setup();
     await expect(s.create.execute(agent, request({ ttl_seconds: 5 }))).rejects.toMatchObject({ code: 'invalid_request', extra: { details: [{ path: 'ttl_seconds' }] } });
@@ -126,9 +142,9 @@ describe('approval use cases', () => {
 
   it('the sweeper stores expired and emits approval.expired once per request', async () => {
     const s = setup();
-    const short = await s.create.execute(agent, request({ ttl_seconds: 10 }));
-    const long = await s.create.execute(agent, request({ ttl_seconds: 600 }));
-    const decided = await s.create.execute(agent, request({ ttl_seconds: 10 }));
+    const short = await s.create.execute(agent, request({ ttl_seconds: 10, fingerprint: 'fp_short' }));
+    const long = await s.create.execute(agent, request({ ttl_seconds: 600, fingerprint: 'fp_long' }));
+    const decided = await s.create.execute(agent, request({ ttl_seconds: 10, fingerprint: 'fp_decided' }));
     await s.approve.execute(human, decided.id);
     s.clock.advance(10_000);
     expect(await s.expire.execute()).toBe(1);
@@ -152,11 +168,11 @@ describe('approval use cases', () => {
     expect(await s.consume.execute(agent, 'fp_1')).toBeNull();
     const first = await s.create.execute(agent, request());
     expect(await s.consume.execute(agent, 'fp_1')).toBeNull();
+    await s.approve.execute(human, first.id);
     s.clock.advance(1000);
     const second = await s.create.execute(agent, request());
-    const denied = await s.create.execute(agent, request());
     await s.approve.execute(human, second.id);
-    await s.approve.execute(human, first.id);
+    const denied = await s.create.execute(agent, request());
     await s.deny.execute(human, denied.id);
     expect(await s.consume.execute(agent, 'fp_2')).toBeNull();
     expect((await s.consume.execute(agent, 'fp_1'))!.id).toBe(first.id);
@@ -195,9 +211,9 @@ describe('approval use cases', () => {
 
   it('every event it emits is a valid approval.* v1 payload for its topic', async () => {
     const s = setup();
-    const a = await s.create.execute(agent, request({ ttl_seconds: 10 }));
-    const b = await s.create.execute(agent, request({ source: 'mcp_proxy', intent_label: undefined, tool_name: undefined, intent_card_id: 'card', operation: 'crm.read', user_id: undefined }));
-    const c = await s.create.execute(agent, request());
+    const a = await s.create.execute(agent, request({ ttl_seconds: 10, fingerprint: 'fp_a' }));
+    const b = await s.create.execute(agent, request({ source: 'mcp_proxy', intent_label: undefined, tool_name: undefined, intent_card_id: 'card', operation: 'crm.read', user_id: undefined, fingerprint: 'fp_b' }));
+    const c = await s.create.execute(agent, request({ fingerprint: 'fp_c' }));
     await s.approve.execute(human, b.id);
     await s.deny.execute(human, c.id, { reason: 'no' });
     s.clock.advance(10_000);

@@ -11,7 +11,8 @@ export type ApprovalRequester = Pick<Caller, 'orgId' | 'keyId'>;
 
 /**
  * Queues a pending approval request for a call (from evaluate or the decision proxy) and emits
- * approval.requested. Committed when it resolves: GET /v1/approvals lists it at once.
+ * approval.requested. Committed when it resolves: GET /v1/approvals lists it at once. While the
+ * same call (fingerprint) already waits for a decision, that request is answered instead.
  */
 @Injectable()
 export class CreateApprovalUseCase {
@@ -40,6 +41,6 @@ export class CreateApprovalUseCase {
       now,
     );
     const saved = await this.approvals.create(approval, (a) => [envelope(Topics.ApprovalRequested, a.orgId, toApprovalEvent(a), now)]);
-    return toApprovalDto(saved, now);
+    return toApprovalDto(saved.approval, now);
   }
 }

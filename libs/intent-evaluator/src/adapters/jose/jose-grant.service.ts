@@ -69,8 +69,8 @@ export class JoseGrantService implements GrantSigner, GrantVerifier {
     this.kid = thumbprint(this.publicKey);
   }
 
-  async sign(request: GrantRequest): Promise<string> {
-    const claims = grantClaims(request, newId('grt'));
+  async sign(request: GrantRequest, jti: string = newId('grt')): Promise<string> {
+    const claims = grantClaims(request, jti);
     return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
       .setProtectedHeader({ alg: GRANT_ALG, typ: GRANT_TYPE, kid: this.kid })
       .sign(this.privateKey);

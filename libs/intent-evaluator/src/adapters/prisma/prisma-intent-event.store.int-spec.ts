@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DependencyUnavailableError, newId } from '@igw/kernel';
+import { DependencyUnavailableError, newId, toPage } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { parseEvent, Topics, type EventEnvelope, type IntentEvaluatedV1 } from '@igw/contracts';
-import { parseHistoryQuery, toHistoryPage } from '../../domain/history/history-cursor';
+import { parseHistoryQuery } from '../../domain/history/history-query';
 import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/ports/intent-event.repository.port';
 import { createEvaluatorPrisma, EVALUATOR_MIGRATIONS, type EvaluatorPrisma } from './evaluator-prisma.client';
 import { INTENT_EVENT_BATCH_MAX, PrismaIntentEventStore } from './prisma-intent-event.store';
@@ -75,7 +75,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
     let cursor: string | undefined;
     do {
       const q = parseHistoryQuery({ ...query, cursor });
-      const page = toHistoryPage(await store.page(orgId, q), q.limit);
+      const page = toPage(await store.page(orgId, q), q.limit);
       seen.push(...page.items.map((e) => e.id));
       cursor = page.nextCursor ?? undefined;
       await between?.();
@@ -306,7 +306,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
     expect(await store.page('org_c', { limit: 50 })).toEqual([]);
     // A cursor from org_a's history reveals nothing of org_a in org_b.
     const q = parseHistoryQuery({ limit: '1' });
-    const first = toHistoryPage(await store.page('org_a', q), q.limit);
+    const first = toPage(await store.page('org_a', q), q.limit);
     const cursored = parseHistoryQuery({ limit: '200', cursor: first.nextCursor! });
     expect((await store.page('org_b', cursored)).every((e) => e.orgId === 'org_b')).toBe(true);
     expect((await outbox('org_b')).map((r) => r.envelope.org_id)).toEqual(Array(3).fill('org_b'));

@@ -3,7 +3,7 @@ import { Topics } from '@igw/contracts';
 import { DependencyUnavailableError } from '@igw/kernel';
 import { rethrowUnavailable } from '@igw/persistence';
 import { envelope, OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
-import type { ClassificationEvidence } from '../../domain/classification';
+import type { CascadeEvidence } from '../../application/classification/cascade-evidence';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';
 import {
   toIntentEvaluatedV1,
@@ -34,7 +34,7 @@ const toRecord = (r: IntentEventRow): IntentEventRecord => ({
   dataElements: r.dataElements,
   processingTimeMs: r.processingTimeMs,
   createdAt: r.createdAt,
-  evidence: r.classificationEvidence as unknown as ClassificationEvidence,
+  evidence: r.classificationEvidence as unknown as CascadeEvidence,
   grantJti: r.grantJti,
 });
 

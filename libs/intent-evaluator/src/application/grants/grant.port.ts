@@ -7,8 +7,8 @@ export const GRANT_VERIFIER = Symbol('GRANT_VERIFIER');
 
 /** Signs grants with the evaluator's own key (a key-store edge, hence a port). */
 export interface GrantSigner {
-  /** The compact JWS of a grant for `request`. */
-  sign(request: GrantRequest): Promise<string>;
+  /** The compact JWS of a grant for `request`, with `jti` (the caller records it with the intent event). */
+  sign(request: GrantRequest, jti: string): Promise<string>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IntentClass, IntentEvaluatedV1 } from '@igw/contracts';
-import type { ClassificationEvidence } from '../../domain/classification';
+import type { PageKey } from '@igw/kernel';
+import type { CascadeEvidence } from '../classification/cascade-evidence';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';
-import type { HistoryCursor } from '../../domain/history/history-cursor';
 
 export const INTENT_EVENT_STORE = Symbol('INTENT_EVENT_STORE');
 
@@ -31,20 +31,20 @@ export interface IntentEventRecord {
   /** From the evaluation's Clock; millisecond precision (the history cursor relies on it). */
   createdAt: Date;
   /** The evaluate response's `classification_evidence`. */
-  evidence: ClassificationEvidence;
+  evidence: CascadeEvidence;
   /** The `jti` of the grant issued with this evaluation; null when none was. */
   grantJti: string | null;
 }
 
 /** One history page request; the domain's `HistoryQuery` (from `parseHistoryQuery`) is one. */
 export interface IntentEventPageQuery {
-  /** Page size: `page()` returns up to `limit + 1` rows (see `toHistoryPage`). */
+  /** Page size: `page()` returns up to `limit + 1` rows (see the kernel's `toPage`). */
   limit: number;
   outcome?: EvaluationOutcome | null;
   /** Only events with `created_at >= since`. */
   since?: Date | null;
   /** Only events strictly after this position in newest-first order (the decoded cursor). */
-  after?: HistoryCursor | null;
+  after?: PageKey | null;
 }
 
 export interface IntentEventStore {
@@ -58,7 +58,7 @@ export interface IntentEventStore {
   /**
    * The org's events newest first (`created_at desc, id desc`), filtered by outcome and since,
    * strictly after `query.after`: up to `query.limit + 1` rows, so the caller learns whether a
-   * next page exists (`toHistoryPage(rows, query.limit)`).
+   * next page exists (the kernel's `toPage(rows, query.limit)`).
    */
   page(orgId: string, query: IntentEventPageQuery): Promise<IntentEventRecord[]>;
 }

@@ -1,5 +1,6 @@
 import type { IntentionEventV1, PolicyRegistryApi } from '@igw/contracts';
 import { intentionsKey, type VersionBoard } from '@igw/events';
+import { buildQuery } from '../../domain/classification';
 import { ActiveIntentionsReadModel } from './active-intentions.read-model';
 
 const intention = (id: string, label: string, status: 'draft' | 'active' | 'archived', orgVersion: number): IntentionEventV1 =>
@@ -102,6 +103,19 @@ describe('ActiveIntentionsReadModel', () => {
     t.registry.down = true;
     await t.board.advance(intentionsKey('org_1'), 3);
     await expect(t.model.forOrg('org_1')).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('lists its org, its active intentions and their lexical top-k (what the classification cascade reads)', async () => {
+    const t = setup();
+    await t.change(intention('int_6', 'crm.customer_lookup', 'active', 1));
+    await t.change(intention('int_7', 'billing.invoice_lookup', 'active', 2));
+    await t.change(intention('int_8', 'hr.report', 'draft', 3));
+    const org = await t.model.forOrg('org_1');
+    expect(org.orgId).toBe('org_1');
+    expect(org.size).toBe(2);
+    expect(org.documents().map((d) => `${d.label}@${d.version}`).sort()).toEqual(['billing.invoice_lookup@1', 'crm.customer_lookup@1']);
+    const hits = org.search(buildQuery({ toolName: 'billing_invoice_lookup' }), 1);
+    expect(hits.map((h) => h.doc.id)).toEqual(['int_7']);
   });
 
   it('refreshes once for concurrent calls', async () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DependencyUnavailableError } from '@igw/kernel';
 import { POLICY_REGISTRY_API, type IntentionEventV1, type PolicyRegistryApi } from '@igw/contracts';
 import { intentionsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
-import { LexicalClassifier, LexicalIndex, type IntentionDocument } from '../../domain/classification';
+import { LexicalClassifier, LexicalIndex, type IntentionDocument, type QueryTerm, type SearchHit } from '../../domain/classification';
 
 /** What evaluation needs of an active intention beyond what the classifier indexes. */
 export interface ActiveIntention extends IntentionDocument {
@@ -11,21 +11,43 @@ export interface ActiveIntention extends IntentionDocument {
   version: number;
 }
 
-/** One org's active intentions at one registry version. */
+/** One org's active intentions at one registry version (also the classification cascade's `CascadeOrg`). */
 export interface OrgIntentions {
+  readonly orgId: string;
   readonly version: number;
   readonly classifier: LexicalClassifier;
+  /** Number of active intentions. */
+  readonly size: number;
   intention(id: string): ActiveIntention | undefined;
+  /** Every active intention (a fresh array; no order promised). */
+  documents(): ActiveIntention[];
+  /** The lexical index's top-k for a weighted query (`LexicalIndex.search`). */
+  search(query: readonly QueryTerm[], k: number): SearchHit[];
 }
 
 class OrgModel implements OrgIntentions {
   readonly index = new LexicalIndex();
   readonly classifier = new LexicalClassifier(this.index);
   readonly byId = new Map<string, ActiveIntention>();
-  constructor(public version: number) {}
+  constructor(
+    readonly orgId: string,
+    public version: number,
+  ) {}
+
+  get size(): number {
+    return this.byId.size;
+  }
 
   intention(id: string): ActiveIntention | undefined {
     return this.byId.get(id);
+  }
+
+  documents(): ActiveIntention[] {
+    return [...this.byId.values()];
+  }
+
+  search(query: readonly QueryTerm[], k: number): SearchHit[] {
+    return this.index.search(query, k);
   }
 
   apply(e: IntentionEventV1): void {
@@ -98,7 +120,7 @@ export class ActiveIntentionsReadModel {
       }
       // The board is advanced after commit, so a snapshot read now is at least as new.
       if (snapshot.version < atLeast) throw new DependencyUnavailableError('policy-registry (snapshot older than the published version)');
-      const model = new OrgModel(snapshot.version);
+      const model = new OrgModel(orgId, snapshot.version);
       for (const e of snapshot.intentions) model.apply(e);
       const existing = this.orgs.get(orgId);
       if (!existing || existing.version < model.version) this.orgs.set(orgId, model);

@@ -1,8 +1,8 @@
+import { EVALUATION_OUTCOMES, type EvaluationOutcome } from '@igw/contracts';
 import type { DataElementResult } from './data-elements';
 
-/** The five outcomes of `POST /v1/intent/evaluate` (spec 0.6.0). */
-export const EVALUATION_OUTCOMES = ['allowed', 'denied', 'pending_approval', 'approved', 'shadow_denied'] as const;
-export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number];
+/** The five outcomes of `POST /v1/intent/evaluate` (spec 0.6.0), as the contracts define them. */
+export { EVALUATION_OUTCOMES, type EvaluationOutcome };
 
 export const isEvaluationOutcome = (value: unknown): value is EvaluationOutcome =>
   typeof value === 'string' && (EVALUATION_OUTCOMES as readonly string[]).includes(value);

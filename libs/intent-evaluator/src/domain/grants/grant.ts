@@ -1,3 +1,5 @@
+import { GRANT_INVALID_REASONS } from '@igw/contracts';
+
 /**
  * Grants (DESIGN 6.5): the short-lived proof that an evaluation allowed a call, with the data
  * elements it approved. This file holds the claim rules; signing is an adapter's job.
@@ -9,7 +11,7 @@ export const GRANT_TYPE = 'grant+jwt';
 /** `sub` of a grant issued without a `user_id`. */
 export const ANONYMOUS_SUBJECT = 'anonymous';
 
-export const GRANT_INVALID_REASONS = ['expired', 'bad_signature', 'other_org', 'malformed', 'wrong_type'] as const;
+export { GRANT_INVALID_REASONS };
 export type GrantInvalidReason = (typeof GRANT_INVALID_REASONS)[number];
 
 /** What the evaluator asks to be signed. */

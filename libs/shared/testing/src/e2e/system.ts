@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,9 @@ export const testRedisUrl = () => process.env.TEST_REDIS_URL ?? 'redis://127.0.0
 export const testKafkaBrokers = () => process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 export const randomKey = (label = 'k') => `test-${label}-${randomBytes(24).toString('base64url')}`;
+
+/** A fresh Ed25519 grant key as the distributed evaluator reads it (PKCS#8 PEM). */
+export const testGrantKey = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 export interface TestSystem {
   mode: 'embedded' | 'distributed';
@@ -87,7 +90,12 @@ export async function startDistributedSystem(
   const platformKey = randomKey('platform');
   const internalToken = randomBytes(32).toString('base64url');
   const gateways = opts.gateways ?? 1;
-  const [registryPort, approvalsPort, ...gatewayPorts] = await freePorts(2 + gateways);
+  const [registryPort, approvalsPort, evaluatorPort, ...gatewayPorts] = await freePorts(3 + gateways);
+  const serviceUrls = {
+    POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
+    APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
+    INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
+  };
   const common = {
     GATEWAY_MODE: 'distributed',
     DATABASE_URL: databaseUrl,
@@ -105,14 +113,14 @@ export async function startDistributedSystem(
   try {
     processes.push(await startApp('policy-registry', common, { port: registryPort! }));
     processes.push(await startApp('approvals', common, { port: approvalsPort! }));
+    processes.push(await startApp('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: testGrantKey() }, { port: evaluatorPort! }));
     for (const port of gatewayPorts) {
       processes.push(
         await startApp(
           'api-gateway',
           {
             ...common,
-            POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
-            APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
+            ...serviceUrls,
             BOOTSTRAP_ADMIN_KEY: adminKey,
             PLATFORM_ADMIN_KEY: platformKey,
           },

@@ -1,0 +1,158 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { EVALUATION_OUTCOMES, type EvaluationOutcome } from '../events/payloads';
+import { INTENT_CLASSES, type IntentClass } from './intentions.dto';
+
+/** Bounds of an evaluate request: generous for real agents, small enough to keep a call cheap. */
+export const EVALUATE_LIMITS = {
+  toolName: 256,
+  id: 256,
+  contextMessages: 50,
+  role: 32,
+  content: 16_000,
+} as const;
+
+export class ToolCallDto {
+  @ApiProperty({ example: 'hubspot.get_contact', maxLength: EVALUATE_LIMITS.toolName })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(EVALUATE_LIMITS.toolName)
+  name!: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { email: 'ada@example.com', fields: ['email', 'phone'] } })
+  @IsOptional()
+  @IsObject({ message: 'arguments must be an object' })
+  arguments?: Record<string, unknown>;
+}
+
+export class ConversationMessageDto {
+  @ApiProperty({ example: 'user', maxLength: EVALUATE_LIMITS.role })
+  @IsString()
+  @MaxLength(EVALUATE_LIMITS.role)
+  role!: string;
+
+  @ApiProperty({ example: 'What is the phone number of our contact Ada?', maxLength: EVALUATE_LIMITS.content })
+  @IsString()
+  @MaxLength(EVALUATE_LIMITS.content)
+  content!: string;
+}
+
+/** Body of POST /v1/intent/evaluate (spec: evaluation request). */
+export class EvaluateIntentRequestDto {
+  @ApiProperty({ type: ToolCallDto })
+  @IsDefined({ message: 'tool_call is required' })
+  @IsObject({ message: 'tool_call must be an object' })
+  @ValidateNested()
+  @Type(() => ToolCallDto)
+  tool_call!: ToolCallDto;
+
+  @ApiPropertyOptional({ maxLength: EVALUATE_LIMITS.id }) @IsOptional() @IsString() @MaxLength(EVALUATE_LIMITS.id) user_id?: string;
+  @ApiPropertyOptional({ maxLength: EVALUATE_LIMITS.id }) @IsOptional() @IsString() @MaxLength(EVALUATE_LIMITS.id) session_id?: string;
+  @ApiPropertyOptional({ maxLength: EVALUATE_LIMITS.id }) @IsOptional() @IsString() @MaxLength(EVALUATE_LIMITS.id) conversation_id?: string;
+
+  @ApiPropertyOptional({ type: [ConversationMessageDto], maxItems: EVALUATE_LIMITS.contextMessages })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(EVALUATE_LIMITS.contextMessages)
+  @ValidateNested({ each: true })
+  @Type(() => ConversationMessageDto)
+  conversation_context?: ConversationMessageDto[];
+
+  @ApiPropertyOptional({ maxLength: EVALUATE_LIMITS.id }) @IsOptional() @IsString() @MaxLength(EVALUATE_LIMITS.id) data_source_id?: string;
+
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() shadow_mode?: boolean;
+}
+
+/** Spec: classification evidence. `supporting_evidence` items are opaque to clients. */
+export class ClassificationEvidenceDto {
+  @ApiProperty({ enum: ['lexical', 'embedding', 'llm'] }) classification_method!: string;
+  @ApiProperty({ type: [String], example: ['lexical'] }) evaluation_layers_consulted!: string[];
+  @ApiProperty({ minimum: 0, maximum: 1 }) confidence!: number;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) supporting_evidence!: unknown[];
+  @ApiProperty({ example: 1 }) schema_version!: number;
+}
+
+/** Answer of POST /v1/intent/evaluate (spec: evaluation response). */
+export class EvaluateIntentResponseDto {
+  @ApiProperty({ enum: EVALUATION_OUTCOMES }) outcome!: EvaluationOutcome;
+  @ApiProperty({ example: 'crm.contact_lookup' }) intent_label!: string;
+  @ApiProperty() intent_event_id!: string;
+  @ApiProperty({ enum: INTENT_CLASSES }) intent_class!: IntentClass;
+  @ApiProperty({ minimum: 0, maximum: 1 }) confidence!: number;
+  @ApiProperty({ type: [String], example: ['hubspot:contacts.email'] }) data_elements!: string[];
+  @ApiProperty() shadow_mode!: boolean;
+  @ApiProperty({ type: 'integer' }) processing_time_ms!: number;
+  @ApiProperty({ nullable: true, type: String }) approval_request_id!: string | null;
+  @ApiPropertyOptional({ description: 'Present when the call is allowed or approved.' }) grant?: string;
+  @ApiProperty({ example: 'int_0190…@3', description: '`<intention id>@<version>`, or `ambient`.' }) policy_id!: string;
+  @ApiProperty({ type: ClassificationEvidenceDto }) classification_evidence!: ClassificationEvidenceDto;
+  @ApiProperty({
+    enum: ['ambient', 'data_element_refused', 'approval_required'],
+    nullable: true,
+    type: String,
+    description: 'Why policy does not simply allow the call (also under shadow mode); null when it does.',
+  })
+  reason!: 'ambient' | 'data_element_refused' | 'approval_required' | null;
+  @ApiPropertyOptional({ type: [String], description: 'With `data_element_refused`: the named fields outside the intention.' }) refused_fields?: string[];
+}
+
+/** One recorded evaluation in GET /v1/intent/history (DESIGN 6.6). */
+export class IntentEventDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: EVALUATION_OUTCOMES }) outcome!: EvaluationOutcome;
+  @ApiProperty() intent_label!: string;
+  @ApiProperty({ enum: INTENT_CLASSES }) intent_class!: IntentClass;
+  @ApiProperty() confidence!: number;
+  @ApiProperty() tool_name!: string;
+  @ApiProperty({ nullable: true, type: String }) user_id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) session_id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) conversation_id!: string | null;
+  @ApiProperty() shadow_mode!: boolean;
+  @ApiProperty() policy_id!: string;
+  @ApiProperty({ nullable: true, type: String }) approval_request_id!: string | null;
+  @ApiProperty({ type: [String] }) data_elements!: string[];
+  @ApiProperty({ type: 'integer' }) processing_time_ms!: number;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class IntentHistoryDto {
+  @ApiProperty({ type: [IntentEventDto] }) data!: IntentEventDto[];
+  @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last page.' }) next_cursor!: string | null;
+}
+
+/** Body of POST /v1/grants/verify. */
+export class VerifyGrantRequestDto {
+  @ApiProperty({ description: 'The `grant` of an evaluate response.' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(65_536)
+  token!: string;
+}
+
+export const GRANT_INVALID_REASONS = ['expired', 'bad_signature', 'other_org', 'malformed', 'wrong_type'] as const;
+
+export class VerifiedGrantDto {
+  @ApiProperty({ type: [String] }) data_elements!: string[];
+  @ApiProperty() intent_label!: string;
+  @ApiProperty() intent_event_id!: string;
+  @ApiProperty({ nullable: true, type: String }) user_id!: string | null;
+  @ApiProperty({ format: 'date-time' }) expires_at!: string;
+}
+
+export class VerifyGrantResponseDto {
+  @ApiProperty() valid!: boolean;
+  @ApiPropertyOptional({ type: VerifiedGrantDto }) grant?: VerifiedGrantDto;
+  @ApiPropertyOptional({ enum: GRANT_INVALID_REASONS }) reason?: (typeof GRANT_INVALID_REASONS)[number];
+}

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APPROVALS_API, type ApprovalsApi, type EvaluateIntentRequestDto, type EvaluateIntentResponseDto } from '@igw/contracts';
+import { CLOCK, newId, type Caller, type Clock } from '@igw/kernel';
+import { canonicalCall } from '../../domain/evaluation/call-fingerprint';
+import { resolveDataElements, type DataElementResult } from '../../domain/evaluation/data-elements';
+import { decideOutcome } from '../../domain/evaluation/outcome';
+import { ClassificationCascade } from '../classification/classification-cascade';
+import { GRANT_SIGNER, type GrantSigner } from '../grants/grant.port';
+import { INTENT_EVENT_STORE, type IntentEventRecord, type IntentEventStore } from '../ports/intent-event.repository.port';
+import { ActiveIntentionsReadModel } from '../read-model/active-intentions.read-model';
+
+const NO_DATA: DataElementResult = { ok: true, approved: [] };
+
+/** sha256 of the canonical call: how approvals recognise "the same call" (DESIGN 6.4). */
+export const callFingerprint = (canonical: string): string => createHash('sha256').update(canonical).digest('hex');
+
+/**
+ * `POST /v1/intent/evaluate` (DESIGN 6.4): classify the call against the org's active intentions
+ * (exact read model, cascade of layers), intersect data elements, decide the outcome, create or
+ * use an approval, sign a grant, and record the intent event — durably, before answering.
+ *
+ * Order matters for "fail closed": nothing is answered that is not recorded; the read model
+ * fails with 503 rather than decide on a stale policy; approvals are reached only for intentions
+ * that require them, so an approvals outage never blocks other calls.
+ */
+@Injectable()
+export class EvaluateIntentUseCase {
+  constructor(
+    private readonly intentions: ActiveIntentionsReadModel,
+    private readonly cascade: ClassificationCascade,
+    @Inject(APPROVALS_API) private readonly approvals: ApprovalsApi,
+    @Inject(GRANT_SIGNER) private readonly grants: GrantSigner,
+    @Inject(INTENT_EVENT_STORE) private readonly events: IntentEventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(caller: Caller, request: EvaluateIntentRequestDto): Promise<EvaluateIntentResponseDto> {
+    const started = performance.now();
+    const now = this.clock.now();
+    const call = request.tool_call;
+    const shadowMode = request.shadow_mode === true;
+    // Validates the arguments' depth too (400 before any work is done).
+    const canonical = canonicalCall({ orgId: caller.orgId, userId: request.user_id, sessionId: request.session_id, toolName: call.name, arguments: call.arguments });
+
+    const org = await this.intentions.forOrg(caller.orgId);
+    const classified = await this.cascade.classify(org, { toolName: call.name, arguments: call.arguments, conversationContext: request.conversation_context });
+    const intention = classified.decision.kind === 'intention' ? (org.intention(classified.decision.intentionId) ?? null) : null;
+    const dataElements = intention ? resolveDataElements({ allowed: intention.dataElements, arguments: call.arguments, dataSourceId: request.data_source_id }) : NO_DATA;
+
+    // Consuming is the atomic check: of concurrent identical calls, one gets the approval.
+    const fingerprint = callFingerprint(canonical);
+    const used = intention?.approvalRequired && dataElements.ok ? await this.approvals.consume(caller, fingerprint) : null;
+    const decision = decideOutcome({ intention, dataElements, shadowMode, approvedApprovalAvailable: used !== null });
+
+    const eventId = newId('iev');
+    const label = intention ? intention.label : classified.decision.label;
+    const intentClass = intention ? intention.intentClass : classified.decision.intentClass;
+    let approvalRequestId: string | null = used?.id ?? null;
+    if (decision.needsApprovalRequest) {
+      const pending = await this.approvals.create(caller, {
+        source: 'evaluate',
+        intent_label: label,
+        tool_name: call.name,
+        summary: `${call.name} as ${label}${request.user_id ? ` for user ${request.user_id}` : ''}`,
+        user_id: request.user_id,
+        fingerprint,
+      });
+      approvalRequestId = pending.id;
+    }
+
+    const approved = dataElements.ok ? dataElements.approved : [];
+    let grant: string | undefined;
+    let grantJti: string | null = null;
+    if (decision.grantable && intention) {
+      grantJti = newId('grt');
+      grant = await this.grants.sign(
+        { orgId: caller.orgId, userId: request.user_id ?? null, intentLabel: intention.label, dataElements: approved, intentEventId: eventId, ttlMinutes: intention.ttlMinutes, issuedAt: now },
+        grantJti,
+      );
+    }
+
+    const processingTimeMs = Math.round(performance.now() - started);
+    const record: IntentEventRecord = {
+      id: eventId,
+      orgId: caller.orgId,
+      outcome: decision.outcome,
+      intentLabel: label,
+      intentClass,
+      confidence: classified.confidence,
+      toolName: call.name,
+      userId: request.user_id ?? null,
+      sessionId: request.session_id ?? null,
+      conversationId: request.conversation_id ?? null,
+      shadowMode,
+      policyId: decision.policyId,
+      approvalRequestId,
+      dataElements: approved,
+      processingTimeMs,
+      createdAt: now,
+      evidence: classified.evidence,
+      grantJti,
+    };
+    await this.events.record(record);
+
+    return {
+      outcome: decision.outcome,
+      intent_label: label,
+      intent_event_id: eventId,
+      intent_class: intentClass,
+      confidence: classified.confidence,
+      data_elements: approved,
+      shadow_mode: shadowMode,
+      processing_time_ms: processingTimeMs,
+      approval_request_id: approvalRequestId,
+      ...(grant !== undefined ? { grant } : {}),
+      policy_id: decision.policyId,
+      classification_evidence: classified.evidence,
+      reason: decision.reason,
+      ...(dataElements.ok ? {} : { refused_fields: dataElements.refused }),
+    };
+  }
+}

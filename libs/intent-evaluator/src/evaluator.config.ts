@@ -1,0 +1,97 @@
+import type { Provider } from '@nestjs/common';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { BaseConfig } from '@igw/config';
+import { OpenAiChatClient, OpenAiEmbeddingsClient } from './adapters/openai';
+import { CHAT_MODEL, CLASSIFICATION_CASCADE_OPTIONS, EMBEDDING_MODEL, type ClassificationCascadeOverrides } from './application/classification';
+
+const URL_RULE = /^https?:\/\/[^\s/]+(\/\S*)?$/;
+
+/**
+ * Settings of the intent evaluator. The classification cascade's `embedding` layer runs only
+ * with EMBEDDINGS_URL, its `llm` layer only with LLM_URL (OpenAI-compatible APIs, e.g.
+ * `https://api.openai.com/v1`); without them classification is lexical only.
+ */
+export class EvaluatorConfig extends BaseConfig {
+  /**
+   * The evaluator's Ed25519 grant-signing key (PKCS#8 PEM or private JWK JSON), shared by every
+   * replica. Required by the distributed app (it checks); embedded mode generates one when unset.
+   */
+  @IsOptional()
+  @IsString()
+  GRANT_SIGNING_KEY?: string;
+
+  @ValidateIf((c: EvaluatorConfig) => c.GATEWAY_MODE === 'distributed')
+  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'POLICY_REGISTRY_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  POLICY_REGISTRY_URL?: string;
+
+  @ValidateIf((c: EvaluatorConfig) => c.GATEWAY_MODE === 'distributed')
+  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'APPROVALS_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  APPROVALS_URL?: string;
+
+  /** Base URL of an OpenAI-compatible API serving `POST /embeddings`. Unset: no embedding layer. */
+  @IsOptional()
+  @Matches(URL_RULE, { message: 'EMBEDDINGS_URL must be an http(s):// base URL such as https://api.openai.com/v1' })
+  EMBEDDINGS_URL?: string;
+
+  @IsString()
+  @MinLength(1, { message: 'EMBEDDINGS_MODEL must not be empty' })
+  EMBEDDINGS_MODEL: string = 'text-embedding-3-small';
+
+  /** Sent as `Authorization: Bearer …` to EMBEDDINGS_URL; never logged. */
+  @IsOptional()
+  @IsString()
+  EMBEDDINGS_API_KEY?: string;
+
+  @IsInt({ message: 'EMBEDDINGS_TIMEOUT_MS must be an integer between 50 and 60000' })
+  @Min(50, { message: 'EMBEDDINGS_TIMEOUT_MS must be an integer between 50 and 60000' })
+  @Max(60000, { message: 'EMBEDDINGS_TIMEOUT_MS must be an integer between 50 and 60000' })
+  EMBEDDINGS_TIMEOUT_MS: number = 2000;
+
+  /** Base URL of an OpenAI-compatible API serving `POST /chat/completions`. Unset: no llm layer. */
+  @IsOptional()
+  @Matches(URL_RULE, { message: 'LLM_URL must be an http(s):// base URL such as https://api.openai.com/v1' })
+  LLM_URL?: string;
+
+  @IsString()
+  @MinLength(1, { message: 'LLM_MODEL must not be empty' })
+  LLM_MODEL: string = 'gpt-4o-mini';
+
+  /** Sent as `Authorization: Bearer …` to LLM_URL; never logged. */
+  @IsOptional()
+  @IsString()
+  LLM_API_KEY?: string;
+
+  @IsInt({ message: 'LLM_TIMEOUT_MS must be an integer between 50 and 60000' })
+  @Min(50, { message: 'LLM_TIMEOUT_MS must be an integer between 50 and 60000' })
+  @Max(60000, { message: 'LLM_TIMEOUT_MS must be an integer between 50 and 60000' })
+  LLM_TIMEOUT_MS: number = 3000;
+}
+
+/** The settings `classificationProviders` reads (any config object carrying them will do). */
+export type ClassificationSettings = Pick<
+  EvaluatorConfig,
+  'EMBEDDINGS_URL' | 'EMBEDDINGS_MODEL' | 'EMBEDDINGS_API_KEY' | 'EMBEDDINGS_TIMEOUT_MS' | 'LLM_URL' | 'LLM_MODEL' | 'LLM_API_KEY' | 'LLM_TIMEOUT_MS'
+>;
+
+/**
+ * Nest providers for the classification cascade (the module provides `ClassificationCascade`
+ * itself): its options (timeouts from the settings, plus `overrides`), and EMBEDDING_MODEL /
+ * CHAT_MODEL only when EMBEDDINGS_URL / LLM_URL is set. The clients close their connection
+ * pools on module destroy.
+ */
+export function classificationProviders(config: Partial<ClassificationSettings>, overrides: ClassificationCascadeOverrides = {}): Provider[] {
+  const embeddingsTimeoutMs = config.EMBEDDINGS_TIMEOUT_MS ?? 2000;
+  const llmTimeoutMs = config.LLM_TIMEOUT_MS ?? 3000;
+  const providers: Provider[] = [
+    { provide: CLASSIFICATION_CASCADE_OPTIONS, useValue: { embeddingTimeoutMs: embeddingsTimeoutMs, llmTimeoutMs, ...overrides } satisfies ClassificationCascadeOverrides },
+  ];
+  if (config.EMBEDDINGS_URL) {
+    const options = { baseUrl: config.EMBEDDINGS_URL, model: config.EMBEDDINGS_MODEL ?? 'text-embedding-3-small', apiKey: config.EMBEDDINGS_API_KEY, timeoutMs: embeddingsTimeoutMs };
+    providers.push({ provide: EMBEDDING_MODEL, useFactory: () => new OpenAiEmbeddingsClient(options) });
+  }
+  if (config.LLM_URL) {
+    const options = { baseUrl: config.LLM_URL, model: config.LLM_MODEL ?? 'gpt-4o-mini', apiKey: config.LLM_API_KEY, timeoutMs: llmTimeoutMs };
+    providers.push({ provide: CHAT_MODEL, useFactory: () => new OpenAiChatClient(options) });
+  }
+  return providers;
+}

@@ -1,0 +1,89 @@
+import { Inject, Module, type DynamicModule, type ModuleMetadata, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { CLOCK, systemClock, type Clock } from '@igw/kernel';
+import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type EventBus, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import type { ServiceDatabase } from '@igw/persistence';
+import { ClassificationCascade } from './application/classification/classification-cascade';
+import { GRANT_SIGNER, GRANT_VERIFIER } from './application/grants/grant.port';
+import { INTENT_EVENT_STORE } from './application/ports/intent-event.repository.port';
+import { ActiveIntentionsReadModel } from './application/read-model/active-intentions.read-model';
+import { EvaluateIntentUseCase } from './application/use-cases/evaluate-intent.use-case';
+import { ListIntentHistoryUseCase } from './application/use-cases/list-intent-history.use-case';
+import { VerifyGrantUseCase } from './application/use-cases/verify-grant.use-case';
+import { IntentionEventsConsumer, INTENTION_EVENTS_GROUP } from './adapters/events/intention-events.consumer';
+import { GrantsHttpController } from './adapters/http/grants.http.controller';
+import { IntentEvaluationHttpController } from './adapters/http/intent-evaluation.http.controller';
+import { JoseGrantService, type GrantKeyInput } from './adapters/jose/jose-grant.service';
+import { createEvaluatorPrisma, EVALUATOR_PRISMA, EVALUATOR_SCHEMA_NAME, type EvaluatorPrisma } from './adapters/prisma/evaluator-prisma.client';
+import { PrismaIntentEventStore } from './adapters/prisma/prisma-intent-event.store';
+
+export interface IntentEvaluatorModuleOptions {
+  /** The evaluator's database, already migrated; its `schema` is where the tables are. */
+  db: ServiceDatabase;
+  /** Told after each commit that wrote outbox rows, so the relay publishes them at once. */
+  notifier: OutboxNotifier;
+  /** Delivers policy-registry events to the read model. */
+  bus: EventBus;
+  /** Consumer group of this process's read model: unique per replica, since every replica needs every event. */
+  readModelGroup: string;
+  /** Where the registry advances each org's intentions version (memory in embedded, Redis in distributed). */
+  versionBoard: VersionBoard;
+  /** The Ed25519 key grants are signed with (shared by every replica). */
+  grantKey: GrantKeyInput;
+  /**
+   * Where POLICY_REGISTRY_API and APPROVALS_API come from: embedded mode imports the registry and
+   * approvals modules (in-process clients), distributed mode provides HTTP clients.
+   */
+  imports?: ModuleMetadata['imports'];
+  providers?: Provider[];
+  /** The embedding / llm layers and cascade options (see `classificationProviders`). */
+  classification?: Provider[];
+  clock?: Clock;
+}
+
+/**
+ * The legacy enforcement path: `POST /v1/intent/evaluate`, `GET /v1/intent/history`,
+ * `POST /v1/grants/verify`. Keeps the org's active intentions in memory (exact: version board +
+ * registry snapshot + events) and records every evaluation before answering. The app provides the
+ * global caller guard; every route here is open to any valid key (read_only included).
+ */
+@Module({})
+export class IntentEvaluatorModule implements OnApplicationShutdown {
+  constructor(@Inject(EVALUATOR_PRISMA) private readonly prisma: EvaluatorPrisma) {}
+
+  static register(options: IntentEvaluatorModuleOptions): DynamicModule {
+    const clock = options.clock ?? systemClock;
+    const providers: Provider[] = [
+      { provide: EVALUATOR_PRISMA, useFactory: () => createEvaluatorPrisma(options.db) },
+      { provide: EVALUATOR_SCHEMA_NAME, useValue: options.db.schema },
+      { provide: OUTBOX_NOTIFIER, useValue: options.notifier },
+      { provide: EVENT_BUS, useValue: options.bus },
+      { provide: VERSION_BOARD, useValue: options.versionBoard },
+      { provide: INTENTION_EVENTS_GROUP, useValue: options.readModelGroup },
+      { provide: CLOCK, useValue: clock },
+      { provide: JoseGrantService, useFactory: () => new JoseGrantService(options.grantKey, clock) },
+      { provide: GRANT_SIGNER, useExisting: JoseGrantService },
+      { provide: GRANT_VERIFIER, useExisting: JoseGrantService },
+      { provide: INTENT_EVENT_STORE, useClass: PrismaIntentEventStore },
+      ...(options.classification ?? []),
+      ...(options.providers ?? []),
+      ActiveIntentionsReadModel,
+      ClassificationCascade,
+      IntentionEventsConsumer,
+      EvaluateIntentUseCase,
+      ListIntentHistoryUseCase,
+      VerifyGrantUseCase,
+    ];
+    return {
+      module: IntentEvaluatorModule,
+      imports: options.imports ?? [],
+      controllers: [IntentEvaluationHttpController, GrantsHttpController],
+      providers,
+      exports: [EvaluateIntentUseCase, VerifyGrantUseCase, ActiveIntentionsReadModel],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // PrismaIntentEventStore drained in beforeApplicationShutdown; the database belongs to the app.
+    await this.prisma.$disconnect().catch(() => undefined);
+  }
+}
