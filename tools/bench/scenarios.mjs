@@ -52,6 +52,58 @@ export const scenarios = [
   },
 ];
 
+/** Intentions an org of the evaluate scenario has published (realistic operator-written ones). */
+const EVALUATE_INTENTIONS = [
+  ['crm.contact_lookup', 'Look up a CRM contact', 'Read a HubSpot contact (email, phone) to answer a customer question.', 'lookup', [['hubspot', 'contacts.email'], ['hubspot', 'contacts.phone']]],
+  ['crm.deal_update', 'Update a deal', 'Change the stage or amount of a HubSpot deal.', 'write', [['hubspot', 'deals.stage'], ['hubspot', 'deals.amount']]],
+  ['support.ticket_lookup', 'Look up a support ticket', 'Read a Zendesk ticket and its comments.', 'lookup', [['zendesk', 'tickets.subject'], ['zendesk', 'tickets.comments']]],
+  ['support.ticket_reply', 'Reply to a ticket', 'Post a public reply on a Zendesk ticket.', 'write', [['zendesk', 'tickets.comments']]],
+  ['billing.invoice_lookup', 'Look up invoices', 'List or read Stripe invoices of a customer.', 'lookup', [['stripe', 'invoices.amount_due'], ['stripe', 'invoices.status']]],
+  ['billing.revenue_report', 'Revenue report', 'Summarise monthly recurring revenue from Stripe subscriptions.', 'reporting', [['stripe', 'subscriptions.plan']]],
+  ['eng.issue_lookup', 'Look up an issue', 'Read a Jira issue: status, assignee, description.', 'lookup', [['jira', 'issues.status'], ['jira', 'issues.assignee']]],
+  ['eng.pr_review', 'Review a pull request', 'Read a GitHub pull request and its diff to review it.', 'analysis', [['github', 'pulls.diff']]],
+  ['hr.employee_lookup', 'Look up an employee', 'Read an employee record (title, manager) from Workday.', 'lookup', [['workday', 'employees.title'], ['workday', 'employees.manager']]],
+  ['data.customer_export', 'Export customers', 'Bulk export the customer table from Snowflake to CSV.', 'export', [['snowflake', 'customers.email'], ['snowflake', 'customers.country']]],
+  ['chat.send_message', 'Send a Slack message', 'Post a message to a Slack channel.', 'write', [['slack', 'messages.text']]],
+  ['calendar.event_lookup', 'Look up calendar events', 'Read Google Calendar events of a user.', 'lookup', [['gcal', 'events.start']]],
+];
+
+/** The calls of the evaluate scenario, in rotation: mostly covered, some ambient, some with fields. */
+const EVALUATE_CALLS = [
+  { tool_call: { name: 'hubspot.get_contact', arguments: { email: 'ada@example.com', fields: ['email'] } }, user_id: 'u_1', session_id: 's_1' },
+  { tool_call: { name: 'zendesk_get_ticket', arguments: { ticket_id: 4521 } }, conversation_context: [{ role: 'user', content: 'What did the customer say in ticket 4521?' }] },
+  { tool_call: { name: 'stripe.list_invoices', arguments: { customer: 'cus_Nf82kd0', status: 'open' } }, user_id: 'u_2' },
+  { tool_call: { name: 'jira.getIssue', arguments: { key: 'ENG-1234', fields: 'status, assignee' } } },
+  { tool_call: { name: 'workday_get_employee', arguments: { employee_id: 'E-77' } }, user_id: 'u_3', session_id: 's_3' },
+  { tool_call: { name: 'slack.post_message', arguments: { channel: '#support', text: 'Ticket resolved' } } },
+  { tool_call: { name: 'weather.get_forecast', arguments: { city: 'Berlin' } } },
+  { tool_call: { name: 'hubspot.update_deal', arguments: { deal_id: 'D-9', stage: 'closedwon' } }, user_id: 'u_1' },
+];
+
+const evaluateScenario = (name, connections, extra = {}) => ({
+  name,
+  connections,
+  warmupS: 3,
+  durationS: 10,
+  async setup(ctx) {
+    for (const [label, display_name, description, intent_class, elements] of EVALUATE_INTENTIONS) {
+      const created = await ctx.api('POST', '/v1/intentions', { label, display_name, description, intent_class, data_elements: elements.map(([data_source_id, path]) => ({ data_source_id, path })) }, 201);
+      await ctx.api('POST', `/v1/intentions/${created.id}/publish`, undefined, 200);
+    }
+    const outcomes = [];
+    for (const call of EVALUATE_CALLS) outcomes.push(JSON.parse(await ctx.api('POST', '/v1/intent/evaluate', call, 200, { raw: true })).outcome);
+    if (!outcomes.includes('allowed') || !outcomes.includes('denied')) throw new Error(`evaluate: unexpected outcomes in setup: ${outcomes.join(', ')}`);
+    return {
+      calls: EVALUATE_CALLS,
+      note: `POST /v1/intent/evaluate over ${EVALUATE_INTENTIONS.length} published intentions, ${EVALUATE_CALLS.length} calls in rotation (outcomes ${outcomes.join('/')}); every answer waits for its intent event to commit (group commit)${extra.rate ? `; evenly paced at ${extra.rate}/s` : ''}`,
+    };
+  },
+  op: (http, params, it) => http.post('/v1/intent/evaluate', params.calls[it.seq % params.calls.length]),
+  ...extra,
+});
+
+scenarios.push(evaluateScenario('evaluate', 50));
+
 export function findScenario(name) {
   const s = scenarios.find((x) => x.name === name);
   if (!s) throw new Error(`unknown scenario '${name}' (known: ${scenarios.map((x) => x.name).join(', ')})`);

@@ -2,7 +2,7 @@
 // and Kafka) and keeps track of everything it started, so run.mjs can stop all of it on exit,
 // on SIGINT/SIGTERM and on errors. Diagnostics go to stderr only.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -284,15 +284,17 @@ export async function startDistributed() {
       REDIS_URL: redisUrl,
       INTERNAL_AUTH_TOKEN: randomBytes(32).toString('base64url'),
     };
-    const [registryPort, gatewayPort] = await freePorts(2);
+    const [registryPort, approvalsPort, evaluatorPort, gatewayPort] = await freePorts(4);
+    const urls = {
+      POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
+      APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
+      INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
+    };
+    const grantKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     apps.push(await startApp('policy-registry', common, registryPort));
-    apps.push(
-      await startApp(
-        'api-gateway',
-        { ...common, POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey },
-        gatewayPort,
-      ),
-    );
+    apps.push(await startApp('approvals', common, approvalsPort));
+    apps.push(await startApp('intent-evaluator', { ...common, ...urls, GRANT_SIGNING_KEY: grantKey }, evaluatorPort));
+    apps.push(await startApp('api-gateway', { ...common, ...urls, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey }, gatewayPort));
     for (const a of apps) await waitReady(a.url);
   } catch (err) {
     await stop();

@@ -13,7 +13,7 @@ import { IntentionEventsConsumer, INTENTION_EVENTS_GROUP } from './adapters/even
 import { GrantsHttpController } from './adapters/http/grants.http.controller';
 import { IntentEvaluationHttpController } from './adapters/http/intent-evaluation.http.controller';
 import { JoseGrantService, type GrantKeyInput } from './adapters/jose/jose-grant.service';
-import { createEvaluatorPrisma, EVALUATOR_PRISMA, EVALUATOR_SCHEMA_NAME, type EvaluatorPrisma } from './adapters/prisma/evaluator-prisma.client';
+import { createEvaluatorPrisma, EVALUATOR_DB, EVALUATOR_PRISMA, type EvaluatorPrisma } from './adapters/prisma/evaluator-prisma.client';
 import { PrismaIntentEventStore } from './adapters/prisma/prisma-intent-event.store';
 
 export interface IntentEvaluatorModuleOptions {
@@ -54,7 +54,7 @@ export class IntentEvaluatorModule implements OnApplicationShutdown {
     const clock = options.clock ?? systemClock;
     const providers: Provider[] = [
       { provide: EVALUATOR_PRISMA, useFactory: () => createEvaluatorPrisma(options.db) },
-      { provide: EVALUATOR_SCHEMA_NAME, useValue: options.db.schema },
+      { provide: EVALUATOR_DB, useValue: options.db },
       { provide: OUTBOX_NOTIFIER, useValue: options.notifier },
       { provide: EVENT_BUS, useValue: options.bus },
       { provide: VERSION_BOARD, useValue: options.versionBoard },

@@ -12,8 +12,8 @@ export const EVALUATOR_SCHEMA = 'intent_evaluator';
 export const EVALUATOR_MIGRATIONS = join(__dirname, '../../../prisma/migrations');
 
 export const EVALUATOR_PRISMA = Symbol('EVALUATOR_PRISMA');
-/** The PostgreSQL schema the evaluator's tables are in (raw SQL and the outbox need its name). */
-export const EVALUATOR_SCHEMA_NAME = Symbol('EVALUATOR_SCHEMA_NAME');
+/** The evaluator's ServiceDatabase (its `schema` names the tables): the hot write path skips Prisma. */
+export const EVALUATOR_DB = Symbol('EVALUATOR_DB');
 export type EvaluatorPrisma = PrismaClient;
 export type EvaluatorTx = Prisma.TransactionClient;
 

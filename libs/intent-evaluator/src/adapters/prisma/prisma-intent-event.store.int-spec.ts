@@ -44,9 +44,9 @@ function intentEvent(orgId: string, extra: Partial<IntentEventRecord> = {}): Int
   };
 }
 
-/** Instruments a store: the transactions its Prisma client ran and the size of each batch it tried. */
-function instrument(prisma: EvaluatorPrisma, store: PrismaIntentEventStore) {
-  const transactions = jest.spyOn(prisma, '$transaction');
+/** Instruments a store: the transactions it ran on its database and the size of each batch it tried. */
+function instrument(db: ServiceDatabase, store: PrismaIntentEventStore) {
+  const transactions = jest.spyOn(db, 'transaction');
   const writes = jest.spyOn(store as unknown as { write: (events: IntentEventRecord[]) => Promise<void> }, 'write');
   return {
     transactions: () => transactions.mock.calls.length,
@@ -86,15 +86,15 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
   const otherStore = async (other: ServiceDatabase) => {
     const otherPrisma = await createEvaluatorPrisma(other);
     others.push({ db: other, prisma: otherPrisma });
-    const s = new PrismaIntentEventStore(otherPrisma, other.schema, { nudge: () => undefined });
-    return { store: s, probe: instrument(otherPrisma, s) };
+    const s = new PrismaIntentEventStore(otherPrisma, other, { nudge: () => undefined });
+    return { store: s, probe: instrument(other, s) };
   };
 
   beforeAll(async () => {
     db = openPostgresDatabase(url, schema, 8);
     await migrate(db, EVALUATOR_MIGRATIONS);
     prisma = await createEvaluatorPrisma(db);
-    store = new PrismaIntentEventStore(prisma, schema, { nudge: () => nudges++ });
+    store = new PrismaIntentEventStore(prisma, db, { nudge: () => nudges++ });
   });
 
   afterAll(async () => {
@@ -125,7 +125,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
   });
 
   it('a lone record is committed at once, in a transaction of its own, and reads back field for field', async () => {
-    const probe = instrument(prisma, store);
+    const probe = instrument(db, store);
     const before = nudges;
     const e = intentEvent('org_one', { conversationId: 'c_9', approvalRequestId: 'apr_1', shadowMode: true, outcome: 'shadow_denied', grantJti: null });
     await store.record(e);
@@ -138,7 +138,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
 
   it('500 concurrent records: one multi-row transaction, each resolving only once its row and outbox row are committed', async () => {
     const org = 'org_burst';
-    const probe = instrument(prisma, store);
+    const probe = instrument(db, store);
     const before = nudges;
     const events = Array.from({ length: 500 }, () => intentEvent(org));
     // Read from another connection the moment each record resolves: the commit must be visible.
@@ -178,7 +178,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
 
   it(`more than ${INTENT_EVENT_BATCH_MAX} at once are split into batches of at most ${INTENT_EVENT_BATCH_MAX}`, async () => {
     const org = 'org_big';
-    const probe = instrument(prisma, store);
+    const probe = instrument(db, store);
     await Promise.all(Array.from({ length: 1200 }, () => store.record(intentEvent(org))));
     expect(probe.batchSizes()).toEqual([500, 500, 200]);
     expect(await rowIds(org)).toHaveLength(1200);
@@ -187,7 +187,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
 
   it('under steady concurrent load, records arriving during a flush share the next transaction', async () => {
     const org = 'org_load';
-    const probe = instrument(prisma, store);
+    const probe = instrument(db, store);
     // 50 clients, each recording 10 events one after the other (as request handlers would).
     await Promise.all(
       Array.from({ length: 50 }, async () => {
@@ -224,7 +224,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
 
   it('an event the database refuses fails alone: the rest of its batch is committed', async () => {
     const org = 'org_poison';
-    const probe = instrument(prisma, store);
+    const probe = instrument(db, store);
     const events = Array.from({ length: 40 }, (_, i) => intentEvent(org, i === 27 ? { outcome: 'bogus' as never } : {}));
     const results = await Promise.allSettled(events.map((e) => store.record(e)));
     expect(results.filter((r) => r.status === 'rejected').length).toBe(1);

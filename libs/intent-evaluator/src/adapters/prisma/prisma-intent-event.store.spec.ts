@@ -1,3 +1,4 @@
+import type { ServiceDatabase } from '@igw/persistence';
 import { DependencyUnavailableError } from '@igw/kernel';
 import { parseEvent, Topics, type EventEnvelope } from '@igw/contracts';
 import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/ports/intent-event.repository.port';
@@ -28,11 +29,12 @@ const intentEvent = (extra: Partial<IntentEventRecord> = {}): IntentEventRecord 
 });
 
 /**
- * A Prisma stand-in that sees the two statements of each transaction: the batch of event ids it
+ * A database stand-in that sees the two statements of each transaction: the batch of event ids it
  * was given, and whether it committed. `refuse` decides which batches fail; `hold` keeps the
  * next transactions open until released.
  */
-class FakePrisma {
+class FakeDatabase {
+  readonly schema = 'intent_evaluator';
   attempts: string[][] = [];
   committed: string[][] = [];
   outbox: EventEnvelope[] = [];
@@ -48,15 +50,15 @@ class FakePrisma {
     this.open?.();
   }
 
-  async $transaction(fn: (tx: unknown) => Promise<void>): Promise<void> {
+  async transaction(fn: (tx: unknown) => Promise<void>): Promise<void> {
     let ids: string[] = [];
     let envelopes: EventEnvelope[] = [];
     await fn({
-      $executeRawUnsafe: async (sql: string, json: string) => {
+      query: async (sql: string, [json]: [string]) => {
         const rows = JSON.parse(json) as { id: string }[];
         if (sql.includes('"intent_events"')) ids = rows.map((r) => r.id);
         else envelopes = rows as unknown as EventEnvelope[];
-        return rows.length;
+        return [];
       },
     });
     this.attempts.push(ids);
@@ -71,14 +73,14 @@ class FakePrisma {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('PrismaIntentEventStore (group commit)', () => {
-  let prisma: FakePrisma;
+  let prisma: FakeDatabase;
   let store: PrismaIntentEventStore;
   let nudges: number;
 
   beforeEach(() => {
-    prisma = new FakePrisma();
+    prisma = new FakeDatabase();
     nudges = 0;
-    store = new PrismaIntentEventStore(prisma as unknown as EvaluatorPrisma, 'intent_evaluator', { nudge: () => nudges++ });
+    store = new PrismaIntentEventStore({} as EvaluatorPrisma, prisma as unknown as ServiceDatabase, { nudge: () => nudges++ });
   });
 
   it('writes a lone record on the next turn of the event loop, with its intent.evaluated outbox row', async () => {

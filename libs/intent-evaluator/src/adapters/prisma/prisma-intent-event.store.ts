@@ -1,7 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { Topics } from '@igw/contracts';
 import { DependencyUnavailableError } from '@igw/kernel';
-import { rethrowUnavailable } from '@igw/persistence';
+import { rethrowUnavailable, type ServiceDatabase } from '@igw/persistence';
 import { envelope, OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
 import type { CascadeEvidence } from '../../application/classification/cascade-evidence';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';
@@ -12,7 +12,7 @@ import {
   type IntentEventStore,
 } from '../../application/ports/intent-event.repository.port';
 import type { IntentEvent as IntentEventRow, Prisma } from './generated/client';
-import { EVALUATOR_PRISMA, EVALUATOR_SCHEMA_NAME, type EvaluatorPrisma } from './evaluator-prisma.client';
+import { EVALUATOR_DB, EVALUATOR_PRISMA, type EvaluatorPrisma } from './evaluator-prisma.client';
 
 /** Most events one transaction writes; more waiting ones go into the next. */
 export const INTENT_EVENT_BATCH_MAX = 500;
@@ -117,9 +117,10 @@ export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicati
 
   constructor(
     @Inject(EVALUATOR_PRISMA) private readonly prisma: EvaluatorPrisma,
-    @Inject(EVALUATOR_SCHEMA_NAME) schema: string,
+    @Inject(EVALUATOR_DB) private readonly db: ServiceDatabase,
     @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
   ) {
+    const schema = db.schema;
     const names = COLUMNS.map(([name]) => `"${name}"`).join(', ');
     // One parameter however large the batch: a JSON array of rows, typed by jsonb_to_recordset.
     this.insertEvents = `INSERT INTO "${schema}"."intent_events" (${names})
@@ -214,9 +215,11 @@ export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicati
 
   private async write(events: IntentEventRecord[]): Promise<void> {
     const envelopes = events.map((e) => envelope(Topics.IntentEvaluated, e.orgId, toIntentEvaluatedV1(e), e.createdAt));
-    await this.prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(this.insertEvents, JSON.stringify(events.map(toColumns)));
-      await tx.$executeRawUnsafe(this.insertOutbox, JSON.stringify(envelopes));
+    // Straight to the driver, not through Prisma: the batch is two fixed statements, and Prisma's
+    // per-statement overhead (~4 ms on PGlite) would cost more than the statements themselves.
+    await this.db.transaction(async (tx) => {
+      await tx.query(this.insertEvents, [JSON.stringify(events.map(toColumns))]);
+      await tx.query(this.insertOutbox, [JSON.stringify(envelopes)]);
     });
   }
 }
