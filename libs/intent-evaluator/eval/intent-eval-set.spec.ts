@@ -1,6 +1,13 @@
 import { INTENT_CLASSES } from '@igw/contracts';
 import set from './intent-eval-set.json';
 
+/** FNV-1a (32 bit) of the UTF-8 bytes; the README's split rule. */
+const fnv1a = (text: string) => {
+  let h = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+  return h;
+};
+
 /** The labelled set behind `npm run eval:intents` stays well-formed and keeps its proportions. */
 describe('intent eval set', () => {
   const active = new Map(set.intentions.filter((i) => i.status === 'active').map((i) => [i.label, i]));
@@ -26,6 +33,11 @@ describe('intent eval set', () => {
     const test = set.cases.filter((c) => c.split === 'test').length / n;
     expect(test).toBeGreaterThan(0.25);
     expect(test).toBeLessThan(0.35);
+  });
+
+  it('puts every case in the split its id hashes to (FNV-1a of "intent-eval:<id>", % 10 < 3 is test)', () => {
+    const misfiled = set.cases.filter((c) => c.split !== (fnv1a(`intent-eval:${c.id}`) % 10 < 3 ? 'test' : 'dev')).map((c) => c.id);
+    expect(misfiled).toEqual([]);
   });
 
   it('labels every call with an active intention (and its class) or ambient/other', () => {

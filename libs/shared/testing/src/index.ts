@@ -6,3 +6,4 @@ export * from './e2e/http-client';
 export * from './e2e/system';
 export * from './suites/public-api.suite';
 export * from './suites/intent-evaluation.suite';
+export * from './fakes/openai-compatible.fake-server';

@@ -8,7 +8,7 @@ import { parseConfig } from '@igw/config';
 import { classificationProviders, EvaluatorConfig } from '../../evaluator.config';
 import { OpenAiChatClient } from './openai-chat.client';
 import { OpenAiEmbeddingsClient } from './openai-embeddings.client';
-import { OpenAiCompatibleFakeServer } from './testing/openai-compatible.fake-server';
+import { OpenAiCompatibleFakeServer } from '@igw/testing';
 
 const KEY = 'sk-cascade-test-key-0123456789';
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { ModelEndpointError } from '../../application/classification/model-endpoint.error';
 import { OpenAiChatClient } from './openai-chat.client';
 import { OpenAiEmbeddingsClient } from './openai-embeddings.client';
-import { OpenAiCompatibleFakeServer } from './testing/openai-compatible.fake-server';
+import { OpenAiCompatibleFakeServer } from '@igw/testing';
 
 const KEY = 'sk-test-0123456789abcdefghijklmnop';
 

@@ -1,4 +1,4 @@
-import { buildQuery, LexicalClassifier, SOURCE_WEIGHTS, type ClassificationInput } from './lexical-classifier';
+import { buildQuery, CALIBRATION, evidenceStrength, LexicalClassifier, matchProbability, SOURCE_WEIGHTS, topShare, type ClassificationInput } from './lexical-classifier';
 import { LexicalIndex, type IntentionDocument } from './lexical-index';
 
 const intention = (id: string, label: string, intentClass: IntentionDocument['intentClass'], displayName: string, description: string, paths: string[], source: string): IntentionDocument => ({
@@ -19,6 +19,10 @@ const INTENTIONS: IntentionDocument[] = [
   intention('i6', 'billing.invoice_lookup', 'lookup', 'Invoice lookup', 'Retrieve an invoice or the invoice history of a customer from Stripe.', ['invoices.amount_due', 'invoices.status'], 'stripe'),
   intention('i7', 'analytics.warehouse_query', 'analysis', 'Ad-hoc warehouse SQL', 'Run read-only SQL queries against the Snowflake analytics warehouse.', ['analytics.tables'], 'snowflake'),
   intention('i8', 'hr.employee_directory', 'lookup', 'Employee directory', "Find a colleague's work email, title and manager in Workday.", ['workers.name', 'workers.manager'], 'workday'),
+  intention('i9', 'admin.credential_rotation', 'admin', 'Rotate credentials', 'Rotate or revoke API keys, tokens and service secrets stored in Vault.', ['secrets.path', 'secrets.version'], 'vault'),
+  intention('i10', 'code.pull_request_create', 'write', 'Open pull request', 'Create a branch, commit file changes and open a pull request on GitHub for review.', ['pulls.title', 'pulls.body'], 'github'),
+  intention('i11', 'code.production_deploy', 'admin', 'Deploy to production', 'Trigger a CI/CD deployment, or a rollback, of a service to staging or production.', ['deployments.environment'], 'ci'),
+  intention('i12', 'admin.user_provisioning', 'admin', 'User provisioning', 'Create, deactivate or reactivate user accounts in Okta.', ['users.login', 'users.status'], 'okta'),
 ];
 
 const classifierFor = (docs = INTENTIONS) => {
@@ -132,9 +136,92 @@ describe('LexicalClassifier', () => {
     expect(tie.confidence).toBeLessThan(clear.confidence);
   });
 
+  it('does not match a different action on the same object (right nouns, wrong verb)', () => {
+    for (const [name, args] of [
+      ['vault.read_secret', { path: 'kv/payments/stripe_api_key' }],
+      ['merge_pull_request', { owner: 'ourco', repo: 'gateway', pullNumber: 812 }],
+      ['kubectl_scale_deployment', { namespace: 'payments', deployment: 'api', replicas: 6 }],
+      ['okta.reset_password', { userId: '00u7mo' }],
+    ] as const) {
+      const r = classifier.classify(call(name, args));
+      expect({ name, kind: r.decision.kind, actionMatch: r.signals.actionMatch }).toEqual({ name, kind: 'ambient', actionMatch: 0 });
+    }
+  });
+
+  it('matches the action an intention names or its class implies', () => {
+    expect(classifier.classify(call('vault.rotate_secret', { path: 'kv/payments/stripe_api_key' })).decision.label).toBe('admin.credential_rotation');
+    expect(classifier.classify(call('revoke_api_key', { key_id: 'ak_live_93' })).decision.label).toBe('admin.credential_rotation');
+    expect(classifier.classify(call('argocd.rollback_application', { name: 'payments' })).decision.label).toBe('code.production_deploy');
+    // disable → deactivate, and "create" is implied by the admin class.
+    expect(classifier.classify(call('okta.disable_user', { userId: '00u7mo' })).decision.label).toBe('admin.user_provisioning');
+    expect(classifier.classify(call('okta.create_user', { login: 'mo@ourco.com' })).decision.label).toBe('admin.user_provisioning');
+  });
+
+  it('takes the first verb of the tool name as its action', () => {
+    const r = classifier.classify(call('kubectl_scale_deployment'));
+    expect(r.signals.actionMatch).toBe(0);
+    expect(classifier.classify(call('trigger_deployment', { environment: 'production' })).signals.actionMatch).toBe(1);
+  });
+
+  it('does not let argument keys or values vote for an action', () => {
+    // `created_after` and a body saying "update" are data, not the call's action.
+    const query = buildQuery(call('list_invoices', { created_after: '2025-01-01', note: 'please update the owner' }));
+    expect(query.map((q) => q.term)).not.toContain('write');
+    expect(query.filter((q) => q.term === 'read').map((q) => q.source)).toEqual(['toolName']);
+  });
+
+  it('is ambient when the best candidate shares only a generic verb with the call', () => {
+    const r = classifier.classify(call('get_stock_price', { ticker: 'NVDA' }));
+    expect(r.signals.objectMatch).toBe(0);
+    expect(r.decision.kind).toBe('ambient');
+  });
+
+  it('survives words that are Object.prototype members anywhere in the call', () => {
+    const r = classifier.classify(call('constructor', { constructor: 'toString', hasOwnProperty: { __proto__: 'x' } }, ['constructor valueOf']));
+    expect(r.decision.kind).toBe('ambient');
+  });
+
+  it('never reports an exact tie between two intentions above one half (later layers decide)', () => {
+    const index = new LexicalIndex();
+    index.upsertMany([
+      intention('a', 'crm.contacts_lookup', 'lookup', '', 'Look up CRM contacts to answer a question about a customer.', [], 'hubspot'),
+      intention('b', 'crm.contacts_export', 'export', '', 'Export CRM contacts in bulk for a marketing campaign.', [], 'hubspot'),
+    ]);
+    const c = new LexicalClassifier(index);
+    const tie = c.classify(call('crm_contacts', { region: 'emea' }));
+    expect(tie.signals.margin).toBe(0);
+    expect(tie.decision.kind).toBe('intention');
+    expect(tie.confidence).toBeLessThanOrEqual(0.5);
+    expect(tie.confident).toBe(false);
+    expect(c.classify(call('crm.export_contacts_csv', { format: 'csv' })).confident).toBe(true);
+  });
+
   it('honours a custom ambient floor', () => {
     const strict = new LexicalClassifier(classifierFor().index, { ambientFloor: 0.99 });
     expect(strict.classify(call('stripe.retrieve_invoice')).decision.kind).toBe('ambient');
+  });
+});
+
+describe('calibration', () => {
+  it('gives more evidence for more of the query explained, a clearer win and a permitted verb', () => {
+    const base = { relative: 0.5, margin: 0.5, actionMatch: 1, objectMatch: 1 };
+    expect(evidenceStrength({ ...base, relative: 0.6 })).toBeGreaterThan(evidenceStrength(base));
+    expect(evidenceStrength({ ...base, margin: 0.05 })).toBeLessThan(evidenceStrength(base));
+    expect(evidenceStrength({ ...base, actionMatch: 0 })).toBeCloseTo(evidenceStrength(base) * CALIBRATION.mismatch, 10);
+    expect(evidenceStrength({ ...base, objectMatch: 0 })).toBe(0);
+  });
+
+  it('shares a match between the top two by their margin', () => {
+    expect(topShare(0)).toBe(0.5);
+    expect(topShare(CALIBRATION.clearMargin / 2)).toBeCloseTo(0.75, 10);
+    expect(topShare(1)).toBe(1);
+  });
+
+  it('maps evidence to a probability that rises through one half at the midpoint', () => {
+    expect(matchProbability(CALIBRATION.midpoint)).toBeCloseTo(0.5, 10);
+    expect(matchProbability(0)).toBeLessThan(0.1);
+    expect(matchProbability(0.6)).toBeGreaterThan(0.99);
+    for (let x = 0; x < 1; x += 0.05) expect(matchProbability(x + 0.05)).toBeGreaterThan(matchProbability(x));
   });
 });
 
@@ -146,13 +233,13 @@ describe('buildQuery', () => {
     expect(w.invoic).toBe(SOURCE_WEIGHTS.toolName);
     expect(w.customer).toBe(SOURCE_WEIGHTS.argumentKey);
     expect(w.refund).toBe(SOURCE_WEIGHTS.argumentKey);
-    expect(w.duplicat).toBe(SOURCE_WEIGHTS.argumentValue);
+    expect(w.duplic).toBe(SOURCE_WEIGHTS.argumentValue);
     expect(w.want).toBe(SOURCE_WEIGHTS.conversation);
   });
 
   it('skips identifier-like argument values (ids, e-mail addresses, URLs, file names)', () => {
     const query = buildQuery(call('lookup', { a: 'cus_Nf82kd0', b: 'jane@initech.com', c: 'https://example.com/page', d: 'contacts.csv', e: 'vacation' }));
-    expect(query.map((t) => t.term).sort()).toEqual(['read', 'vacation']);
+    expect(query.map((t) => t.term).sort()).toEqual(['read', 'vacat']);
   });
 
   it('reads only the last few non-system messages', () => {

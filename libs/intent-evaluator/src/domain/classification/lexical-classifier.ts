@@ -1,6 +1,6 @@
 import type { IntentClass } from '@igw/contracts';
 import type { LexicalIndex, QueryTerm, SearchHit } from './lexical-index';
-import { ACTION_CONCEPTS, tokenize } from './tokenize';
+import { ACTION_CONCEPTS, ACTION_VERBS, tokenize } from './tokenize';
 
 /** What the lexical layer reads from an evaluate request. */
 export interface ClassificationInput {
@@ -65,7 +65,7 @@ export interface LexicalClassifierOptions {
   evidenceCandidates: number;
   /** Messages of conversation context read, most recent last. */
   contextMessages: number;
-  /** Score factor for a candidate that permits none of the tool name's action verbs. */
+  /** Score factor (for ranking) of a candidate that does not permit the tool name's action verb. */
   actionMismatchFactor: number;
 }
 
@@ -79,10 +79,13 @@ export const DEFAULT_LEXICAL_OPTIONS: LexicalClassifierOptions = {
 
 /**
  * Action verbs an intention permits by its class, on top of those its own text names (a write
- * intention whose description says "cancel" or "remove" permits delete too). Reading is implied
- * by lookup, reporting and analysis; an export is a bulk extraction, not a single-record read;
- * write covers creating content (write, send) but not deleting. `any`: admin and other
- * intentions are defined by their object, not their verb.
+ * intention whose description says "cancel" or "remove" permits delete too; one that says
+ * "rotate" permits rotate). Reading is implied by lookup, reporting and analysis; an export is a
+ * bulk extraction, not a single-record read; write covers creating content (write, send) but
+ * not deleting; admin intentions are administrative changes (create, change, remove), not
+ * reads of what they administer. Specific verbs (merge, reset, reject, scale, …) are never
+ * implied: the intention must name them. `any`: `other` intentions are defined by their
+ * object, not their verb.
  */
 export const CLASS_ACTIONS: Readonly<Record<IntentClass, readonly string[] | 'any'>> = {
   lookup: ['read'],
@@ -90,7 +93,7 @@ export const CLASS_ACTIONS: Readonly<Record<IntentClass, readonly string[] | 'an
   analysis: ['read'],
   export: ['export'],
   write: ['write', 'send'],
-  admin: 'any',
+  admin: ['write', 'delete'],
   other: 'any',
 };
 
@@ -122,12 +125,12 @@ export function buildQuery(input: ClassificationInput, contextMessages = DEFAULT
   const walk = (value: unknown, depth: number) => {
     if (depth > MAX_DEPTH) return;
     if (typeof value === 'string') {
-      if (values.length < MAX_VALUE_TERMS && isNaturalText(value)) values.push(...tokenize(value, { dropDigits: true, prose: true }));
+      if (values.length < MAX_VALUE_TERMS && isNaturalText(value)) values.push(...tokenize(value, { dropDigits: true, prose: true, concepts: false }));
     } else if (Array.isArray(value)) {
       for (const v of value.slice(0, 20)) walk(v, depth + 1);
     } else if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value as Record<string, unknown>).slice(0, 50)) {
-        keys.push(...tokenize(k, { dropDigits: true }));
+        keys.push(...tokenize(k, { dropDigits: true, concepts: false }));
         walk(v, depth + 1);
       }
     }
@@ -163,42 +166,69 @@ export interface LexicalFeatures {
   relative: number;
   /** (top1 - top2) / top1; 1 when there is a single candidate, 0 when there is none. */
   margin: number;
+  /** 1 when the best candidate permits the tool name's action verb (or there is none), else 0. */
+  actionMatch: number;
+  /**
+   * 1 when the best candidate shares a word with the call besides the generic action verbs
+   * (read, write, delete, export, send), else 0: a match on `get` alone says nothing about what
+   * is being read.
+   */
+  objectMatch: number;
 }
 
 /**
  * Confidence calibration.
  *
- * Two signals say whether the top candidate is the right one: how much of the query it
+ * Three signals say whether the top candidate is the right one: how much of the query it
  * explains (`relative`: its BM25F score over the best score any intention could reach for this
- * query, so query length and corpus size do not inflate it) and how clearly it beats the
- * runner-up (`margin`). On the labelled set, uncovered (ambient) calls that still score do so
- * through generic words shared by many intentions (get → read, message, time), so they produce
- * near ties between unrelated intentions; covered calls win clearly. Hence one evidence value
+ * query, so query length and corpus size do not inflate it), how clearly it beats the runner-up
+ * (`margin`), and whether it permits the action the tool name names (`actionMatch`). On the
+ * labelled set, uncovered (ambient) calls that still score do so either through generic words
+ * shared by many intentions (get → read, message, time), which produce near ties between
+ * unrelated intentions, or through the right object with the wrong action (`vault.read_secret`
+ * against "rotate credentials", `merge_pull_request` against "open pull request"); covered calls
+ * win clearly with a permitted verb. Hence one evidence value
  *
  *   evidence = relative × (marginFloor + (1 − marginFloor) × min(1, margin / clearMargin))
+ *                        × (actionMatch ? 1 : mismatch)
  *
- * compared with the ambient floor, and confidence = P(match) = logistic(slope × (evidence −
- * midpoint)) for a match, 1 − P(match) for an ambient decision. The constants were set by hand on
- * the dev split of the labelled set (libs/intent-evaluator/eval) so that reported confidence
- * tracks observed accuracy; `npm run eval:intents` prints the reliability table that checks it.
- * A match between the floor and the midpoint is reported with confidence below 0.5 — honest,
- * and exactly the band where the embedding / llm layers should decide.
+ * (0 when the best candidate shares nothing with the call but a generic verb such as `get`),
+ * compared with the ambient floor. Confidence follows the two questions a decision answers:
+ * is the call covered at all, P(covered) = logistic(slope × (evidence − midpoint)), and if so,
+ * is it this candidate rather than the runner-up, P(top | covered) = ½ + ½ × min(1, margin /
+ * clearMargin) (as in the embedding layer's calibration). A match is reported with
+ * P(covered) × P(top | covered), so an exact tie between two intentions is never above ½ and
+ * leaves the decision to the embedding / llm layers; an ambient decision with 1 − P(covered).
+ * The shape constants were set by hand and `midpoint`/`slope` fitted (maximum likelihood) on
+ * the dev split of the labelled set (libs/intent-evaluator/eval; `npm run eval:intents -- --fit`
+ * refits them), so that reported confidence tracks observed accuracy; the eval prints the
+ * reliability table that checks it. A match between the floor and the midpoint is reported
+ * with confidence below ½ — honest, and exactly the band where the later layers should decide.
  */
 export const CALIBRATION = {
   clearMargin: 0.3,
   marginFloor: 0.4,
+  /** Evidence factor when even the best candidate does not permit the tool name's action verb. */
+  mismatch: 0.25,
   midpoint: 0.2,
-  slope: 25,
+  slope: 14,
 } as const;
 
-export function evidenceStrength(f: LexicalFeatures): number {
-  const c = CALIBRATION;
-  return f.relative * (c.marginFloor + (1 - c.marginFloor) * Math.min(1, Math.max(0, f.margin) / c.clearMargin));
+/** P(the best candidate, rather than the runner-up, is the intention), from the margin. */
+export function topShare(margin: number): number {
+  return 0.5 + 0.5 * Math.min(1, Math.max(0, margin) / CALIBRATION.clearMargin);
 }
 
-/** P(the best candidate is the right intention), from the evidence strength. */
-export function matchProbability(evidence: number): number {
-  return 1 / (1 + Math.exp(-CALIBRATION.slope * (evidence - CALIBRATION.midpoint)));
+export function evidenceStrength(f: LexicalFeatures): number {
+  if (f.objectMatch === 0) return 0;
+  const c = CALIBRATION;
+  const separation = c.marginFloor + (1 - c.marginFloor) * Math.min(1, Math.max(0, f.margin) / c.clearMargin);
+  return f.relative * separation * (f.actionMatch > 0 ? 1 : c.mismatch);
+}
+
+/** P(the call is covered by an intention), from the evidence strength. */
+export function matchProbability(evidence: number, calibration: { midpoint: number; slope: number } = CALIBRATION): number {
+  return 1 / (1 + Math.exp(-calibration.slope * (evidence - calibration.midpoint)));
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -215,37 +245,49 @@ export class LexicalClassifier {
   }
 
   /**
-   * The tool name's action verbs (get → read, create → write, delete, export, send) are what an
-   * authorization decision hinges on: `hubspot.delete_contact` is not covered by a contact
-   * lookup however well the nouns match. A candidate that permits none of them (by class or by
-   * its own words) keeps only `actionMismatchFactor` of its score: a discount, not a veto, since
-   * a verb can be mis-read lexically.
+   * The tool name's action verb (get → read, create → write, delete, export, send, or a
+   * specific one: merge, reset, rotate, …) is what an authorization decision hinges on:
+   * `hubspot.delete_contact` is not covered by a contact lookup however well the nouns match.
+   * The verb is the first one in the tool name (`kubectl_scale_deployment` → scale, not deploy).
+   * A candidate that does not permit it (by class or by its own words) keeps only
+   * `actionMismatchFactor` of its score: a discount, not a veto, since a verb can be mis-read
+   * lexically. Returns the hits re-ranked and, per hit, whether it permits the verb.
    */
-  private rerankByAction(query: readonly QueryTerm[], hits: SearchHit[]): SearchHit[] {
-    const verbs = query.filter((q) => q.source === 'toolName' && ACTION_CONCEPTS.has(q.term)).map((q) => q.term);
-    if (verbs.length === 0) return hits;
-    const permits = (h: SearchHit) => {
+  private rerankByAction(query: readonly QueryTerm[], hits: SearchHit[]): { hits: SearchHit[]; permitted: boolean[] } {
+    let verb: string | undefined;
+    for (const q of query) {
+      if (q.source === 'toolName' && ACTION_VERBS.has(q.term)) {
+        verb = q.term;
+        break;
+      }
+    }
+    if (verb === undefined) return { hits, permitted: hits.map(() => true) };
+    const ranked = hits.map((h) => {
       const implied = CLASS_ACTIONS[h.doc.intentClass];
-      return implied === 'any' || verbs.some((v) => implied.includes(v) || this.index.hasTerm(h.doc.id, v));
-    };
-    return hits
-      .map((h) => (permits(h) ? h : { ...h, score: h.score * this.options.actionMismatchFactor }))
-      .sort((a, b) => b.score - a.score || (a.doc.label < b.doc.label ? -1 : a.doc.label > b.doc.label ? 1 : 0));
+      const ok = implied === 'any' || implied.includes(verb) || this.index.hasTerm(h.doc.id, verb);
+      return { h: ok ? h : { ...h, score: h.score * this.options.actionMismatchFactor }, ok };
+    });
+    ranked.sort((a, b) => b.h.score - a.h.score || (a.h.doc.label < b.h.doc.label ? -1 : a.h.doc.label > b.h.doc.label ? 1 : 0));
+    return { hits: ranked.map((r) => r.h), permitted: ranked.map((r) => r.ok) };
   }
 
   classify(input: ClassificationInput): LexicalClassification {
     const query = buildQuery(input, this.options.contextMessages);
-    const hits = this.rerankByAction(query, this.index.search(query, Math.max(RERANK_DEPTH, this.options.evidenceCandidates)));
+    const { hits, permitted } = this.rerankByAction(query, this.index.search(query, Math.max(RERANK_DEPTH, this.options.evidenceCandidates)));
     // The most this query could score. Tool-name words always count: the name is the call's
     // identity, and a name word no intention uses is evidence of an ambient call. Words from
     // arguments and chat count only when some intention uses them: `limit`, `page_size` or
     // "thanks" say nothing about whether the call is covered.
-    const max = this.index.maxScore(query.filter((q) => q.source === 'toolName' || this.index.documentFrequency(q.term) > 0));
+    let max = 0;
+    const saturated = this.index.params.k1 + 1;
+    for (const q of query) if (q.weight > 0 && (q.source === 'toolName' || this.index.documentFrequency(q.term) > 0)) max += q.weight * this.index.idf(q.term) * saturated;
     const rel = (h: SearchHit | undefined) => (h && max > 0 ? h.score / max : 0);
     const [first, second] = hits;
     const features: LexicalFeatures = {
       relative: rel(first),
       margin: first && first.score > 0 ? (first.score - (second?.score ?? 0)) / first.score : 0,
+      actionMatch: permitted[0] === false ? 0 : 1,
+      objectMatch: first !== undefined && first.matchedTerms.some((t) => !ACTION_CONCEPTS.has(t)) ? 1 : 0,
     };
     const evidence = evidenceStrength(features);
     const pMatch = matchProbability(evidence);
@@ -253,7 +295,7 @@ export class LexicalClassifier {
     const decision: ClassificationDecision = isMatch
       ? { kind: 'intention', intentionId: first.doc.id, label: first.doc.label, intentClass: first.doc.intentClass }
       : { kind: 'ambient', label: AMBIENT_LABEL, intentClass: AMBIENT_CLASS };
-    const confidence = round(isMatch ? pMatch : 1 - pMatch);
+    const confidence = round(isMatch ? pMatch * topShare(features.margin) : 1 - pMatch);
     return {
       decision,
       confidence,

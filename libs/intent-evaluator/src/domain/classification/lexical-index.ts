@@ -60,8 +60,9 @@ export function documentFields(doc: IntentionDocument): Record<Field, string[]> 
     label: tokenize(doc.label),
     displayName: tokenize(doc.displayName, { prose: true }),
     description: tokenize(affirmativeSentences(doc.description), { prose: true }),
-    // Paths, plus the data source name (`hubspot`, `stripe`), which tool names often carry.
-    data: doc.dataElements.flatMap((d) => [...tokenize(d.path), ...tokenize(d.dataSourceId)]),
+    // Paths, plus the data source name (`hubspot`, `stripe`), which tool names often carry. Field
+    // names, so action verbs in them (`created_at`) are dropped: they must not permit an action.
+    data: doc.dataElements.flatMap((d) => [...tokenize(d.path, { concepts: false }), ...tokenize(d.dataSourceId, { concepts: false })]),
     // The operator-declared kind of action, as the verb concept it implies (lookup → read).
     intentClass: CLASS_TERMS[doc.intentClass] ?? [],
   };
@@ -154,6 +155,8 @@ export class LexicalIndex {
   private lengths = new Float64Array(64 * NF);
   private scratchSpace = { scores: new Float64Array(0), epochs: new Uint32Array(0), touched: new Int32Array(0) };
   private epoch = 0;
+  private readonly normCache = new Float64Array(NF);
+  private normsStale = true;
   private readonly weights: Float64Array;
   private readonly bs: Float64Array;
   private readonly oneMinusB: Float64Array;
@@ -192,8 +195,12 @@ export class LexicalIndex {
    * no document gets the idf of a term in one: absent terms are rare, but not infinitely so.
    */
   idf(term: string): number {
+    return this.idfOf(this.documentFrequency(term));
+  }
+
+  private idfOf(documentFrequency: number): number {
     const n = this.byId.size;
-    const df = Math.max(1, this.documentFrequency(term));
+    const df = Math.max(1, documentFrequency);
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
@@ -228,6 +235,7 @@ export class LexicalIndex {
     const entry: Entry = { slot, doc, lengths, terms: [...tf.keys()] };
     this.slots[slot] = entry;
     this.byId.set(doc.id, entry);
+    this.normsStale = true;
   }
 
   /** Bulk load (the read model's initial fill, a bench's 10k synthetic intentions). */
@@ -254,6 +262,7 @@ export class LexicalIndex {
     this.slots[entry.slot] = undefined;
     this.freeSlots.push(entry.slot);
     this.byId.delete(id);
+    this.normsStale = true;
     return true;
   }
 
@@ -274,10 +283,13 @@ export class LexicalIndex {
   search(query: readonly QueryTerm[], k: number): SearchHit[] {
     const n = this.byId.size;
     if (n === 0 || k <= 0) return [];
-    const terms = query
-      .filter((q) => q.weight > 0 && this.postings.has(q.term))
-      .map((q) => ({ ...q, list: this.postings.get(q.term)!, w: q.weight * this.idf(q.term) }))
-      .sort((a, b) => b.w - a.w || a.list.size - b.list.size);
+    const terms: { term: string; list: PostingList; w: number }[] = [];
+    for (const q of query) {
+      if (!(q.weight > 0)) continue;
+      const list = this.postings.get(q.term);
+      if (list !== undefined) terms.push({ term: q.term, list, w: q.weight * this.idfOf(list.size) });
+    }
+    terms.sort((a, b) => b.w - a.w || a.list.size - b.list.size);
     const k1 = this.params.k1;
     const remaining: number[] = [];
     for (let i = terms.length - 1, sum = 0; i >= 0; i--) remaining[i] = sum += terms[i]!.w * (k1 + 1);
@@ -335,17 +347,17 @@ export class LexicalIndex {
       }
     }
     // Matched terms only for the few documents returned.
-    return top.map(({ slot, score }) => ({
-      doc: this.slots[slot]!.doc,
-      score,
-      matchedTerms: terms
-        .flatMap(({ term, list, w }) => {
-          const p = list.find(slot);
-          return p >= 0 ? [{ term, c: this.contribution(slot, list.tfs, p * NF, w, norm) }] : [];
-        })
-        .sort((a, b) => b.c - a.c)
-        .map((m) => m.term),
-    }));
+    const hits: SearchHit[] = [];
+    for (const { slot, score } of top) {
+      const matched: { term: string; c: number }[] = [];
+      for (const { term, list, w } of terms) {
+        const p = list.find(slot);
+        if (p >= 0) matched.push({ term, c: this.contribution(slot, list.tfs, p * NF, w, norm) });
+      }
+      matched.sort((a, b) => b.c - a.c);
+      hits.push({ doc: this.slots[slot]!.doc, score, matchedTerms: matched.map((m) => m.term) });
+    }
+    return hits;
   }
 
   /**
@@ -363,10 +375,14 @@ export class LexicalIndex {
     return (w * x * (k1 + 1)) / (x + k1);
   }
 
-  /** Per field, b / average length: the corpus statistics a search needs, computed once per search. */
+  /** Per field, b / average length: the corpus statistics a search needs, recomputed after a change. */
   private norms(): Float64Array {
-    const n = this.byId.size;
-    return Float64Array.from(this.bs, (b, i) => (b * n) / Math.max(this.lengthSums[i]!, 1e-9));
+    if (this.normsStale) {
+      const n = this.byId.size;
+      for (let i = 0; i < NF; i++) this.normCache[i] = (this.bs[i]! * n) / Math.max(this.lengthSums[i]!, 1e-9);
+      this.normsStale = false;
+    }
+    return this.normCache;
   }
 
   /** Per-slot accumulators reused across searches (an epoch marks what this search touched). */

@@ -1,1 +1,0 @@
-export * from './openai-compatible.fake-server';
