@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, Min, ValidateNested } from 'class-validator';
 import { IntentionEventV1 } from '../events/payloads';
+import type { IntentCardDto } from './intent-cards.dto';
 
 /**
  * An org's active intentions as of one version of its intentions counter, read in one consistent
@@ -22,6 +23,8 @@ export class ActiveIntentionsDto {
  */
 export interface PolicyRegistryApi {
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto>;
+  /** One installed intent card of the org (`GET /internal/intent-cards/{id}`); null when it has none with this id. */
+  intentCard(orgId: string, id: string): Promise<IntentCardDto | null>;
 }
 
 export const POLICY_REGISTRY_API = Symbol('POLICY_REGISTRY_API');

@@ -32,7 +32,7 @@ class FakeBoard implements VersionBoard {
   }
 }
 
-class FakeRegistry implements PolicyRegistryApi {
+class FakeRegistry implements Pick<PolicyRegistryApi, 'activeIntentions'> {
   version = 0;
   intentions: IntentionEventV1[] = [];
   calls = 0;

@@ -85,7 +85,7 @@ export class ActiveIntentionsReadModel {
 
   constructor(
     @Inject(VERSION_BOARD) private readonly board: VersionBoard,
-    @Inject(POLICY_REGISTRY_API) private readonly registry: PolicyRegistryApi,
+    @Inject(POLICY_REGISTRY_API) private readonly registry: Pick<PolicyRegistryApi, 'activeIntentions'>,
   ) {}
 
   async forOrg(orgId: string): Promise<OrgIntentions> {

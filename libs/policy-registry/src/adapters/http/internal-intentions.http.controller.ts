@@ -1,8 +1,9 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { ActiveIntentionsDto } from '@igw/contracts';
+import type { ActiveIntentionsDto, IntentCardDto } from '@igw/contracts';
 import { CurrentCaller } from '@igw/http';
 import type { Caller } from '@igw/kernel';
+import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
 import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-active-intentions.use-case';
 
 /**
@@ -12,12 +13,21 @@ import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-acti
  * the public OpenAPI document.
  */
 @ApiExcludeController()
-@Controller('internal/intentions')
+@Controller('internal')
 export class InternalIntentionsHttpController {
-  constructor(private readonly getActiveIntentions: GetActiveIntentionsUseCase) {}
+  constructor(
+    private readonly getActiveIntentions: GetActiveIntentionsUseCase,
+    private readonly getIntentCard: GetIntentCardUseCase,
+  ) {}
 
-  @Get('active')
+  @Get('intentions/active')
   active(@CurrentCaller() caller: Caller): Promise<ActiveIntentionsDto> {
     return this.getActiveIntentions.execute(caller.orgId);
+  }
+
+  /** The caller's org's card (mandate dispense); 404 `not_found` otherwise. */
+  @Get('intent-cards/:id')
+  card(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentCardDto> {
+    return this.getIntentCard.execute(caller, id);
   }
 }

@@ -83,6 +83,18 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
     expect(await api.activeIntentions('org_acme')).toEqual((await active()).body);
   });
 
+  it("answers one of the caller's org's intent cards, and 404 for another org's or an unknown id", async () => {
+    const installed = await call('POST', '/v1/intent-cards', { id: 'crm-reader', name: 'CRM reader', allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'] }, audiences: ['crm-api'] });
+    expect(installed.status).toBe(201);
+    const got = await call('GET', '/internal/intent-cards/crm-reader', undefined, { scope: 'read_only' });
+    expect(got).toEqual({ status: 200, body: installed.body });
+    expect((await call('GET', '/internal/intent-cards/crm-reader', undefined, { org: 'org_other', scope: 'read_only' })).status).toBe(404);
+    expect((await call('GET', '/internal/intent-cards/nope', undefined, { scope: 'read_only' })).status).toBe(404);
+    const client = app.get<PolicyRegistryApi>(POLICY_REGISTRY_API);
+    expect(await client.intentCard('org_acme', 'crm-reader')).toEqual(installed.body);
+    expect(await client.intentCard('org_other', 'crm-reader')).toBeNull();
+  });
+
   it('needs a caller, and takes the org from the caller only', async () => {
     expect((await active(null)).status).toBe(401);
     expect((await call('GET', '/internal/intentions/active?org_id=org_acme', undefined, { org: 'org_nobody' })).body).toEqual({ version: 0, intentions: [] });

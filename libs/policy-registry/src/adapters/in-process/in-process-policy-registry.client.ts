@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { ActiveIntentionsDto, PolicyRegistryApi } from '@igw/contracts';
+import type { ActiveIntentionsDto, IntentCardDto, PolicyRegistryApi } from '@igw/contracts';
 import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-active-intentions.use-case';
+import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
 
 /**
  * Embedded mode: other services read the registry through its use cases in the same process
@@ -8,9 +9,16 @@ import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-acti
  */
 @Injectable()
 export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
-  constructor(private readonly getActiveIntentions: GetActiveIntentionsUseCase) {}
+  constructor(
+    private readonly getActiveIntentions: GetActiveIntentionsUseCase,
+    private readonly getIntentCard: GetIntentCardUseCase,
+  ) {}
 
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto> {
     return this.getActiveIntentions.execute(orgId);
+  }
+
+  intentCard(orgId: string, id: string): Promise<IntentCardDto | null> {
+    return this.getIntentCard.find(orgId, id);
   }
 }

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { ActiveIntentionsDto, type PolicyRegistryApi } from '@igw/contracts';
+import { ActiveIntentionsDto, type IntentCardDto, type PolicyRegistryApi } from '@igw/contracts';
 import { DependencyUnavailableError } from '@igw/kernel';
 import { InternalServiceResponseError, type InternalServiceClient } from './internal-service.client';
 
@@ -33,6 +33,19 @@ export class HttpPolicyRegistryClient implements PolicyRegistryApi {
       throw new DependencyUnavailableError(this.http.service, new Error(`GET ${ACTIVE_INTENTIONS} answered an invalid body: ${why}`));
     }
     return dto;
+  }
+
+  /** 200 → the card; 404 → null (no such card in this org); anything else below 500 → InternalServiceResponseError. */
+  async intentCard(orgId: string, id: string): Promise<IntentCardDto | null> {
+    const path = `/internal/intent-cards/${encodeURIComponent(id)}`;
+    const res = await this.http.request<IntentCardDto>('GET', path, { orgId, keyId: this.serviceKeyId, scope: 'read_only' });
+    if (res.status === 404) return null;
+    if (res.status !== 200) throw InternalServiceResponseError.of(this.http.service, `GET ${path}`, res);
+    const card = res.body as Partial<IntentCardDto> | null;
+    if (!card || typeof card.id !== 'string' || card.id !== id || typeof card.allowed_scope !== 'object' || card.allowed_scope === null) {
+      throw new DependencyUnavailableError(this.http.service, new Error(`GET ${path} answered a body that is not an intent card`));
+    }
+    return card as IntentCardDto;
   }
 
   async close(): Promise<void> {

@@ -300,6 +300,20 @@ describe('internal service clients over HTTP (local node:http server)', () => {
       expect(err.cause.message).toMatch(/intentions\.1\.status must be one of/);
     });
 
+    it('reads one intent card of the org: 200 is the card, 404 is null, a body that is not that card fails closed', async () => {
+      const card = { id: 'crm/reader', name: 'CRM reader', allowed_scope: { operations: ['crm.read'], resources: ['*'], forbidden_operations: [] } };
+      handler = (_req, res) => json(res, 200, card);
+      expect(await registry().intentCard('org_acme', 'crm/reader')).toEqual(card);
+      expect(last()).toMatchObject({ method: 'GET', url: '/internal/intent-cards/crm%2Freader' });
+      expect(last().headers).toMatchObject({ 'x-igw-org-id': 'org_acme', 'x-igw-scope': 'read_only' });
+      handler = (_req, res) => json(res, 404, { code: 'not_found', message: 'intent card not found' });
+      expect(await registry().intentCard('org_acme', 'crm/reader')).toBeNull();
+      handler = (_req, res) => json(res, 200, { ...card, id: 'someone-else' });
+      await expect(registry().intentCard('org_acme', 'crm/reader')).rejects.toBeInstanceOf(DependencyUnavailableError);
+      handler = (_req, res) => json(res, 503, { code: 'unavailable', message: 'down' });
+      await expect(registry().intentCard('org_acme', 'crm/reader')).rejects.toBeInstanceOf(DependencyUnavailableError);
+    });
+
     it('fails closed on 5xx and reports another 4xx as a programming error', async () => {
       handler = (_req, res) => json(res, 500, { code: 'internal', message: 'internal error' });
       await expect(registry().activeIntentions('org_acme')).rejects.toBeInstanceOf(DependencyUnavailableError);
