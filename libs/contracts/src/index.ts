@@ -9,3 +9,4 @@ export * from './http/service-routes';
 export * from './http/approvals.dto';
 export * from './http/policy-registry-api';
 export * from './http/intent-evaluation.dto';
+export * from './http/mandates.dto';

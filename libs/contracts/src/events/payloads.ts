@@ -111,6 +111,27 @@ export class ApprovalEventV1 {
   @IsOptional() @IsString() reason!: string | null;
 }
 
+/**
+ * mandate.dispensed / refreshed / revoked v1: the mandate as inspect shows it after the change
+ * (never the credential), without the classification evidence.
+ */
+export class MandateEventV1 {
+  @IsString() cred_id!: string;
+  @IsString() actor!: string;
+  @IsString() intent_id!: string;
+  @IsString() prompt_id!: string;
+  @IsString() audience!: string;
+  @IsObject() scope!: { operations: string[]; resources: string[]; forbidden_operations: string[] };
+  @IsIn(['active', 'expired', 'revoked']) status!: 'active' | 'expired' | 'revoked';
+  @IsString() kid!: string;
+  @IsISO8601() issued_at!: string;
+  @IsISO8601() expires_at!: string;
+  @IsOptional() @IsISO8601() revoked_at!: string | null;
+  @IsOptional() @IsString() revoke_reason!: string | null;
+  @IsInt() @Min(0) refresh_count!: number;
+  @IsOptional() @IsIn(['vault', 'conjur']) broker_kind!: 'vault' | 'conjur' | null;
+}
+
 const payloadClasses: Record<TopicName, new () => object> = {
   [Topics.OrgCreated.name]: OrgCreatedV1,
   [Topics.ApiKeyCreated.name]: ApiKeyEventV1,
@@ -125,6 +146,9 @@ const payloadClasses: Record<TopicName, new () => object> = {
   [Topics.ApprovalApproved.name]: ApprovalEventV1,
   [Topics.ApprovalDenied.name]: ApprovalEventV1,
   [Topics.ApprovalExpired.name]: ApprovalEventV1,
+  [Topics.MandateDispensed.name]: MandateEventV1,
+  [Topics.MandateRefreshed.name]: MandateEventV1,
+  [Topics.MandateRevoked.name]: MandateEventV1,
 };
 
 export class InvalidEventError extends Error {}

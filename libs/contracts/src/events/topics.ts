@@ -16,6 +16,9 @@ export const Topics = {
   ApprovalApproved: { name: 'approvals.approval.approved.v1', version: 1, webhookType: 'approval.approved' },
   ApprovalDenied: { name: 'approvals.approval.denied.v1', version: 1, webhookType: 'approval.denied' },
   ApprovalExpired: { name: 'approvals.approval.expired.v1', version: 1, webhookType: 'approval.expired' },
+  MandateDispensed: { name: 'mandates.mandate.dispensed.v1', version: 1, webhookType: 'mandate.dispensed' },
+  MandateRefreshed: { name: 'mandates.mandate.refreshed.v1', version: 1, webhookType: 'mandate.refreshed' },
+  MandateRevoked: { name: 'mandates.mandate.revoked.v1', version: 1, webhookType: 'mandate.revoked' },
 } as const satisfies Record<string, { name: string; version: number; webhookType: string | undefined }>;
 
 export type TopicKey = keyof typeof Topics;

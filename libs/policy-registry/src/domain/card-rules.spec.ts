@@ -73,11 +73,12 @@ describe('card rules', () => {
 
   it('allow only * and ? as glob wildcards', () => {
     expect(globProblem('crm.*')).toBeNull();
-    expect(globProblem('crm://customers/??/*')).toBeNull();
+    expect(globProblem('crm://customers/**')).toBeNull();
+    expect(globProblem('crm://customers/??/*')).toMatch(/only \* and \*\* .*found \?/);
     expect(globProblem('')).toMatch(/non-empty/);
-    expect(globProblem('crm.[ab]')).toMatch(/only \* and \?/);
-    expect(globProblem('crm.{a,b}')).toMatch(/only \* and \?/);
-    expect(globProblem('crm\\*')).toMatch(/only \* and \?/);
+    expect(globProblem('crm.[ab]')).toMatch(/only \* and \*\*/);
+    expect(globProblem('crm.{a,b}')).toMatch(/only \* and \*\*/);
+    expect(globProblem('crm\\*')).toMatch(/only \* and \*\*/);
     expect(globProblem('crm read')).toMatch(/whitespace/);
     expect(checkScope({ operations: ['ok', ''], resources: ['x[1]'], forbidden_operations: [] }).map((d) => d.path)).toEqual([
       'allowed_scope.operations[1]',

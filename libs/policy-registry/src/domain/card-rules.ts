@@ -1,4 +1,4 @@
-import { DECISION_KINDS, type ErrorDetail } from '@igw/kernel';
+import { DECISION_KINDS, scopeGlobProblem, type ErrorDetail } from '@igw/kernel';
 import { checkRuleCondition } from './cel-condition';
 import type { CardContent, CardRule, CardScope } from './intent-card';
 
@@ -70,16 +70,21 @@ export function checkRules(rules: CardRule[], path = 'rules'): ErrorDetail[] {
 }
 
 /**
- * Scope patterns are globs with `*` (any run of characters) and `?` (one character) as the
- * only wildcards: no character classes, braces or escapes, no blanks.
+ * Scope patterns are the kernel's scope globs — `*` (any run within one `.` `/` `:` segment)
+ * and `**` (any run) — the language mandates are issued and enforced with. Characters other glob
+ * dialects treat as wildcards (`?`, classes, braces, escapes) are refused rather than taken
+ * literally, so a pattern never means less than its author thought (a forbidden `crm.delet?`
+ * would otherwise forbid nothing).
  */
 export function globProblem(pattern: unknown): string | null {
-  if (typeof pattern !== 'string' || pattern === '') return 'must be a non-empty pattern';
-  if (/\s/.test(pattern)) return 'must not contain whitespace';
+  const problem = scopeGlobProblem(pattern);
+  if (problem) return problem;
+  const text = pattern as string;
+  if (/\s/.test(text)) return 'must not contain whitespace';
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(pattern)) return 'must not contain control characters';
-  const bad = pattern.match(/[[\]{}\\]/);
-  if (bad) return `must use only * and ? as wildcards (found ${bad[0]})`;
+  if (/[\u0000-\u001f\u007f]/.test(text)) return 'must not contain control characters';
+  const bad = text.match(/[?[\]{}\\]/);
+  if (bad) return `must use only * and ** as wildcards (found ${bad[0]})`;
   return null;
 }
 

@@ -5,3 +5,4 @@ export * from './scopes';
 export * from './version';
 export * from './decision-kinds';
 export * from './keyset-paging';
+export * from './scope-glob';

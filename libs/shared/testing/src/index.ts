@@ -7,3 +7,5 @@ export * from './e2e/system';
 export * from './suites/public-api.suite';
 export * from './suites/intent-evaluation.suite';
 export * from './fakes/openai-compatible.fake-server';
+export * from './fakes/vault.fake-server';
+export * from './fakes/conjur.fake-server';

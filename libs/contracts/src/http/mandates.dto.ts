@@ -1,0 +1,153 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ScopeDto } from './intent-cards.dto';
+
+export const BROKER_KINDS = ['vault', 'conjur'] as const;
+export type BrokerKind = (typeof BROKER_KINDS)[number];
+export const MANDATE_STATUSES = ['active', 'expired', 'revoked'] as const;
+export type MandateStatus = (typeof MANDATE_STATUSES)[number];
+
+/** A mandate's scope as issued: card `forbidden_operations` always kept. */
+export class MandateScopeDto {
+  @ApiProperty({ type: [String] }) operations!: string[];
+  @ApiProperty({ type: [String] }) resources!: string[];
+  @ApiProperty({ type: [String] }) forbidden_operations!: string[];
+}
+
+export class BrokerDispenseRequestDto {
+  @ApiProperty({ enum: BROKER_KINDS })
+  @IsIn(BROKER_KINDS, { message: `kind must be one of ${BROKER_KINDS.join(', ')}` })
+  kind!: BrokerKind;
+
+  @ApiPropertyOptional({ description: 'vault: the role of the JWT auth method to log in with (default: the mount default_role).' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.@-]{1,128}$/, { message: 'vault_role must be 1-128 characters of letters, digits, _ . @ -' })
+  vault_role?: string;
+}
+
+/** Body of POST /v1/mandate/dispense (spec: dispense request). */
+export class DispenseMandateDto {
+  @ApiProperty({ example: 'agent:support-bot', description: 'Who the mandate is bound to (its `sub`).' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(256)
+  actor!: string;
+
+  @ApiProperty({ example: 'crm-assistant', description: 'An intent card installed for the caller org.' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  intent_id!: string;
+
+  @ApiProperty({ example: 'prm_42' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(256)
+  prompt_id!: string;
+
+  @ApiProperty({ type: ScopeDto })
+  @IsObject({ message: 'requested_scope must be an object' })
+  @ValidateNested()
+  @Type(() => ScopeDto)
+  requested_scope!: ScopeDto;
+
+  @ApiPropertyOptional({ default: 300, minimum: 1, description: 'Clamped to min(3600, card max_ttl_seconds).' })
+  @IsOptional()
+  @IsInt({ message: 'ttl_seconds must be a positive integer' })
+  @Min(1, { message: 'ttl_seconds must be a positive integer' })
+  @Max(1_000_000_000, { message: 'ttl_seconds is too large' })
+  ttl_seconds?: number;
+
+  @ApiProperty({ example: 'crm-api' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(256)
+  audience!: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form; `acr` here becomes the mandate acr claim.' })
+  @IsOptional()
+  @IsObject({ message: 'context must be an object' })
+  context?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: BrokerDispenseRequestDto })
+  @IsOptional()
+  @IsObject({ message: 'broker_dispense must be an object' })
+  @ValidateNested()
+  @Type(() => BrokerDispenseRequestDto)
+  broker_dispense?: BrokerDispenseRequestDto;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Kept with the mandate record (the reasoning trail).' })
+  @IsOptional()
+  @IsObject({ message: 'classification_evidence must be an object' })
+  classification_evidence?: Record<string, unknown>;
+}
+
+export class BrokerDispenseResultDto {
+  @ApiProperty({ enum: BROKER_KINDS }) kind!: BrokerKind;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'vault: {kind: minted, vault_token, lease_duration}; conjur: {kind: minted, conjur_token, expires_at}' })
+  result!: Record<string, unknown>;
+}
+
+export class DispensedMandateDto {
+  @ApiProperty({ description: 'The signed mandate (RS256 JWT, typ mandate+jwt).' }) credential!: string;
+  @ApiProperty() cred_id!: string;
+  @ApiProperty({ format: 'date-time' }) expires_at!: string;
+  @ApiProperty({ description: 'Effective TTL after clamping.' }) ttl_seconds!: number;
+  @ApiPropertyOptional({ type: BrokerDispenseResultDto }) broker_dispense?: BrokerDispenseResultDto;
+}
+
+export class RefreshMandateDto {
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(128) cred_id!: string;
+  @ApiPropertyOptional({ minimum: 1 })
+  @IsOptional()
+  @IsInt({ message: 'ttl_seconds must be a positive integer' })
+  @Min(1, { message: 'ttl_seconds must be a positive integer' })
+  @Max(1_000_000_000, { message: 'ttl_seconds is too large' })
+  ttl_seconds?: number;
+}
+
+export class RevokeMandateDto {
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(128) cred_id!: string;
+  @ApiPropertyOptional({ maxLength: 1000 }) @IsOptional() @IsString() @MaxLength(1000) reason?: string;
+}
+
+export class RevokedMandateDto {
+  @ApiProperty() cred_id!: string;
+  @ApiProperty({ enum: ['revoked'] }) status!: 'revoked';
+  @ApiProperty({ format: 'date-time' }) revoked_at!: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: '{kind, result} of the broker revocation, when the mandate had one.' })
+  broker_revocation?: { kind: BrokerKind; result: string };
+}
+
+/** GET /v1/mandate/{cred_id}: everything about a mandate except the credential itself. */
+export class MandateViewDto {
+  @ApiProperty() cred_id!: string;
+  @ApiProperty() actor!: string;
+  @ApiProperty() intent_id!: string;
+  @ApiProperty() prompt_id!: string;
+  @ApiProperty() audience!: string;
+  @ApiProperty({ type: MandateScopeDto }) scope!: MandateScopeDto;
+  @ApiProperty({ enum: MANDATE_STATUSES }) status!: MandateStatus;
+  @ApiProperty({ format: 'date-time' }) issued_at!: string;
+  @ApiProperty({ format: 'date-time' }) expires_at!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) revoked_at!: string | null;
+  @ApiProperty() refresh_count!: number;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'Broker kind and non-secret details; null when none.' })
+  broker!: Record<string, unknown> | null;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) classification_evidence!: Record<string, unknown> | null;
+}
+
+export class JwkDto {
+  @ApiProperty({ enum: ['RSA'] }) kty!: 'RSA';
+  @ApiProperty() kid!: string;
+  @ApiProperty({ enum: ['RS256'] }) alg!: 'RS256';
+  @ApiProperty({ enum: ['sig'] }) use!: 'sig';
+  @ApiProperty() n!: string;
+  @ApiProperty() e!: string;
+}
+
+export class JwksDto {
+  @ApiProperty({ type: [JwkDto] }) keys!: JwkDto[];
+}

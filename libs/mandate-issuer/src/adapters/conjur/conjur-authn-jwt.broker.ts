@@ -1,0 +1,139 @@
+import { Agent, request } from 'undici';
+import {
+  BrokerError,
+  redactBrokerText,
+  type BrokerMintRequest,
+  type BrokerRevocation,
+  type CredentialBroker,
+  type MintedCredential,
+} from '../../application/brokers';
+import { conjurTokenExpiry, normaliseConjurToken } from './conjur-access-token';
+
+export const DEFAULT_CONJUR_TIMEOUT_MS = 5000;
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface ConjurAuthnJwtBrokerOptions {
+  /** `CONJUR_URL`: the Conjur appliance URL, e.g. `https://conjur.internal` (Conjur Cloud: `https://<tenant>.secretsmgr.cyberark.cloud/api`). */
+  url: string;
+  /** `CONJUR_ACCOUNT`. */
+  account: string;
+  /** `CONJUR_AUTHN_JWT_SERVICE_ID`: the service id of the `authn-jwt` authenticator webservice. */
+  serviceId: string;
+  /**
+   * `CONJUR_HOST_ID`: the full host identity (`host/jwt-apps/agents`), required when the
+   * authenticator has no `token-app-property` (then Conjur takes the identity from the URL);
+   * omit it when it has one (the identity then comes from a claim of the mandate).
+   */
+  hostId?: string;
+  /** `CONJUR_TIMEOUT_MS`: bound for the authenticate call (default 5000). */
+  timeoutMs?: number;
+  now?: () => Date;
+}
+
+/**
+ * The `conjur` credential broker (DESIGN 6.8) over Conjur's JWT Authenticator REST API:
+ * `POST {CONJUR_URL}/authn-jwt/{service-id}/{account}[/{host-id}]/authenticate` with
+ * `Content-Type: application/x-www-form-urlencoded`, `Accept-Encoding: base64` and body
+ * `jwt=<mandate>`; 200 answers the host's access token, base64-encoded →
+ * `{kind: "minted", conjur_token, expires_at}`. Conjur verifies the mandate against the
+ * authenticator's `jwks-uri` (the gateway's JWKS), `issuer`, `audience` and the host's
+ * annotations.
+ *
+ * Conjur access tokens last 8 minutes and Conjur has no API to revoke one: mint returns no
+ * revocation handle and revoke answers `not_revocable`.
+ *
+ * 4xx (401 for a JWT Conjur does not accept, 400 for a bad request) → BrokerError `rejected`;
+ * 5xx/429 and connection failures → `unavailable`; deadline → `timeout`.
+ */
+export class ConjurAuthnJwtBroker implements CredentialBroker<'conjur'> {
+  readonly kind = 'conjur' as const;
+  private readonly agent: Agent;
+  private readonly authenticateUrl: string;
+  private readonly timeoutMs: number;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: ConjurAuthnJwtBrokerOptions) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_CONJUR_TIMEOUT_MS;
+    this.now = options.now ?? (() => new Date());
+    this.agent = new Agent({ connections: 16, keepAliveTimeout: 30_000, connect: { timeout: this.timeoutMs } });
+    const base = options.url.replace(/\/+$/, '');
+    // Path parameters are URL-encoded: a host id `host/jwt-apps/myapp` becomes `host%2Fjwt-apps%2Fmyapp`.
+    const host = options.hostId ? `/${encodeURIComponent(options.hostId)}` : '';
+    this.authenticateUrl = `${base}/authn-jwt/${encodeURIComponent(options.serviceId)}/${encodeURIComponent(options.account)}${host}/authenticate`;
+  }
+
+  async mint(req: BrokerMintRequest): Promise<MintedCredential<'conjur'>> {
+    const started = this.now();
+    const { status, text } = await this.authenticate(req.mandate);
+    if (status < 200 || status > 299) {
+      const detail = redactBrokerText(text, [req.mandate]) || undefined;
+      if (status >= 400 && status <= 499 && status !== 429) {
+        throw new BrokerError('rejected', 'conjur', `conjur rejected the authentication (HTTP ${status})`, { brokerStatus: status, detail });
+      }
+      throw new BrokerError('unavailable', 'conjur', `conjur answered the authentication with HTTP ${status}`, { brokerStatus: status, detail });
+    }
+    const token = normaliseConjurToken(text);
+    if (!token) throw new BrokerError('unavailable', 'conjur', 'conjur answered the authentication without an access token', { brokerStatus: status });
+    const expiresAt = conjurTokenExpiry(token.json, started);
+    return {
+      kind: 'conjur',
+      result: { kind: 'minted', conjur_token: token.token, expires_at: expiresAt.toISOString() },
+      revocationHandle: null,
+      record: {
+        kind: 'conjur',
+        account: this.options.account,
+        service_id: this.options.serviceId,
+        host_id: this.options.hostId ?? null,
+        expires_at: expiresAt.toISOString(),
+      },
+      expiresAt,
+      outlivesMandate: expiresAt.getTime() > req.expiresAt.getTime(),
+    };
+  }
+
+  async revoke(_revocationHandle: string | null): Promise<BrokerRevocation> {
+    // Conjur access tokens cannot be revoked; they expire 8 minutes after issue.
+    return { kind: 'conjur', result: 'not_revocable' };
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async authenticate(mandate: string): Promise<{ status: number; text: string }> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    timer.unref?.();
+    try {
+      const res = await request(this.authenticateUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-encoding': 'base64' },
+        body: new URLSearchParams({ jwt: mandate }).toString(),
+        signal: controller.signal,
+        dispatcher: this.agent,
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY_BYTES) {
+          res.body.destroy();
+          throw new BrokerError('unavailable', 'conjur', `conjur answered the authentication with more than ${MAX_BODY_BYTES} bytes`, { brokerStatus: res.statusCode });
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') };
+    } catch (err) {
+      if (timedOut) throw new BrokerError('timeout', 'conjur', `conjur gave no answer to the authentication within ${this.timeoutMs} ms`);
+      if (err instanceof BrokerError) throw err;
+      const code = (err as { code?: unknown })?.code;
+      throw new BrokerError('unavailable', 'conjur', `conjur is unreachable for the authentication${typeof code === 'string' ? ` (${code})` : ''}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './credential-broker.port';
+export * from './broker.error';
+export * from './credential-broker-registry';

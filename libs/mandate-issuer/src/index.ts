@@ -1,0 +1,2 @@
+// The mandate issuer (issue 4) is being built; see README.md.
+export {};
