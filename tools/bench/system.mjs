@@ -284,16 +284,18 @@ export async function startDistributed() {
       REDIS_URL: redisUrl,
       INTERNAL_AUTH_TOKEN: randomBytes(32).toString('base64url'),
     };
-    const [registryPort, approvalsPort, evaluatorPort, gatewayPort] = await freePorts(4);
+    const [registryPort, approvalsPort, evaluatorPort, issuerPort, gatewayPort] = await freePorts(5);
     const urls = {
       POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
       APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
       INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
+      MANDATE_ISSUER_URL: `http://127.0.0.1:${issuerPort}`,
     };
     const grantKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     apps.push(await startApp('policy-registry', common, registryPort));
     apps.push(await startApp('approvals', common, approvalsPort));
     apps.push(await startApp('intent-evaluator', { ...common, ...urls, GRANT_SIGNING_KEY: grantKey }, evaluatorPort));
+    apps.push(await startApp('mandate-issuer', { ...common, ...urls, MANDATE_KEK: randomBytes(32).toString('base64url') }, issuerPort));
     apps.push(await startApp('api-gateway', { ...common, ...urls, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey }, gatewayPort));
     for (const a of apps) await waitReady(a.url);
   } catch (err) {

@@ -3,7 +3,7 @@
 // `npm run infra:up` provides), shares one generated INTERNAL_AUTH_TOKEN between the processes
 // unless one is given, and stops them all together.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,12 +17,16 @@ const env = {
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   INTERNAL_AUTH_TOKEN: process.env.INTERNAL_AUTH_TOKEN ?? randomBytes(32).toString('base64url'),
 };
+// Local runs only: keys generated per start unless given (grants and mandates then do not survive a restart).
+env.GRANT_SIGNING_KEY ??= generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+env.MANDATE_KEK ??= randomBytes(32).toString('base64url');
 
 // Services first (gateway last), each on its own port; the gateway learns their URLs.
 const services = [
   { app: 'policy-registry', port: Number(process.env.POLICY_REGISTRY_PORT ?? gatewayPort + 1), urlSetting: 'POLICY_REGISTRY_URL' },
   { app: 'approvals', port: Number(process.env.APPROVALS_PORT ?? gatewayPort + 5), urlSetting: 'APPROVALS_URL' },
   { app: 'intent-evaluator', port: Number(process.env.INTENT_EVALUATOR_PORT ?? gatewayPort + 2), urlSetting: 'INTENT_EVALUATOR_URL' },
+  { app: 'mandate-issuer', port: Number(process.env.MANDATE_ISSUER_PORT ?? gatewayPort + 3), urlSetting: 'MANDATE_ISSUER_URL' },
 ];
 // Services that call each other learn each other's URLs too (the evaluator reads the registry and approvals).
 for (const s of services) env[s.urlSetting] ??= `http://127.0.0.1:${s.port}`;

@@ -1,5 +1,6 @@
-import { describeIntentEvaluation, describePublicApi, startDistributedSystem } from '@igw/testing';
+import { describeIntentEvaluation, describeMandates, describePublicApi, startDistributedSystem } from '@igw/testing';
 
 // Two gateway replicas in front of one policy-registry: the suite spreads calls over both.
 describePublicApi('distributed', () => startDistributedSystem({ gateways: 2 }));
 describeIntentEvaluation('distributed', () => startDistributedSystem({ gateways: 2 }));
+describeMandates('distributed', () => startDistributedSystem({ gateways: 2 }));

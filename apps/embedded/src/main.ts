@@ -14,6 +14,7 @@ import {
   loadOrCreateEmbeddedGrantKey,
   parseGrantKeySetting,
 } from '@igw/intent-evaluator';
+import { brokerProviders, loadOrCreateEmbeddedKek, MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, parseKek } from '@igw/mandate-issuer';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
 import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
@@ -23,6 +24,13 @@ import { VERSION } from '@igw/kernel';
 runApp('intent-gateway', async () => {
   const config = loadConfigOrExit(GatewayConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
   const evaluatorConfig = loadConfigOrExit(EvaluatorConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
+  const issuerConfig = loadConfigOrExit(MandateIssuerConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
+  let kek: Buffer;
+  try {
+    kek = issuerConfig.MANDATE_KEK ? parseKek(issuerConfig.MANDATE_KEK)! : loadOrCreateEmbeddedKek(config.DATA_DIR);
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
   let grantKey;
   try {
     // A configured key wins (several embedded processes verifying each other's grants); else one kept under DATA_DIR.
@@ -37,7 +45,8 @@ runApp('intent-gateway', async () => {
   const registry = await openServiceInfra(config, { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS, bus, logger });
   const approvals = await openServiceInfra(config, { schema: APPROVALS_SCHEMA, migrations: APPROVALS_MIGRATIONS, bus, logger });
   const evaluator = await openServiceInfra(config, { schema: EVALUATOR_SCHEMA, migrations: EVALUATOR_MIGRATIONS, bus, logger });
-  const relays = [gateway.relay, registry.relay, approvals.relay, evaluator.relay];
+  const issuer = await openServiceInfra(config, { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS, bus, logger });
+  const relays = [gateway.relay, registry.relay, approvals.relay, evaluator.relay, issuer.relay];
   const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined)];
   // The process's one board: the registry advances it, the services that cache its state read it.
   const versionBoard = createVersionBoard(config, undefined);
@@ -70,6 +79,13 @@ runApp('intent-gateway', async () => {
         // The in-process POLICY_REGISTRY_API and APPROVALS_API.
         imports: [registryModule, approvalsModule],
         classification: classificationProviders(evaluatorConfig),
+      }),
+      MandateIssuerModule.register({
+        db: issuer.db,
+        notifier: issuer.notifier,
+        kek,
+        brokers: brokerProviders(issuerConfig),
+        imports: [registryModule],
       }),
     ],
     controllers: [ProbesController],

@@ -1,4 +1,5 @@
-import { describeIntentEvaluation, describePublicApi, startEmbeddedSystem } from '@igw/testing';
+import { describeIntentEvaluation, describeMandates, describePublicApi, startEmbeddedSystem } from '@igw/testing';
 
 describePublicApi('embedded', () => startEmbeddedSystem());
 describeIntentEvaluation('embedded', () => startEmbeddedSystem());
+describeMandates('embedded', () => startEmbeddedSystem());

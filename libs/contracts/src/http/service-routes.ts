@@ -7,6 +7,8 @@ export const SERVICE_ROUTES = [
   { service: 'approvals', urlSetting: 'APPROVALS_URL', prefixes: ['/v1/approvals'] },
   // `/v1/intent` matches `/v1/intent/...` only, never `/v1/intent-cards` (prefixes end at a `/`).
   { service: 'intent-evaluator', urlSetting: 'INTENT_EVALUATOR_URL', prefixes: ['/v1/intent', '/v1/grants'] },
+  // The JWKS needs no key (spec); the gateway forwards it without a caller.
+  { service: 'mandate-issuer', urlSetting: 'MANDATE_ISSUER_URL', prefixes: ['/v1/mandate'], publicPaths: ['/v1/mandate/jwks'] },
 ] as const;
 
 export type ServiceName = (typeof SERVICE_ROUTES)[number]['service'];

@@ -5,7 +5,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import sjson from 'secure-json-parse';
-import { newId, type Caller } from '@igw/kernel';
+import { invalidRequest, newId, type Caller } from '@igw/kernel';
 import { toErrorResponse } from './error-mapping';
 import { PinoNestLogger } from './logger';
 import { createValidationPipe } from './validation';
@@ -75,11 +75,19 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      done(Object.assign(new SyntaxError('invalid JSON'), { statusCode: 400 }), undefined);
+      return done(Object.assign(new SyntaxError('invalid JSON'), { statusCode: 400 }), undefined);
     }
+    // PostgreSQL text and jsonb cannot hold NUL: refuse it here (400) instead of failing a write later (500).
+    const nul = /\\u0000/i.test(text) ? pathOfNul(parsed, '') : null;
+    if (nul !== null) {
+      const message = `${nul || 'body'} must not contain the NUL character (\\u0000)`;
+      return done(invalidRequest(message, [{ path: nul || 'body', message }]) as unknown as Error, undefined);
+    }
+    done(null, parsed);
   });
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
@@ -160,4 +168,25 @@ class MergedOpenApi {
     this.cached = { at: Date.now(), doc, complete };
     return doc;
   }
+}
+
+/** Where a NUL character occurs in a parsed body (keys included), as a field path; null when nowhere. */
+function pathOfNul(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = pathOfNul(value[i], `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const p = path ? `${path}.${k}` : k;
+      if (k.includes('\u0000')) return p;
+      const found = pathOfNul(v, p);
+      if (found !== null) return found;
+    }
+  }
+  return null;
 }

@@ -9,3 +9,4 @@ export * from './suites/intent-evaluation.suite';
 export * from './fakes/openai-compatible.fake-server';
 export * from './fakes/vault.fake-server';
 export * from './fakes/conjur.fake-server';
+export * from './suites/mandates.suite';

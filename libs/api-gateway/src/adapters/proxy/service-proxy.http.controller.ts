@@ -1,8 +1,8 @@
-import { All, Controller, Inject, Req, Res } from '@nestjs/common';
+import { All, Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_ROUTES } from '@igw/contracts';
-import { CurrentCaller } from '@igw/http';
+import { CurrentCaller, Public } from '@igw/http';
 import { notFound, type Caller } from '@igw/kernel';
 import type { ServiceProxy } from './service-proxy';
 
@@ -10,6 +10,7 @@ export const SERVICE_PROXIES = Symbol('SERVICE_PROXIES');
 export type ServiceProxies = Map<string, ServiceProxy>;
 
 const paths = SERVICE_ROUTES.flatMap((r) => r.prefixes.flatMap((p) => [p.slice(1), `${p.slice(1)}/*`]));
+const publicPaths = SERVICE_ROUTES.flatMap((r) => ('publicPaths' in r ? r.publicPaths : []).map((p: string) => p.slice(1)));
 
 /** Distributed mode: every route of a built service, admitted here, answered by the service. */
 @ApiExcludeController()
@@ -18,12 +19,23 @@ export class ServiceProxyHttpController {
   constructor(@Inject(SERVICE_PROXIES) private readonly proxies: ServiceProxies) {}
 
   @All(paths)
-  async forward(@CurrentCaller() caller: Caller, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  forward(@CurrentCaller() caller: Caller, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.send(caller, req, reply);
+  }
+
+  /** Documents the spec serves without a key (the JWKS): forwarded without a caller. */
+  @Public()
+  @Get(publicPaths)
+  forwardPublic(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.send(null, req, reply);
+  }
+
+  private async send(caller: Caller | null, req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const path = req.url.split('?')[0]!;
     const route = SERVICE_ROUTES.find((r) => r.prefixes.some((p) => path === p || path.startsWith(`${p}/`)));
     const proxy = route && this.proxies.get(route.service);
     if (!proxy) throw notFound('route');
-    const res = await proxy.forward({ method: req.method, url: req.url, body: req.body, requestId: String(req.id) }, caller);
+    const res = await proxy.forward({ method: req.method, url: req.url, body: req.body, requestId: String(req.id), headers: req.headers }, caller);
     void reply.status(res.status).headers(res.headers).send(res.body);
   }
 }

@@ -1,8 +1,10 @@
 import { Pool, type Dispatcher } from 'undici';
 import { unavailable, type Caller } from '@igw/kernel';
-import { internalCallerHeaders } from '@igw/http';
+import { INTERNAL_HEADERS, internalCallerHeaders } from '@igw/http';
 
 const PASS_BACK = ['content-type', 'etag', 'cache-control', 'retry-after', 'location', 'ratelimit', 'ratelimit-policy'];
+/** Request headers a service may need beyond the body (conditional GETs of cacheable documents). */
+const PASS_ON = ['if-none-match'];
 
 export interface ProxiedResponse {
   status: number;
@@ -24,8 +26,18 @@ export class ServiceProxy {
     this.pool = new Pool(baseUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
   }
 
-  async forward(req: { method: string; url: string; body?: unknown; requestId: string }, caller: Caller): Promise<ProxiedResponse> {
-    const headers: Record<string, string> = { ...internalCallerHeaders(this.internalToken, caller, req.requestId), accept: 'application/json' };
+  /** `caller` null: a public route (no key); the service gets the internal token and no caller. */
+  async forward(
+    req: { method: string; url: string; body?: unknown; requestId: string; headers?: Record<string, string | string[] | undefined> },
+    caller: Caller | null,
+  ): Promise<ProxiedResponse> {
+    const headers: Record<string, string> = caller
+      ? { ...internalCallerHeaders(this.internalToken, caller, req.requestId), accept: 'application/json' }
+      : { [INTERNAL_HEADERS.token]: this.internalToken, 'x-request-id': req.requestId, accept: 'application/json' };
+    for (const name of PASS_ON) {
+      const v = req.headers?.[name];
+      if (typeof v === 'string') headers[name] = v;
+    }
     let body: string | undefined;
     if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
       body = JSON.stringify(req.body);

@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { SignJWT, type JWTPayload } from 'jose';
+import type { PublicRsaJwk } from '../../application/signing/mandate-signing.port';
 
 /** JOSE `typ` of a mandate; grants are `grant+jwt`, so neither is ever taken for the other. */
 export const MANDATE_TYPE = 'mandate+jwt';
@@ -8,15 +9,6 @@ export const MANDATE_ALG = 'RS256';
 /** DESIGN 6.8: RSA ≥ 2048. 2048 keeps signing at ~1.4k/s per core on our machines. */
 export const RSA_BITS = 2048;
 
-/** A public key as the JWKS publishes it (spec: kty, kid, alg, use, n, e). */
-export interface PublicRsaJwk {
-  kty: 'RSA';
-  kid: string;
-  alg: typeof MANDATE_ALG;
-  use: 'sig';
-  n: string;
-  e: string;
-}
 
 export interface GeneratedSigningKey {
   kid: string;

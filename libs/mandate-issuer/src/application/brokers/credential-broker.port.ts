@@ -1,3 +1,5 @@
+import { BROKER_KINDS, type BrokerKind } from '@igw/contracts';
+
 /**
  * Credential brokers (DESIGN 6.8 "Brokers"): on dispense, the fresh mandate is handed to a
  * broker that trusts the gateway's JWKS, and the broker's short-lived credential is returned to
@@ -8,8 +10,7 @@
  */
 export const CREDENTIAL_BROKERS = Symbol('CREDENTIAL_BROKERS');
 
-export const BROKER_KINDS = ['vault', 'conjur'] as const;
-export type BrokerKind = (typeof BROKER_KINDS)[number];
+export { BROKER_KINDS, type BrokerKind };
 
 export function isBrokerKind(value: unknown): value is BrokerKind {
   return typeof value === 'string' && (BROKER_KINDS as readonly string[]).includes(value);

@@ -90,11 +90,12 @@ export async function startDistributedSystem(
   const platformKey = randomKey('platform');
   const internalToken = randomBytes(32).toString('base64url');
   const gateways = opts.gateways ?? 1;
-  const [registryPort, approvalsPort, evaluatorPort, ...gatewayPorts] = await freePorts(3 + gateways);
+  const [registryPort, approvalsPort, evaluatorPort, issuerPort, ...gatewayPorts] = await freePorts(4 + gateways);
   const serviceUrls = {
     POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
     APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
     INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
+    MANDATE_ISSUER_URL: `http://127.0.0.1:${issuerPort}`,
   };
   const common = {
     GATEWAY_MODE: 'distributed',
@@ -114,6 +115,7 @@ export async function startDistributedSystem(
     processes.push(await startApp('policy-registry', common, { port: registryPort! }));
     processes.push(await startApp('approvals', common, { port: approvalsPort! }));
     processes.push(await startApp('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: testGrantKey() }, { port: evaluatorPort! }));
+    processes.push(await startApp('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: randomBytes(32).toString('base64') }, { port: issuerPort! }));
     for (const port of gatewayPorts) {
       processes.push(
         await startApp(

@@ -1,0 +1,77 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { POLICY_REGISTRY_API } from '@igw/contracts';
+import { loadConfigOrExit } from '@igw/config';
+import {
+  CALLER_RESOLVER,
+  CallerGuard,
+  HttpPolicyRegistryClient,
+  InternalCallerResolver,
+  InternalServiceClient,
+  ProbesController,
+  READINESS_CHECKS,
+  createHttpApp,
+  createLogger,
+} from '@igw/http';
+import { VERSION } from '@igw/kernel';
+import { brokerProviders, DEFAULT_KEY_SCHEDULE, MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, parseKek } from '@igw/mandate-issuer';
+import { createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
+
+/**
+ * Distributed mode: mandates behind the gateway (`/v1/mandate/*`, the JWKS forwarded without a
+ * key). Reads intent cards from the registry's internal route; keys live in PostgreSQL, sealed
+ * with MANDATE_KEK.
+ */
+runApp('mandate-issuer', async () => {
+  const config = loadConfigOrExit(MandateIssuerConfig, { GATEWAY_MODE: 'distributed', PORT: '8083', ...process.env });
+  if (config.GATEWAY_MODE !== 'distributed') throw new StartupError('the mandate-issuer app runs in distributed mode; `npm start` runs embedded mode');
+  const kek = parseKek(config.MANDATE_KEK!);
+  if (!kek) throw new StartupError('MANDATE_KEK must be 32 bytes as base64 or hex');
+
+  const logger = createLogger(config.LOG_LEVEL, 'mandate-issuer');
+  const bus = createEventBus(config, 'mandate-issuer', logger);
+  const infra = await openServiceInfra(config, { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS, bus, logger });
+  const token = config.INTERNAL_AUTH_TOKEN!;
+  const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL!, token, { service: 'policy-registry' });
+  const checks = [databaseCheck(infra.db), eventsCheck(bus)];
+  const rotationDays = config.MANDATE_KEY_ROTATION_DAYS ? Number(config.MANDATE_KEY_ROTATION_DAYS) : undefined;
+
+  @Module({
+    imports: [
+      MandateIssuerModule.register({
+        db: infra.db,
+        notifier: infra.notifier,
+        kek,
+        brokers: brokerProviders(config),
+        providers: [{ provide: POLICY_REGISTRY_API, useValue: new HttpPolicyRegistryClient(registryHttp, 'svc:mandate-issuer') }],
+        ...(rotationDays ? { keyRing: { policy: { ...DEFAULT_KEY_SCHEDULE, rotationIntervalSeconds: rotationDays * 86400 } } } : {}),
+      }),
+    ],
+    controllers: [ProbesController],
+    providers: [
+      { provide: READINESS_CHECKS, useValue: checks },
+      { provide: CALLER_RESOLVER, useValue: new InternalCallerResolver(token) },
+      { provide: APP_GUARD, useClass: CallerGuard },
+    ],
+  })
+  class MandateIssuerAppModule {}
+
+  const app = await createHttpApp(MandateIssuerAppModule, {
+    name: 'mandate-issuer',
+    logger,
+    openApi: { title: 'Intent Gateway — mandate-issuer', version: VERSION },
+  });
+  await bus.start();
+  infra.relay.start();
+  await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ port: config.PORT }, 'mandate-issuer listening');
+
+  return async () => {
+    await app.close();
+    await infra.relay.stop();
+    await bus.stop();
+    await registryHttp.close();
+    await infra.db.close();
+  };
+});

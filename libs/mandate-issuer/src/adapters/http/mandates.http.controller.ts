@@ -1,0 +1,89 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { DispensedMandateDto, DispenseMandateDto, ErrorDto, JwksDto, MandateViewDto, RefreshMandateDto, RevokedMandateDto, RevokeMandateDto } from '@igw/contracts';
+import { CurrentCaller, Public, RequireScope } from '@igw/http';
+import type { Caller } from '@igw/kernel';
+import { DispenseMandateUseCase } from '../../application/use-cases/dispense-mandate.use-case';
+import { InspectMandateUseCase } from '../../application/use-cases/inspect-mandate.use-case';
+import { RefreshMandateUseCase } from '../../application/use-cases/refresh-mandate.use-case';
+import { RevokeMandateUseCase } from '../../application/use-cases/revoke-mandate.use-case';
+import { KeyRing } from '../../application/signing/key-ring';
+
+/** DESIGN 6.8: mandates are dispensed, refreshed and revoked with policy_write; read with any key; the JWKS with none. */
+@ApiTags('mandates')
+@Controller('v1/mandate')
+export class MandatesHttpController {
+  constructor(
+    private readonly dispenseMandate: DispenseMandateUseCase,
+    private readonly refreshMandate: RefreshMandateUseCase,
+    private readonly revokeMandate: RevokeMandateUseCase,
+    private readonly inspectMandate: InspectMandateUseCase,
+    private readonly keys: KeyRing,
+  ) {}
+
+  @Post('dispense')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @RequireScope('policy_write')
+  @ApiOperation({ summary: 'Mint a mandate (RS256, typ mandate+jwt) for an intent card of the org, optionally through a credential broker.' })
+  @ApiResponse({ status: 200, type: DispensedMandateDto })
+  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request' })
+  @ApiResponse({ status: 403, type: ErrorDto, description: 'mandate_violation (with suggested_scope), insufficient_scope' })
+  @ApiResponse({ status: 404, type: ErrorDto, description: 'intent_not_found' })
+  @ApiResponse({ status: 500, type: ErrorDto, description: 'signing_failed' })
+  @ApiResponse({ status: 502, type: ErrorDto, description: 'broker_failed' })
+  dispense(@CurrentCaller() caller: Caller, @Body() body: DispenseMandateDto): Promise<DispensedMandateDto> {
+    return this.dispenseMandate.execute(caller, body);
+  }
+
+  @Post('refresh')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @RequireScope('policy_write')
+  @ApiOperation({ summary: 'A new credential with the same cred_id and a later exp (TTL clamp, 24 h lifetime cap, one refresh per 10 s).' })
+  @ApiResponse({ status: 200, type: DispensedMandateDto })
+  @ApiResponse({ status: 403, type: ErrorDto, description: 'scope_outside_intent' })
+  @ApiResponse({ status: 409, type: ErrorDto, description: 'mandate_expired, mandate_revoked' })
+  @ApiResponse({ status: 429, type: ErrorDto, description: 'cooldown (Retry-After)' })
+  refresh(@CurrentCaller() caller: Caller, @Body() body: RefreshMandateDto) {
+    return this.refreshMandate.execute(caller, body);
+  }
+
+  @Post('revoke')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @RequireScope('policy_write')
+  @ApiOperation({ summary: 'Revoke a mandate (idempotent) and the credential its broker minted.' })
+  @ApiResponse({ status: 200, type: RevokedMandateDto })
+  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  revoke(@CurrentCaller() caller: Caller, @Body() body: RevokeMandateDto): Promise<RevokedMandateDto> {
+    return this.revokeMandate.execute(caller, body);
+  }
+
+  @Get('jwks')
+  @Public()
+  @ApiOperation({ summary: 'Public keys that verify mandates (no authentication). Cache-Control: public, max-age=60; ETag.' })
+  @ApiHeader({ name: 'If-None-Match', required: false })
+  @ApiResponse({ status: 200, type: JwksDto })
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag).' })
+  jwks(@Headers('if-none-match') ifNoneMatch: string | undefined, @Res() reply: FastifyReply): void {
+    const { body, etag } = this.keys.jwks();
+    void reply.header('cache-control', 'public, max-age=60').header('etag', etag);
+    const tags = (ifNoneMatch ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
+    if (tags.includes(etag) || tags.includes('*')) {
+      void reply.status(304).send();
+      return;
+    }
+    void reply.status(200).send(body);
+  }
+
+  @Get(':cred_id')
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'Inspect a mandate of the org (never the credential itself).' })
+  @ApiResponse({ status: 200, type: MandateViewDto })
+  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  inspect(@CurrentCaller() caller: Caller, @Param('cred_id') credId: string): Promise<MandateViewDto> {
+    return this.inspectMandate.execute(caller, credId);
+  }
+}

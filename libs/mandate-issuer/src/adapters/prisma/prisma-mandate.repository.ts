@@ -1,0 +1,129 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { OutboxWriter, rethrowUnavailable, type ServiceDatabase } from '@igw/persistence';
+import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
+import type { Mandate, MandateBroker } from '../../domain/mandate';
+import type { MandateScope } from '../../domain/mandate-scope';
+import type { MandateEvents, MandateRepository, StoredMandate } from '../../application/ports/mandate.repository.port';
+import { Prisma, type Mandate as MandateRow } from './generated/client';
+import { MANDATE_ISSUER_DB, MANDATE_ISSUER_PRISMA, type MandateIssuerPrisma } from './mandate-issuer-prisma.client';
+
+/** The `status` column: only revocation is stored; expiry is read from `expires_at` by the domain. */
+export type StoredMandateStatus = 'active' | 'revoked';
+
+export const storedStatus = (m: Pick<Mandate, 'revokedAt'>): StoredMandateStatus => (m.revokedAt !== null ? 'revoked' : 'active');
+
+/** A row as the domain record. Timestamps are `timestamptz(3)`: the domain's milliseconds survive. */
+export function toMandate(r: MandateRow): Mandate {
+  return {
+    credId: r.credId,
+    orgId: r.orgId,
+    actor: r.actor,
+    intentId: r.intentId,
+    promptId: r.promptId,
+    audience: r.audience,
+    scope: r.scope as unknown as MandateScope,
+    context: r.context as Record<string, unknown>,
+    acr: r.acr,
+    issuedAt: r.issuedAt,
+    expiresAt: r.expiresAt,
+    revokedAt: r.revokedAt,
+    revokeReason: r.revokeReason,
+    refreshCount: r.refreshCount,
+    lastRefreshedAt: r.lastRefreshedAt,
+    kid: r.kid,
+    broker: r.broker as MandateBroker | null,
+    classificationEvidence: r.classificationEvidence as Record<string, unknown> | null,
+  };
+}
+
+const json = (v: object) => v as Prisma.InputJsonValue;
+/** A null JSON field is SQL NULL (not the JSON value `null`), so it reads back as null either way. */
+const nullableJson = (v: object | null) => (v === null ? Prisma.DbNull : json(v));
+
+/** Every column a change may write: all but the identity (`cred_id`, `org_id`) and the sealed broker handle. */
+export function mutableColumns(m: Mandate) {
+  return {
+    actor: m.actor,
+    intentId: m.intentId,
+    promptId: m.promptId,
+    audience: m.audience,
+    scope: json(m.scope),
+    context: json(m.context),
+    acr: m.acr,
+    kid: m.kid,
+    issuedAt: m.issuedAt,
+    expiresAt: m.expiresAt,
+    status: storedStatus(m),
+    revokedAt: m.revokedAt,
+    revokeReason: m.revokeReason,
+    refreshCount: m.refreshCount,
+    lastRefreshedAt: m.lastRefreshedAt,
+    broker: nullableJson(m.broker),
+    classificationEvidence: nullableJson(m.classificationEvidence),
+  } satisfies Prisma.MandateUpdateInput;
+}
+
+export function toCreateInput(stored: StoredMandate): Prisma.MandateCreateInput {
+  const { mandate } = stored;
+  return { credId: mandate.credId, orgId: mandate.orgId, ...mutableColumns(mandate), brokerRevocationEnc: stored.brokerRevocationSealed };
+}
+
+/**
+ * Mandates in the service's schema, each change committed with its outbox rows. Reads and writes
+ * are scoped to the org: another org's cred_id is not found.
+ */
+@Injectable()
+export class PrismaMandateRepository implements MandateRepository {
+  private readonly outbox: OutboxWriter;
+  private readonly table: string;
+
+  constructor(
+    @Inject(MANDATE_ISSUER_PRISMA) private readonly prisma: MandateIssuerPrisma,
+    @Inject(MANDATE_ISSUER_DB) db: ServiceDatabase,
+    @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
+  ) {
+    this.outbox = new OutboxWriter(db.schema);
+    this.table = `"${db.schema}"."mandates"`;
+  }
+
+  async create(stored: StoredMandate, events: MandateEvents): Promise<void> {
+    const written = await this.prisma
+      .$transaction(async (tx) => {
+        const saved = toMandate(await tx.mandate.create({ data: toCreateInput(stored) }));
+        const envelopes = events(saved);
+        await this.outbox.add(tx, envelopes);
+        return envelopes.length;
+      })
+      .catch(rethrowUnavailable);
+    if (written > 0) this.notifier.nudge();
+  }
+
+  async find(orgId: string, credId: string): Promise<StoredMandate | null> {
+    const row = await this.prisma.mandate.findFirst({ where: { credId, orgId } }).catch(rethrowUnavailable);
+    return row ? { mandate: toMandate(row), brokerRevocationSealed: row.brokerRevocationEnc } : null;
+  }
+
+  async update(orgId: string, credId: string, change: (current: Mandate) => Mandate | null, events: MandateEvents): Promise<Mandate | null> {
+    const result = await this.prisma
+      .$transaction(async (tx) => {
+        // Concurrent refreshes / revokes of one mandate queue on the row lock (held to commit);
+        // each then reads the row as the previous one left it.
+        const locked = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM ${this.table} WHERE "org_id" = $1 AND "cred_id" = $2 FOR UPDATE`, orgId, credId);
+        if (locked.length === 0) return null;
+        const current = toMandate(await tx.mandate.findUniqueOrThrow({ where: { credId } }));
+        const next = change(current);
+        if (next === null) return { mandate: current, written: 0 };
+        if (next.credId !== current.credId || next.orgId !== current.orgId) {
+          throw new RangeError(`a change may not move mandate ${credId} to another cred_id or org`);
+        }
+        const saved = toMandate(await tx.mandate.update({ where: { credId }, data: mutableColumns(next) }));
+        const envelopes = events(saved);
+        await this.outbox.add(tx, envelopes);
+        return { mandate: saved, written: envelopes.length };
+      })
+      .catch(rethrowUnavailable);
+    if (result === null) return null;
+    if (result.written > 0) this.notifier.nudge();
+    return result.mandate;
+  }
+}
