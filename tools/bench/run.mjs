@@ -4,6 +4,9 @@
 // (apps, loaders, a Kafka broker, a temporary database and data dir) is stopped on exit, on
 // SIGINT/SIGTERM and on errors.
 //
+// In-process scenarios (LOCAL: `classification`) need no system: each runs once, first, as a child
+// process whose JSON lines are passed through.
+//
 // Environment: BENCH_MODES (default "embedded,distributed"), BENCH_SCENARIOS (comma list of
 // names, default all), BENCH_DURATION_S (measured seconds per scenario, overrides each scenario's),
 // BENCH_WARMUP_S (overrides each scenario's warm-up), KAFKA_BROKERS (distributed mode), and
@@ -16,6 +19,8 @@ import { cleanupAll, killAllSync, log, startDistributed, startEmbedded, trackChi
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MODES = { embedded: startEmbedded, distributed: startDistributed };
+/** In-process scenarios: name → script (prints one JSON line per result on stdout, exits non-zero on failure). */
+const LOCAL = { classification: join(here, 'classification-scale.mjs') };
 
 function parseConfig(env) {
   const list = (v) =>
@@ -27,7 +32,9 @@ function parseConfig(env) {
   for (const m of modes) if (!MODES[m]) throw new Error(`BENCH_MODES: unknown mode '${m}' (embedded, distributed)`);
   const names = env.BENCH_SCENARIOS ? list(env.BENCH_SCENARIOS) : null;
   for (const n of names ?? []) {
-    if (!scenarios.some((s) => s.name === n)) throw new Error(`BENCH_SCENARIOS: unknown scenario '${n}' (known: ${scenarios.map((s) => s.name).join(', ')})`);
+    if (!scenarios.some((s) => s.name === n) && !LOCAL[n]) {
+      throw new Error(`BENCH_SCENARIOS: unknown scenario '${n}' (known: ${[...Object.keys(LOCAL), ...scenarios.map((s) => s.name)].join(', ')})`);
+    }
   }
   const num = (name) => {
     if (env[name] === undefined || env[name] === '') return undefined;
@@ -37,7 +44,13 @@ function parseConfig(env) {
   };
   const durationS = num('BENCH_DURATION_S');
   if (durationS === 0) throw new Error('BENCH_DURATION_S must be positive');
-  return { modes, selected: scenarios.filter((s) => !names || names.includes(s.name)), durationS, warmupS: num('BENCH_WARMUP_S') };
+  return {
+    modes,
+    local: Object.keys(LOCAL).filter((n) => !names || names.includes(n)),
+    selected: scenarios.filter((s) => !names || names.includes(s.name)),
+    durationS,
+    warmupS: num('BENCH_WARMUP_S'),
+  };
 }
 
 // Nothing more on stdout once interrupted: a scenario cut short has no result.
@@ -172,6 +185,44 @@ async function runScenario(system, key, scenario, cfg) {
   };
 }
 
+// ---- in-process scenarios ------------------------------------------------------------------
+
+/** Runs one LOCAL script, passing its JSON lines through as they come; true when it succeeded. */
+function runLocal(name) {
+  log(`${name}: in process, no system...`);
+  return new Promise((resolve) => {
+    const child = trackChild(spawn(process.execPath, [LOCAL[name]], { stdio: ['ignore', 'pipe', 'inherit'] }));
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), 600_000);
+    let out = '';
+    let printed = 0;
+    child.stdout.on('data', (d) => {
+      out += d;
+      for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+        const line = out.slice(0, nl).trim();
+        out = out.slice(nl + 1);
+        if (!line) continue;
+        try {
+          printLine(JSON.parse(line));
+          printed++;
+        } catch {
+          log(`${name}: not a JSON line: ${line.slice(0, 200)}`);
+        }
+      }
+    });
+    let settled = false;
+    const done = (err) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(watchdog);
+      if (err) printLine({ scenario: name, error: err });
+      resolve(!err);
+    };
+    child.once('error', (err) => done(String(err?.message ?? err)));
+    // 'close', not 'exit': every stdout line has been read by then.
+    child.once('close', (code, signal) => done(code !== 0 ? `exited with ${code ?? signal}` : printed ? undefined : 'no result'));
+  });
+}
+
 // ---- main ----------------------------------------------------------------------------------
 
 async function main() {
@@ -182,9 +233,15 @@ async function main() {
     log(err.message);
     return 2;
   }
+  let localOk = true;
+  for (const name of cfg.local) {
+    if (stopping) break;
+    if (!(await runLocal(name))) localOk = false;
+  }
   const ran = new Set();
   const failed = new Set();
-  for (const mode of cfg.modes) {
+  // Only in-process scenarios selected: no system to start.
+  for (const mode of cfg.selected.length ? cfg.modes : []) {
     if (stopping) break;
     const fail = (scenarioNames, err) => {
       failed.add(mode);
@@ -231,9 +288,10 @@ async function main() {
   }
   await cleanupAll();
   // Success means embedded ran (when asked for), else that some mode ran; distributed failing on a
-  // box without its infrastructure is reported in its lines but does not fail the run.
-  const ok = cfg.modes.includes('embedded') ? ran.has('embedded') && !failed.has('embedded') : ran.size > 0;
-  return ok ? 0 : 1;
+  // box without its infrastructure is reported in its lines but does not fail the run. In-process
+  // scenarios must succeed.
+  const systemOk = !cfg.selected.length || (cfg.modes.includes('embedded') ? ran.has('embedded') && !failed.has('embedded') : ran.size > 0);
+  return systemOk && localOk ? 0 : 1;
 }
 
 main().then(

@@ -80,13 +80,40 @@ const EVALUATE_CALLS = [
   { tool_call: { name: 'hubspot.update_deal', arguments: { deal_id: 'D-9', stage: 'closedwon' } }, user_id: 'u_1' },
 ];
 
+/**
+ * DESIGN 7: the evaluate scenario runs against 100 active intentions. The 12 above are the ones the
+ * calls target; the other 88 are generated the way a real catalogue grows (same sources, other
+ * objects and purposes), so the calls have realistic competition in the index.
+ */
+const EVALUATE_ACTIVE = 100;
+function fillerIntentions(count) {
+  const sources = ['salesforce', 'netsuite', 'greenhouse', 'okta', 'datadog', 'pagerduty', 'confluence', 'notion', 'asana', 'shopify', 'intercom', 'gusto'];
+  const objects = ['accounts', 'opportunities', 'vendors', 'purchase orders', 'candidates', 'interviews', 'users', 'groups', 'monitors', 'incidents', 'pages', 'tasks', 'orders', 'conversations', 'payroll runs', 'benefits'];
+  const purposes = [
+    ['lookup', 'Look up', 'Read one record to answer a question from a colleague.'],
+    ['report', 'Report on', 'Summarise weekly figures for the leadership review.'],
+    ['export', 'Export', 'Bulk export records to CSV for an audit.'],
+    ['update', 'Update', 'Change fields on a record after a customer request.'],
+  ];
+  const classes = { lookup: 'lookup', report: 'reporting', export: 'export', update: 'write' };
+  const out = [];
+  for (let i = 0; out.length < count; i++) {
+    const source = sources[i % sources.length];
+    const object = objects[(i * 7) % objects.length];
+    const [verb, display, why] = purposes[(i * 3) % purposes.length];
+    const slug = object.replace(/ /g, '_');
+    out.push([`${source}.${slug}_${verb}.${i}`, `${display} ${object} in ${source}`, `${display} ${object} in ${source}. ${why}`, classes[verb], [[source, `${slug}.name`], [source, `${slug}.owner`]]]);
+  }
+  return out;
+}
+
 const evaluateScenario = (name, connections, extra = {}) => ({
   name,
   connections,
   warmupS: 3,
   durationS: 10,
   async setup(ctx) {
-    for (const [label, display_name, description, intent_class, elements] of EVALUATE_INTENTIONS) {
+    for (const [label, display_name, description, intent_class, elements] of [...EVALUATE_INTENTIONS, ...fillerIntentions(EVALUATE_ACTIVE - EVALUATE_INTENTIONS.length)]) {
       const created = await ctx.api('POST', '/v1/intentions', { label, display_name, description, intent_class, data_elements: elements.map(([data_source_id, path]) => ({ data_source_id, path })) }, 201);
       await ctx.api('POST', `/v1/intentions/${created.id}/publish`, undefined, 200);
     }
@@ -95,7 +122,7 @@ const evaluateScenario = (name, connections, extra = {}) => ({
     if (!outcomes.includes('allowed') || !outcomes.includes('denied')) throw new Error(`evaluate: unexpected outcomes in setup: ${outcomes.join(', ')}`);
     return {
       calls: EVALUATE_CALLS,
-      note: `POST /v1/intent/evaluate over ${EVALUATE_INTENTIONS.length} published intentions, ${EVALUATE_CALLS.length} calls in rotation (outcomes ${outcomes.join('/')}); every answer waits for its intent event to commit (group commit)${extra.rate ? `; evenly paced at ${extra.rate}/s` : ''}`,
+      note: `POST /v1/intent/evaluate over ${EVALUATE_ACTIVE} published intentions, ${EVALUATE_CALLS.length} calls in rotation (outcomes ${outcomes.join('/')}); every answer waits for its intent event to commit (group commit)${extra.rate ? `; evenly paced at ${extra.rate}/s` : ''}`,
     };
   },
   op: (http, params, it) => http.post('/v1/intent/evaluate', params.calls[it.seq % params.calls.length]),
@@ -103,6 +130,59 @@ const evaluateScenario = (name, connections, extra = {}) => ({
 });
 
 scenarios.push(evaluateScenario('evaluate', 50));
+
+const BENCH_CARD = {
+  id: 'bench-crm',
+  name: 'Bench CRM assistant',
+  allowed_scope: { operations: ['crm.contacts.read', 'crm.contacts.search'], resources: ['crm://contacts/*'], forbidden_operations: ['crm.contacts.delete'] },
+  audiences: ['crm-api'],
+  max_ttl_seconds: 3600,
+};
+
+scenarios.push(
+  {
+    name: 'dispense',
+    connections: 16,
+    warmupS: 2,
+    durationS: 10,
+    note: 'POST /v1/mandate/dispense: card lookup, scope check, RS256 signature (2048-bit), the mandate and its outbox row stored before the answer',
+    async setup(ctx) {
+      await ctx.api('POST', '/v1/intent-cards', BENCH_CARD, 201);
+      return {};
+    },
+    op: (http, _params, it) =>
+      http.post('/v1/mandate/dispense', {
+        actor: `agent:${it.loop}`,
+        intent_id: BENCH_CARD.id,
+        prompt_id: `prm_${it.seq}`,
+        requested_scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/*'] },
+        audience: 'crm-api',
+      }),
+  },
+  {
+    name: 'jwks',
+    connections: 50,
+    warmupS: 2,
+    durationS: 10,
+    note: 'GET /v1/mandate/jwks (public, Cache-Control max-age=60, ETag): what every verifier polls',
+    op: (http) => http.get('/v1/mandate/jwks'),
+  },
+  {
+    name: 'grants-verify',
+    connections: 50,
+    warmupS: 2,
+    durationS: 10,
+    note: 'POST /v1/grants/verify of a grant issued by evaluate (signature checked once, then claims, org and expiry on every call)',
+    async setup(ctx) {
+      const created = await ctx.api('POST', '/v1/intentions', { label: 'bench.verify.lookup', display_name: 'Look up a contact', description: 'Read a HubSpot contact.', intent_class: 'lookup' }, 201);
+      await ctx.api('POST', `/v1/intentions/${created.id}/publish`, undefined, 200);
+      const evaluated = await ctx.api('POST', '/v1/intent/evaluate', { tool_call: { name: 'hubspot.get_contact', arguments: { email: 'ada@example.com' } } }, 200);
+      if (!evaluated.grant) throw new Error(`grants-verify: evaluate gave no grant (${evaluated.outcome})`);
+      return { token: evaluated.grant };
+    },
+    op: (http, params) => http.post('/v1/grants/verify', { token: params.token }),
+  },
+);
 
 export function findScenario(name) {
   const s = scenarios.find((x) => x.name === name);

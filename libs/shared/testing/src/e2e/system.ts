@@ -49,12 +49,14 @@ export async function createTestDatabase(serverUrl = testDatabaseUrl()): Promise
   };
 }
 
-export async function startEmbeddedSystem(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestSystem & { dataDir: string; restart(): Promise<void> }> {
+export async function startEmbeddedSystem(
+  opts: { dataDir?: string; env?: Record<string, string>; port?: number } = {},
+): Promise<TestSystem & { dataDir: string; restart(env?: Record<string, string>): Promise<void> }> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'igw-e2e-'));
   const adminKey = randomKey('admin');
   const platformKey = randomKey('platform');
-  const [port] = await freePorts(1);
-  const env = { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey, ...opts.env };
+  const port = opts.port ?? (await freePorts(1))[0];
+  let env = { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey, ...opts.env };
   let proc = await startApp('embedded', env, { port: port!, timeoutMs: 90_000 });
   let previous = '';
   const system = {
@@ -68,9 +70,11 @@ export async function startEmbeddedSystem(opts: { dataDir?: string; env?: Record
       return [proc];
     },
     output: () => previous + proc.output(),
-    restart: async () => {
+    /** Restarts the process on the same data, with `changes` applied to its environment from now on. */
+    restart: async (changes: Record<string, string> = {}) => {
       await proc.stop();
       previous += proc.output();
+      env = { ...env, ...changes };
       proc = await startApp('embedded', env, { port: port!, timeoutMs: 90_000 });
     },
     stop: async () => {
