@@ -3,15 +3,14 @@ import { join } from 'node:path';
 import type { EventEnvelope } from '@igw/contracts';
 import { KafkaEventBus, OutboxRelay } from '@igw/events';
 import { startKafkaInstance, type KafkaInstance } from '@igw/testing';
-import { openPostgresDatabase, type ServiceDatabase, type SqlRunner } from './database';
+import { openPostgresDatabase, type ServiceDatabase } from './database';
 import { migrate } from './migrate';
-import { applyOnce, OutboxWriter, SqlOutboxSource, type RawExecutor } from './outbox';
+import { applyOnce, OutboxWriter, sqlExecutor, SqlOutboxSource } from './outbox';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const brokers = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 
-/** What a Prisma transaction offers, over a raw transaction. */
-const raw = (tx: SqlRunner): RawExecutor => ({ $executeRawUnsafe: async (q, ...v) => (await tx.query<{ n: number }>(`WITH r AS (${q} RETURNING 1) SELECT count(*)::int AS n FROM r`, v))[0]!.n });
+const raw = sqlExecutor;
 
 function event(topic: string, note: string): EventEnvelope {
   return { id: `evt_${randomBytes(8).toString('hex')}`, type: topic, org_id: 'org_1', occurred_at: new Date().toISOString(), schema_version: 1, data: { note } };

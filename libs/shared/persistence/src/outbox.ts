@@ -7,6 +7,14 @@ export interface RawExecutor {
 }
 
 /** Writes events into the service's outbox inside the transaction that changes the state. */
+/**
+ * A raw transaction (`ServiceDatabase.transaction`) as the RawExecutor the outbox helpers take, so
+ * hot write paths can skip Prisma and still write their outbox rows the one way.
+ */
+export function sqlExecutor(tx: SqlRunner): RawExecutor {
+  return { $executeRawUnsafe: async (q, ...v) => (await tx.query<{ n: number }>(`WITH r AS (${q} RETURNING 1) SELECT count(*)::int AS n FROM r`, v))[0]!.n };
+}
+
 export class OutboxWriter {
   constructor(private readonly schema: string) {}
 

@@ -1,6 +1,6 @@
 import type { Mandate } from '../../domain/mandate';
 import { Prisma } from './generated/client';
-import { mutableColumns, storedStatus, toCreateInput } from './prisma-mandate.repository';
+import { mutableColumns, storedStatus } from './prisma-mandate.repository';
 import { toSigningKey } from './prisma-signing-key.repository';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -45,7 +45,6 @@ describe('mandate columns', () => {
   it('never writes the identity on update; create adds it and the sealed broker handle', () => {
     expect(mutableColumns(mandate)).not.toHaveProperty('credId');
     expect(mutableColumns(mandate)).not.toHaveProperty('orgId');
-    expect(toCreateInput({ mandate, brokerRevocationSealed: 'sealed' })).toMatchObject({ credId: 'mnd_1', orgId: 'org_1', brokerRevocationEnc: 'sealed' });
   });
 });
 

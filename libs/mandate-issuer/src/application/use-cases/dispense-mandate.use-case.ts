@@ -75,8 +75,8 @@ export class DispenseMandateUseCase {
     }
 
     const stored: Mandate = minted ? { ...mandate, broker: { ...minted.record } } : mandate;
-    const sealed = minted?.revocationHandle ? this.signing.seal(minted.revocationHandle, brokerHandlePurpose(mandate.credId)) : null;
     try {
+      const sealed = minted?.revocationHandle ? this.signing.seal(minted.revocationHandle, brokerHandlePurpose(mandate.credId)) : null;
       await this.mandates.create({ mandate: stored, brokerRevocationSealed: sealed }, (saved) => [envelope(Topics.MandateDispensed, saved.orgId, toMandateEvent(saved, now), now)]);
     } catch (err) {
       if (minted && brokerKind) {

@@ -47,9 +47,10 @@ export class RevokeMandateUseCase {
       return { ...answer, broker_revocation: { kind, result: brokerState.revocation } };
     }
     const stored = await this.mandates.find(caller.orgId, dto.cred_id);
-    const handle = stored?.brokerRevocationSealed ? this.signing.unseal(stored.brokerRevocationSealed, brokerHandlePurpose(revoked.credId)) : null;
     let result: string;
     try {
+      // Inside the try: a handle that cannot be opened (KEK changed) is a failed broker revocation, not a 500.
+      const handle = stored?.brokerRevocationSealed ? this.signing.unseal(stored.brokerRevocationSealed, brokerHandlePurpose(revoked.credId)) : null;
       result = (await this.brokers.revoke(kind, handle)).result;
     } catch (err) {
       this.log.warn(`revoking the ${kind} credential of mandate ${revoked.credId} failed; a later revoke call retries: ${(err as Error).message}`);

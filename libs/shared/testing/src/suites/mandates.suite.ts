@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { client, type Client } from '../e2e/http-client';
 import type { TestSystem } from '../e2e/system';
@@ -71,6 +71,10 @@ export function describeMandates(mode: string, start: () => Promise<TestSystem>)
       expect(res.body).toEqual({ credential: expect.any(String), cred_id: expect.stringMatching(/^cred_/), expires_at: expect.any(String), ttl_seconds: 300 });
       const header = decodeProtectedHeader(res.body.credential);
       expect(header).toMatchObject({ alg: 'RS256', typ: 'mandate+jwt', kid: expect.any(String) });
+      // Independently of jose: RSASSA-PKCS1-v1_5 with SHA-256 over `header.payload`, with the published key of that kid.
+      const published = (await client(sys.url).get('/v1/mandate/jwks')).body.keys.find((k: { kid: string }) => k.kid === header.kid);
+      const [h, p, sig] = (res.body.credential as string).split('.');
+      expect(verify('sha256', Buffer.from(`${h}.${p}`), createPublicKey({ key: published, format: 'jwk' }), Buffer.from(sig!, 'base64url'))).toBe(true);
       const { payload } = await jwtVerify(res.body.credential, await jwks(), { algorithms: ['RS256'], audience: 'crm-api', typ: 'mandate+jwt' });
       expect(payload).toMatchObject({
         iss: 'intent-gateway',
