@@ -1,22 +1,8 @@
 import 'reflect-metadata';
 import { hostname } from 'node:os';
-import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { APPROVALS_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit } from '@igw/config';
-import {
-  CALLER_RESOLVER,
-  CallerGuard,
-  HttpApprovalsClient,
-  HttpPolicyRegistryClient,
-  InternalCallerResolver,
-  InternalServiceClient,
-  ProbesController,
-  READINESS_CHECKS,
-  createHttpApp,
-  createLogger,
-} from '@igw/http';
-import { VERSION } from '@igw/kernel';
+import { createLogger, HttpApprovalsClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import {
   classificationProviders,
   EVALUATOR_MIGRATIONS,
@@ -26,7 +12,7 @@ import {
   JoseGrantService,
   parseGrantKeySetting,
 } from '@igw/intent-evaluator';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, redisReady, runApp, StartupError } from '@igw/runtime';
+import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
 
 /**
  * Distributed mode: `POST /v1/intent/evaluate`, `GET /v1/intent/history`, `POST /v1/grants/verify`
@@ -54,7 +40,12 @@ runApp('intent-evaluator', async () => {
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL!, token, { service: 'approvals' });
   const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])];
 
-  @Module({
+  return serveService({
+    name: 'intent-evaluator',
+    config,
+    logger,
+    bus,
+    infra,
     imports: [
       IntentEvaluatorModule.register({
         db: infra.db,
@@ -71,33 +62,11 @@ runApp('intent-evaluator', async () => {
         classification: classificationProviders(config),
       }),
     ],
-    controllers: [ProbesController],
-    providers: [
-      { provide: READINESS_CHECKS, useValue: checks },
-      { provide: CALLER_RESOLVER, useValue: new InternalCallerResolver(token) },
-      { provide: APP_GUARD, useClass: CallerGuard },
-    ],
-  })
-  class IntentEvaluatorAppModule {}
-
-  const app = await createHttpApp(IntentEvaluatorAppModule, {
-    name: 'intent-evaluator',
-    logger,
-    openApi: { title: 'Intent Gateway — intent-evaluator', version: VERSION },
+    checks,
+    redis,
+    redisWarning: 'redis is not reachable yet; evaluations answer 503 until it is',
+    release: async () => {
+      await Promise.all([registryHttp.close(), approvalsHttp.close()]);
+    },
   });
-  await bus.start();
-  infra.relay.start();
-  if (redis && !(await redisReady(redis))) logger.warn('redis is not reachable yet; evaluations answer 503 until it is');
-  await app.listen({ port: config.PORT, host: config.HOST });
-  logger.info({ port: config.PORT }, 'intent-evaluator listening');
-
-  return async () => {
-    // Closing the app drains the intent-event queue: every answered evaluation is committed.
-    await app.close();
-    await infra.relay.stop();
-    await bus.stop();
-    await Promise.all([registryHttp.close(), approvalsHttp.close()]);
-    redis?.disconnect();
-    await infra.db.close();
-  };
 });

@@ -1,22 +1,9 @@
 import 'reflect-metadata';
-import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit } from '@igw/config';
-import {
-  CALLER_RESOLVER,
-  CallerGuard,
-  HttpPolicyRegistryClient,
-  InternalCallerResolver,
-  InternalServiceClient,
-  ProbesController,
-  READINESS_CHECKS,
-  createHttpApp,
-  createLogger,
-} from '@igw/http';
-import { VERSION } from '@igw/kernel';
+import { createLogger, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import { brokerProviders, DEFAULT_KEY_SCHEDULE, MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, parseKek } from '@igw/mandate-issuer';
-import { createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
+import { createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
 
 /**
  * Distributed mode: mandates behind the gateway (`/v1/mandate/*`, the JWKS forwarded without a
@@ -34,10 +21,14 @@ runApp('mandate-issuer', async () => {
   const infra = await openServiceInfra(config, { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS, bus, logger });
   const token = config.INTERNAL_AUTH_TOKEN!;
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL!, token, { service: 'policy-registry' });
-  const checks = [databaseCheck(infra.db), eventsCheck(bus)];
   const rotationDays = config.MANDATE_KEY_ROTATION_DAYS ? Number(config.MANDATE_KEY_ROTATION_DAYS) : undefined;
 
-  @Module({
+  return serveService({
+    name: 'mandate-issuer',
+    config,
+    logger,
+    bus,
+    infra,
     imports: [
       MandateIssuerModule.register({
         db: infra.db,
@@ -48,30 +39,7 @@ runApp('mandate-issuer', async () => {
         ...(rotationDays ? { keyRing: { policy: { ...DEFAULT_KEY_SCHEDULE, rotationIntervalSeconds: rotationDays * 86400 } } } : {}),
       }),
     ],
-    controllers: [ProbesController],
-    providers: [
-      { provide: READINESS_CHECKS, useValue: checks },
-      { provide: CALLER_RESOLVER, useValue: new InternalCallerResolver(token) },
-      { provide: APP_GUARD, useClass: CallerGuard },
-    ],
-  })
-  class MandateIssuerAppModule {}
-
-  const app = await createHttpApp(MandateIssuerAppModule, {
-    name: 'mandate-issuer',
-    logger,
-    openApi: { title: 'Intent Gateway — mandate-issuer', version: VERSION },
+    checks: [databaseCheck(infra.db), eventsCheck(bus)],
+    release: () => registryHttp.close(),
   });
-  await bus.start();
-  infra.relay.start();
-  await app.listen({ port: config.PORT, host: config.HOST });
-  logger.info({ port: config.PORT }, 'mandate-issuer listening');
-
-  return async () => {
-    await app.close();
-    await infra.relay.stop();
-    await bus.stop();
-    await registryHttp.close();
-    await infra.db.close();
-  };
 });

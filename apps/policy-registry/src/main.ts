@@ -1,11 +1,8 @@
 import 'reflect-metadata';
-import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { BaseConfig, loadConfigOrExit } from '@igw/config';
-import { CALLER_RESOLVER, CallerGuard, InternalCallerResolver, ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
-import { VERSION } from '@igw/kernel';
+import { createLogger } from '@igw/http';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, redisReady, runApp, StartupError } from '@igw/runtime';
+import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
 
 /** Distributed mode: intentions, purposes and intent cards, behind the gateway. */
 runApp('policy-registry', async () => {
@@ -17,36 +14,16 @@ runApp('policy-registry', async () => {
   // Readers check the org counters here on every call; the registry advances them after each commit.
   const redis = createRedis(config, logger);
   const versionBoard = createVersionBoard(config, redis);
-  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])];
-
-  @Module({
-    imports: [PolicyRegistryModule.register({ db: infra.db, notifier: infra.notifier, versionBoard, internalRoutes: true })],
-    controllers: [ProbesController],
-    providers: [
-      { provide: READINESS_CHECKS, useValue: checks },
-      { provide: CALLER_RESOLVER, useValue: new InternalCallerResolver(config.INTERNAL_AUTH_TOKEN!) },
-      { provide: APP_GUARD, useClass: CallerGuard },
-    ],
-  })
-  class PolicyRegistryAppModule {}
-
-  const app = await createHttpApp(PolicyRegistryAppModule, {
+  return serveService({
     name: 'policy-registry',
+    config,
     logger,
-    openApi: { title: 'Intent Gateway — policy-registry', version: VERSION },
+    bus,
+    infra,
+    imports: [PolicyRegistryModule.register({ db: infra.db, notifier: infra.notifier, versionBoard, internalRoutes: true })],
+    checks: [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])],
+    redis,
+    // Changes answered before Redis is up would leave the board behind (readers then catch up from the events).
+    redisWarning: 'redis not ready: version board writes fail until it is; changes still succeed',
   });
-  await bus.start();
-  infra.relay.start();
-  // Changes answered before Redis is up would leave the board behind (readers then catch up from the events).
-  if (redis && !(await redisReady(redis))) logger.warn('redis not ready: version board writes fail until it is; changes still succeed');
-  await app.listen({ port: config.PORT, host: config.HOST });
-  logger.info({ port: config.PORT }, 'policy-registry listening');
-
-  return async () => {
-    await app.close();
-    await infra.relay.stop();
-    await bus.stop();
-    await infra.db.close();
-    redis?.disconnect();
-  };
 });

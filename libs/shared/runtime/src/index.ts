@@ -2,3 +2,4 @@ export * from './service-infra';
 export * from './run-app';
 export * from './version-board';
 export * from './secret-file';
+export * from './service-app';
