@@ -10,3 +10,4 @@ export * from './http/approvals.dto';
 export * from './http/policy-registry-api';
 export * from './http/intent-evaluation.dto';
 export * from './http/mandates.dto';
+export * from './http/mcp-proxy.dto';

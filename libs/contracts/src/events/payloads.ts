@@ -14,7 +14,7 @@ import {
   ValidateNested,
   validateSync,
 } from 'class-validator';
-import { SCOPES, type Scope } from '@igw/kernel';
+import { DECISION_KINDS, SCOPES, type DecisionKind, type Scope } from '@igw/kernel';
 import { DataElementDto, INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus } from '../http/intentions.dto';
 import type { CardRule } from '../http/intent-cards.dto';
 import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '../http/approvals.dto';
@@ -132,6 +132,23 @@ export class MandateEventV1 {
   @IsOptional() @IsIn(['vault', 'conjur']) broker_kind!: 'vault' | 'conjur' | null;
 }
 
+/** decision.made v1: one decision of the proxy (DESIGN 6.9), without the call's arguments. */
+export class DecisionMadeV1 {
+  @IsString() decision_id!: string;
+  @IsIn(DECISION_KINDS) kind!: DecisionKind;
+  @IsOptional() @IsString() rule_id!: string | null;
+  @IsOptional() @IsString() reason!: string | null;
+  @IsOptional() @IsIn(DECISION_KINDS) shadow_decision!: DecisionKind | null;
+  @IsString() cred_id!: string;
+  @IsString() intent_id!: string;
+  @IsString() prompt_id!: string;
+  @IsString() actor!: string;
+  @IsString() surface!: string;
+  @IsString() operation!: string;
+  @IsOptional() @IsString() target_resource!: string | null;
+  @IsISO8601() created_at!: string;
+}
+
 const payloadClasses: Record<TopicName, new () => object> = {
   [Topics.OrgCreated.name]: OrgCreatedV1,
   [Topics.ApiKeyCreated.name]: ApiKeyEventV1,
@@ -149,6 +166,7 @@ const payloadClasses: Record<TopicName, new () => object> = {
   [Topics.MandateDispensed.name]: MandateEventV1,
   [Topics.MandateRefreshed.name]: MandateEventV1,
   [Topics.MandateRevoked.name]: MandateEventV1,
+  [Topics.DecisionMade.name]: DecisionMadeV1,
 };
 
 export class InvalidEventError extends Error {}

@@ -19,6 +19,7 @@ export const Topics = {
   MandateDispensed: { name: 'mandates.mandate.dispensed.v1', version: 1, webhookType: 'mandate.dispensed' },
   MandateRefreshed: { name: 'mandates.mandate.refreshed.v1', version: 1, webhookType: 'mandate.refreshed' },
   MandateRevoked: { name: 'mandates.mandate.revoked.v1', version: 1, webhookType: 'mandate.revoked' },
+  DecisionMade: { name: 'proxy.decision.made.v1', version: 1, webhookType: 'decision.made' },
 } as const satisfies Record<string, { name: string; version: number; webhookType: string | undefined }>;
 
 export type TopicKey = keyof typeof Topics;
