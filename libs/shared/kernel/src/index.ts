@@ -6,3 +6,4 @@ export * from './version';
 export * from './decision-kinds';
 export * from './keyset-paging';
 export * from './scope-glob';
+export * from './rule-condition';

@@ -45,12 +45,21 @@ interface Group {
   retries: Map<string, PendingRetry>;
   timers: Set<NodeJS.Timeout>;
   starting?: Promise<void>;
+  /** Last sign of life of the running consumer (a fetch or a heartbeat), for the stall watchdog. */
+  lastAlive: number;
 }
 
 const MAX_RETRY_BACKOFF_MS = 30_000;
 const HEALTH_CACHE_MS = 1000;
 const HEALTH_TIMEOUT_MS = 1500;
 const LOG_REPEAT_MS = 30_000;
+/**
+ * A consumer that has neither fetched nor sent a heartbeat for this long while the broker answers
+ * is stuck (kafkajs can stay wedged after a broker restart, e.g. kafkajs#267): it is replaced.
+ * Healthy consumers fetch every `maxWaitTimeInMs` (1 s), so this never fires for them.
+ */
+const STALL_MS = 45_000;
+const STALL_CHECK_MS = 10_000;
 const STOP_STEP_TIMEOUT_MS = 5000;
 
 /**
@@ -147,7 +156,7 @@ export class KafkaEventBus implements EventBus {
       throw new Error(`consumer group ${subscription.group} is already running; subscribe before start()`);
     }
     if (!group) {
-      group = { name: subscription.group, handlers: new Map(), retries: new Map(), timers: new Set() };
+      group = { name: subscription.group, handlers: new Map(), retries: new Map(), timers: new Set(), lastAlive: Date.now() };
       this.groups.set(subscription.group, group);
     }
     for (const topic of subscription.topics) {
@@ -286,6 +295,9 @@ export class KafkaEventBus implements EventBus {
     });
     // After a rebalance the committed offset is the truth again.
     consumer.on(consumer.events.GROUP_JOIN, () => group.retries.clear());
+    const alive = () => (group.lastAlive = Date.now());
+    for (const e of [consumer.events.FETCH_START, consumer.events.HEARTBEAT, consumer.events.GROUP_JOIN]) consumer.on(e, alive);
+    alive();
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart || this.stopped || group.consumer !== consumer) return;
       // kafkajs gave up on this consumer (a non-retriable error): start a fresh one so delivery
@@ -306,11 +318,34 @@ export class KafkaEventBus implements EventBus {
         partitionsConsumedConcurrently: 1,
         eachBatch: (payload) => this.handleBatch(group, consumer, payload),
       });
+      this.watchForStall(group, consumer);
     } catch (err) {
       group.consumer = undefined;
       await consumer.disconnect().catch(() => undefined);
       throw err;
     }
+  }
+
+  private watchForStall(group: Group, consumer: Consumer): void {
+    const timer = setInterval(() => {
+      if (this.stopped || group.consumer !== consumer) {
+        clearInterval(timer);
+        group.timers.delete(timer);
+        return;
+      }
+      if (Date.now() - group.lastAlive < STALL_MS) return;
+      void this.healthy().then(async (reachable) => {
+        // While the broker is down kafkajs is reconnecting on its own; only a stall with a reachable broker is ours to fix.
+        if (!reachable || this.stopped || group.consumer !== consumer) return;
+        clearInterval(timer);
+        group.timers.delete(timer);
+        group.consumer = undefined;
+        await withTimeout(consumer.disconnect(), STOP_STEP_TIMEOUT_MS, () => 'disconnect timed out').catch(() => undefined);
+        this.restartLater(group, new Error(`no fetch or heartbeat for ${Math.round((Date.now() - group.lastAlive) / 1000)} s while the broker answers`));
+      });
+    }, STALL_CHECK_MS);
+    timer.unref();
+    group.timers.add(timer);
   }
 
   private restartLater(group: Group, err: unknown): void {

@@ -1,0 +1,94 @@
+import { Agent, request } from 'undici';
+import type { JWK } from 'jose';
+import { DependencyUnavailableError } from '@igw/kernel';
+import type { JwkSet, JwksSource } from '../../application/verification/jwks-source.port';
+
+const MAX_BODY_BYTES = 256 * 1024;
+const DEPENDENCY = 'mandate issuer JWKS';
+
+export interface HttpJwksSourceOptions {
+  /** One deadline for connect, answer and body. */
+  timeoutMs?: number;
+  dispatcher?: Agent;
+}
+
+/** The RSA keys of a JWKS body (`kty RSA` with string `kid`, `n`, `e`); other keys are dropped. Null when the body is no JWKS. */
+export function rsaKeysOf(body: unknown): JWK[] | null {
+  if (typeof body !== 'object' || body === null || !Array.isArray((body as { keys?: unknown }).keys)) return null;
+  const keys: JWK[] = [];
+  for (const k of (body as { keys: unknown[] }).keys) {
+    if (typeof k !== 'object' || k === null) continue;
+    const { kty, kid, n, e, alg, use } = k as Record<string, unknown>;
+    if (kty !== 'RSA' || typeof kid !== 'string' || kid === '' || typeof n !== 'string' || n === '' || typeof e !== 'string' || e === '') continue;
+    // Public members only: a private `d` (a misconfigured issuer) is never carried along.
+    keys.push({ kty, kid, n, e, ...(typeof alg === 'string' ? { alg } : {}), ...(typeof use === 'string' ? { use } : {}) });
+  }
+  return keys;
+}
+
+/**
+ * The issuer's JWKS over HTTP (distributed mode): `GET {url}` (the mandate issuer's
+ * `/v1/mandate/jwks`, fixed by configuration) over a keep-alive pool, bounded by one deadline.
+ * Redirects are not followed (undici's default). No answer, a non-200 status, an oversized or non-JWKS body → DependencyUnavailableError.
+ */
+export class HttpJwksSource implements JwksSource {
+  private readonly dispatcher: Agent;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly url: string,
+    options: HttpJwksSourceOptions = {},
+  ) {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`JWKS url must be http(s): ${url}`);
+    this.timeoutMs = options.timeoutMs ?? 2_000;
+    this.dispatcher = options.dispatcher ?? new Agent({ connections: 4, keepAliveTimeout: 30_000, connect: { timeout: this.timeoutMs } });
+  }
+
+  async fetch(): Promise<JwkSet> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    timer.unref?.();
+    try {
+      const res = await request(this.url, { method: 'GET', headers: { accept: 'application/json' }, signal: controller.signal, dispatcher: this.dispatcher });
+      if (res.statusCode !== 200) {
+        await res.body.dump();
+        throw new DependencyUnavailableError(`${DEPENDENCY} (HTTP ${res.statusCode})`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY_BYTES) {
+          res.body.destroy();
+          throw new DependencyUnavailableError(`${DEPENDENCY} (body over ${MAX_BODY_BYTES} bytes)`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        throw new DependencyUnavailableError(`${DEPENDENCY} (body is not JSON)`);
+      }
+      const keys = rsaKeysOf(body);
+      if (keys === null) throw new DependencyUnavailableError(`${DEPENDENCY} (body is not a JWKS)`);
+      return { keys };
+    } catch (err) {
+      if (err instanceof DependencyUnavailableError) throw err;
+      if (timedOut) throw new DependencyUnavailableError(`${DEPENDENCY} (no answer within ${this.timeoutMs} ms)`, err);
+      const code = (err as { code?: unknown })?.code;
+      throw new DependencyUnavailableError(`${DEPENDENCY}${typeof code === 'string' ? ` (${code})` : ''}`, err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}

@@ -1,0 +1,4 @@
+export * from './acr';
+export * from './compiled-card';
+export * from './decision';
+export * from './decision-engine';
