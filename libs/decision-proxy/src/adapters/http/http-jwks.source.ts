@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { boundedRequest, OutboundRequestError } from '@igw/http';
 import type { JWK } from 'jose';
 import { DependencyUnavailableError } from '@igw/kernel';
 import type { JwkSet, JwksSource } from '../../application/verification/jwks-source.port';
@@ -46,46 +47,32 @@ export class HttpJwksSource implements JwksSource {
   }
 
   async fetch(): Promise<JwkSet> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.timeoutMs);
-    timer.unref?.();
+    let answer: { status: number; text: string };
     try {
-      const res = await request(this.url, { method: 'GET', headers: { accept: 'application/json' }, signal: controller.signal, dispatcher: this.dispatcher });
-      if (res.statusCode !== 200) {
-        await res.body.dump();
-        throw new DependencyUnavailableError(`${DEPENDENCY} (HTTP ${res.statusCode})`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_BODY_BYTES) {
-          res.body.destroy();
-          throw new DependencyUnavailableError(`${DEPENDENCY} (body over ${MAX_BODY_BYTES} bytes)`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        throw new DependencyUnavailableError(`${DEPENDENCY} (body is not JSON)`);
-      }
-      const keys = rsaKeysOf(body);
-      if (keys === null) throw new DependencyUnavailableError(`${DEPENDENCY} (body is not a JWKS)`);
-      return { keys };
+      answer = await boundedRequest(this.url, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        dispatcher: this.dispatcher,
+        timeoutMs: this.timeoutMs,
+        maxBytes: MAX_BODY_BYTES,
+        readBody: (status) => status === 200,
+      });
     } catch (err) {
-      if (err instanceof DependencyUnavailableError) throw err;
-      if (timedOut) throw new DependencyUnavailableError(`${DEPENDENCY} (no answer within ${this.timeoutMs} ms)`, err);
-      const code = (err as { code?: unknown })?.code;
-      throw new DependencyUnavailableError(`${DEPENDENCY}${typeof code === 'string' ? ` (${code})` : ''}`, err);
-    } finally {
-      clearTimeout(timer);
+      if (!(err instanceof OutboundRequestError)) throw err;
+      if (err.failure === 'too_large') throw new DependencyUnavailableError(`${DEPENDENCY} (body over ${MAX_BODY_BYTES} bytes)`);
+      if (err.failure === 'timeout') throw new DependencyUnavailableError(`${DEPENDENCY} (no answer within ${this.timeoutMs} ms)`, err);
+      throw new DependencyUnavailableError(`${DEPENDENCY}${err.code ? ` (${err.code})` : ''}`, err);
     }
+    if (answer.status !== 200) throw new DependencyUnavailableError(`${DEPENDENCY} (HTTP ${answer.status})`);
+    let body: unknown;
+    try {
+      body = JSON.parse(answer.text);
+    } catch {
+      throw new DependencyUnavailableError(`${DEPENDENCY} (body is not JSON)`);
+    }
+    const keys = rsaKeysOf(body);
+    if (keys === null) throw new DependencyUnavailableError(`${DEPENDENCY} (body is not a JWKS)`);
+    return { keys };
   }
 
   async close(): Promise<void> {

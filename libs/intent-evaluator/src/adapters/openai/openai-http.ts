@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { boundedRequest, OutboundRequestError } from '@igw/http';
 import { ModelEndpointError } from '../../application/classification/model-endpoint.error';
 
 export interface OpenAiEndpointOptions {
@@ -33,49 +34,31 @@ export class OpenAiHttp {
   }
 
   async postJson(path: string, body: unknown, timeoutMs: number, maxBytes: number): Promise<unknown> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    timer.unref?.();
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.#authorization) headers['authorization'] = this.#authorization;
+    let answer: { status: number; text: string };
     try {
-      const res = await request(`${this.base}${path}`, {
+      answer = await boundedRequest(`${this.base}${path}`, {
         method: 'POST',
         headers,
         body: JSON.stringify(body),
-        signal: controller.signal,
         dispatcher: this.agent,
+        timeoutMs,
+        maxBytes,
+        // A refused request's body may echo the request: never read it.
+        readBody: (status) => status >= 200 && status <= 299,
       });
-      if (res.statusCode < 200 || res.statusCode > 299) {
-        await res.body.dump().catch(() => undefined);
-        throw new ModelEndpointError('http_error', `${this.what} endpoint answered HTTP ${res.statusCode}`, res.statusCode);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          res.body.destroy();
-          throw new ModelEndpointError('malformed_response', `${this.what} answer is larger than ${maxBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      try {
-        return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-      } catch {
-        throw new ModelEndpointError('malformed_response', `${this.what} answer is not JSON`);
-      }
     } catch (err) {
-      if (timedOut) throw new ModelEndpointError('timeout', `${this.what} endpoint gave no answer within ${timeoutMs} ms`);
-      if (err instanceof ModelEndpointError) throw err;
-      const code = (err as { code?: unknown })?.code;
-      throw new ModelEndpointError('network_error', `${this.what} endpoint unreachable${typeof code === 'string' ? ` (${code})` : ''}`);
-    } finally {
-      clearTimeout(timer);
+      if (!(err instanceof OutboundRequestError)) throw err;
+      if (err.failure === 'timeout') throw new ModelEndpointError('timeout', `${this.what} endpoint gave no answer within ${timeoutMs} ms`);
+      if (err.failure === 'too_large') throw new ModelEndpointError('malformed_response', `${this.what} answer is larger than ${maxBytes} bytes`);
+      throw new ModelEndpointError('network_error', `${this.what} endpoint unreachable${err.code ? ` (${err.code})` : ''}`);
+    }
+    if (answer.status < 200 || answer.status > 299) throw new ModelEndpointError('http_error', `${this.what} endpoint answered HTTP ${answer.status}`, answer.status);
+    try {
+      return JSON.parse(answer.text) as unknown;
+    } catch {
+      throw new ModelEndpointError('malformed_response', `${this.what} answer is not JSON`);
     }
   }
 

@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { boundedRequest, OutboundRequestError } from '@igw/http';
 import {
   BrokerError,
   redactBrokerText,
@@ -101,39 +102,22 @@ export class ConjurAuthnJwtBroker implements CredentialBroker<'conjur'> {
   }
 
   private async authenticate(mandate: string): Promise<{ status: number; text: string }> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.timeoutMs);
-    timer.unref?.();
     try {
-      const res = await request(this.authenticateUrl, {
+      return await boundedRequest(this.authenticateUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-encoding': 'base64' },
         body: new URLSearchParams({ jwt: mandate }).toString(),
-        signal: controller.signal,
         dispatcher: this.agent,
+        timeoutMs: this.timeoutMs,
+        maxBytes: MAX_BODY_BYTES,
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_BODY_BYTES) {
-          res.body.destroy();
-          throw new BrokerError('unavailable', 'conjur', `conjur answered the authentication with more than ${MAX_BODY_BYTES} bytes`, { brokerStatus: res.statusCode });
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return { status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') };
     } catch (err) {
-      if (timedOut) throw new BrokerError('timeout', 'conjur', `conjur gave no answer to the authentication within ${this.timeoutMs} ms`);
-      if (err instanceof BrokerError) throw err;
-      const code = (err as { code?: unknown })?.code;
-      throw new BrokerError('unavailable', 'conjur', `conjur is unreachable for the authentication${typeof code === 'string' ? ` (${code})` : ''}`);
-    } finally {
-      clearTimeout(timer);
+      if (!(err instanceof OutboundRequestError)) throw err;
+      if (err.failure === 'timeout') throw new BrokerError('timeout', 'conjur', `conjur gave no answer to the authentication within ${this.timeoutMs} ms`);
+      if (err.failure === 'too_large') {
+        throw new BrokerError('unavailable', 'conjur', `conjur answered the authentication with more than ${MAX_BODY_BYTES} bytes`, { brokerStatus: err.status });
+      }
+      throw new BrokerError('unavailable', 'conjur', `conjur is unreachable for the authentication${err.code ? ` (${err.code})` : ''}`);
     }
   }
 }

@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { boundedRequest, OutboundRequestError } from '@igw/http';
 import { BrokerError } from '../../application/brokers';
 
 /** A Vault answer: its status and its JSON body (undefined when empty or not JSON). */
@@ -31,51 +32,35 @@ export class VaultHttp {
     path: string,
     options: { body?: unknown; token?: string; namespace?: string; timeoutMs: number; what: string },
   ): Promise<VaultAnswer> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, options.timeoutMs);
-    timer.unref?.();
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.token !== undefined) headers['x-vault-token'] = options.token;
     if (options.namespace) headers['x-vault-namespace'] = options.namespace;
+    let answer: { status: number; text: string };
     try {
-      const res = await request(`${this.base}/v1${path}`, {
+      answer = await boundedRequest(`${this.base}/v1${path}`, {
         method,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: controller.signal,
         dispatcher: this.agent,
+        timeoutMs: options.timeoutMs,
+        maxBytes: MAX_BODY_BYTES,
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_BODY_BYTES) {
-          res.body.destroy();
-          throw new BrokerError('unavailable', 'vault', `vault answered the ${options.what} with more than ${MAX_BODY_BYTES} bytes`, { brokerStatus: res.statusCode });
-        }
-        chunks.push(chunk as Buffer);
-      }
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = text ? (JSON.parse(text) as unknown) : undefined;
-      } catch {
-        body = undefined;
-      }
-      return { status: res.statusCode, body };
     } catch (err) {
-      if (timedOut) throw new BrokerError('timeout', 'vault', `vault gave no answer to the ${options.what} within ${options.timeoutMs} ms`);
-      if (err instanceof BrokerError) throw err;
-      const code = (err as { code?: unknown })?.code;
-      throw new BrokerError('unavailable', 'vault', `vault is unreachable for the ${options.what}${typeof code === 'string' ? ` (${code})` : ''}`);
-    } finally {
-      clearTimeout(timer);
+      if (!(err instanceof OutboundRequestError)) throw err;
+      if (err.failure === 'timeout') throw new BrokerError('timeout', 'vault', `vault gave no answer to the ${options.what} within ${options.timeoutMs} ms`);
+      if (err.failure === 'too_large') {
+        throw new BrokerError('unavailable', 'vault', `vault answered the ${options.what} with more than ${MAX_BODY_BYTES} bytes`, { brokerStatus: err.status });
+      }
+      throw new BrokerError('unavailable', 'vault', `vault is unreachable for the ${options.what}${err.code ? ` (${err.code})` : ''}`);
     }
+    let body: unknown;
+    try {
+      body = answer.text ? (JSON.parse(answer.text) as unknown) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: answer.status, body };
   }
 
   async close(): Promise<void> {
