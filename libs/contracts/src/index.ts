@@ -11,3 +11,4 @@ export * from './http/policy-registry-api';
 export * from './http/intent-evaluation.dto';
 export * from './http/mandates.dto';
 export * from './http/mcp-proxy.dto';
+export * from './mandate-jwt';

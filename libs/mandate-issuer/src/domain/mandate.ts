@@ -1,5 +1,5 @@
 import { AppError, conflict, forbidden, invalidRequest, rateLimited, type ErrorDetail } from '@igw/kernel';
-import type { IntentCardEventV1 } from '@igw/contracts';
+import type { IntentCardEventV1, MandateClaims } from '@igw/contracts';
 import { checkRequestedScope, recheckScope, type MandateScope, type RequestedScope } from './mandate-scope';
 import { dispenseWindow, effectiveTtlSeconds, MANDATE_REFRESH_COOLDOWN_SECONDS, refreshCooldownSeconds, refreshedExpiry, toEpochSeconds } from './mandate-ttl';
 
@@ -74,22 +74,8 @@ export interface IssueContext {
   now: Date;
 }
 
-/** The JWT claims of a mandate (DESIGN 6.8), times in whole seconds. */
-export interface MandateClaims {
-  iss: string;
-  sub: string;
-  aud: string;
-  org: string;
-  intent_id: string;
-  prompt_id: string;
-  scope: MandateScope;
-  ctx: Record<string, unknown>;
-  acr?: string;
-  iat: number;
-  nbf: number;
-  exp: number;
-  jti: string;
-}
+/** The JWT claims of a mandate (DESIGN 6.8): the contract every verifier reads. */
+export type { MandateClaims };
 
 export const MANDATE_TEXT_LIMITS = { actor: 256, promptId: 256, audience: 256, reason: 1000 } as const;
 

@@ -1,6 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, errors, type JWK, type ProtectedHeaderParameters } from 'jose';
 import { Logger } from '@nestjs/common';
+import { MANDATE_JWT } from '@igw/contracts';
 import { DependencyUnavailableError, systemClock, type Clock } from '@igw/kernel';
 import type { JwksSource } from '../../application/verification/jwks-source.port';
 import {
@@ -13,8 +14,8 @@ import {
 } from '../../application/verification/mandate-verifier.port';
 import type { RevocationSet } from '../../application/verification/revocation-set';
 
-export const MANDATE_ALG = 'RS256';
-export const MANDATE_TYP = 'mandate+jwt';
+export const MANDATE_ALG = MANDATE_JWT.alg;
+export const MANDATE_TYP = MANDATE_JWT.typ;
 
 /** Header members by which a token would name its own key: never consulted, refused outright. */
 const REFUSED_HEADERS = ['jku', 'x5u', 'jwk', 'x5c', 'crit'] as const;

@@ -1,9 +1,10 @@
+import { MANDATE_JWT, type MandateClaims } from '@igw/contracts';
 import { AppError, forbidden } from '@igw/kernel';
 
 export const MANDATE_VERIFIER = Symbol('MANDATE_VERIFIER');
 
 /** The issuer every mandate names (`iss`). */
-export const MANDATE_ISSUER = 'intent-gateway';
+export const MANDATE_ISSUER = MANDATE_JWT.issuer;
 
 /**
  * Why a mandate was refused. All of them are one 401 `mandate_invalid` to the client (DESIGN
@@ -25,24 +26,13 @@ export const MANDATE_INVALID_REASONS = [
 ] as const;
 export type MandateInvalidReason = (typeof MANDATE_INVALID_REASONS)[number];
 
-/** The verified claims of a mandate (DESIGN 6.8), times in whole seconds. */
-export interface VerifiedMandateClaims {
-  iss: string;
-  sub: string;
-  aud: string;
-  org: string;
-  intent_id: string;
-  prompt_id: string;
-  scope: { operations: string[]; resources: string[]; forbidden_operations: string[] };
-  ctx: Record<string, unknown>;
-  acr?: string;
+/** The verified claims of a mandate (the issuer's contract; `iat`/`nbf` may be absent in a token we accept). */
+export type VerifiedMandateClaims = Omit<MandateClaims, 'iat' | 'nbf'> & {
   iat?: number;
   nbf?: number;
-  exp: number;
-  jti: string;
   /** The key that signed it (from the protected header). */
   kid: string;
-}
+};
 
 export type MandateVerification =
   | { ok: true; claims: VerifiedMandateClaims }

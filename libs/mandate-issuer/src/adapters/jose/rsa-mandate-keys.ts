@@ -1,11 +1,12 @@
 import { createHash, createPrivateKey, generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { SignJWT, type JWTPayload } from 'jose';
+import { MANDATE_JWT } from '@igw/contracts';
 import type { PublicRsaJwk } from '../../application/signing/mandate-signing.port';
 
 /** JOSE `typ` of a mandate; grants are `grant+jwt`, so neither is ever taken for the other. */
-export const MANDATE_TYPE = 'mandate+jwt';
-export const MANDATE_ALG = 'RS256';
+export const MANDATE_TYPE = MANDATE_JWT.typ;
+export const MANDATE_ALG = MANDATE_JWT.alg;
 /** DESIGN 6.8: RSA ≥ 2048. 2048 keeps signing at ~1.4k/s per core on our machines. */
 export const RSA_BITS = 2048;
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { POLICY_REGISTRY_API, Topics, type DispenseMandateDto, type DispensedMandateDto, type PolicyRegistryApi } from '@igw/contracts';
+import { MANDATE_JWT, POLICY_REGISTRY_API, Topics, type DispenseMandateDto, type DispensedMandateDto, type PolicyRegistryApi } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import { CLOCK, invalidRequest, newId, notFound, type Caller, type Clock } from '@igw/kernel';
 import { dispenseMandate, mandateClaims, type Mandate } from '../../domain/mandate';
@@ -10,7 +10,7 @@ import { MANDATE_SIGNING, type MandateSigning } from '../signing/mandate-signing
 import { toMandateEvent } from './views';
 
 /** `iss` of every mandate. */
-export const MANDATE_ISSUER = 'intent-gateway';
+export const MANDATE_ISSUER = MANDATE_JWT.issuer;
 
 /** What seals a broker revocation handle to its mandate. */
 export const brokerHandlePurpose = (credId: string) => `broker-revocation:${credId}`;
