@@ -49,15 +49,16 @@ export class EvaluateIntentUseCase {
     const dataElements = intention ? resolveDataElements({ allowed: intention.dataElements, arguments: call.arguments, dataSourceId: request.data_source_id }) : NO_DATA;
 
     // Consuming is the atomic check: of concurrent identical calls, one gets the approval.
-    const fingerprint = callFingerprint(canonical);
-    const used = intention?.approvalRequired && dataElements.ok ? await this.approvals.consume(caller, fingerprint) : null;
+    // Only calls that need an approval are hashed (sha256 stays off the common path).
+    const fingerprint = intention?.approvalRequired && dataElements.ok ? callFingerprint(canonical) : null;
+    const used = fingerprint !== null ? await this.approvals.consume(caller, fingerprint) : null;
     const decision = decideOutcome({ intention, dataElements, shadowMode, approvedApprovalAvailable: used !== null });
 
     const eventId = newId('iev');
     const label = intention ? intention.label : classified.decision.label;
     const intentClass = intention ? intention.intentClass : classified.decision.intentClass;
     let approvalRequestId: string | null = used?.id ?? null;
-    if (decision.needsApprovalRequest) {
+    if (decision.needsApprovalRequest && fingerprint !== null) {
       const pending = await this.approvals.create(caller, {
         source: 'evaluate',
         intent_label: label,
