@@ -5,7 +5,8 @@
 //
 // Job: {
 //   origin: 'http://127.0.0.1:<port>',  only loopback origins are accepted
-//   scenario: '<name>', module?: '<path of a scenarios module>' (default ./scenarios.mjs),
+//   scenario: '<name>', module?: '<path of a scenarios module>' (default ./scenarios.mjs; the
+//                                        peers use ./peer-scenarios.mjs),
 //   params?: {...}                       handed to the scenario's op
 //   headers?: {...}                      sent with every request (e.g. authorization)
 //   connections: N, warmupS, durationS,
@@ -56,7 +57,10 @@ function makeHttp(pool, headers) {
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const status = res.statusCode;
-    if (status < 200 || status > 299) throw new HttpStatusError(method, path, status, await res.body.text().catch(() => ''));
+    // opts.status: exactly this status (e.g. 200 where a 202 would be a different decision).
+    if (status < 200 || status > 299 || (opts?.status !== undefined && status !== opts.status)) {
+      throw new HttpStatusError(method, path, status, await res.body.text().catch(() => ''));
+    }
     if (opts?.json) return res.body.json();
     await res.body.arrayBuffer();
     return undefined;

@@ -7,15 +7,21 @@
 // In-process scenarios (LOCAL: `classification`) need no system: each runs once, first, as a child
 // process whose JSON lines are passed through.
 //
+// Scenarios with `peers` (mcp-proxy-call*) also measure their peers (peers.mjs: Cerbos and a bare
+// node:http server) once per bench run, in the first mode whose setup succeeds, and print the peer
+// lines and a ratio line (ours/peer) after our line in every mode.
+//
 // Environment: BENCH_MODES (default "embedded,distributed"), BENCH_SCENARIOS (comma list of
 // names, default all), BENCH_DURATION_S (measured seconds per scenario, overrides each scenario's),
-// BENCH_WARMUP_S (overrides each scenario's warm-up), KAFKA_BROKERS (distributed mode), and
+// BENCH_WARMUP_S (overrides each scenario's warm-up), BENCH_PEERS (peers to measure, default
+// "cerbos,bare-node-http", "none" for none), KAFKA_BROKERS (distributed mode), and
 // BENCH_DATABASE_URL / BENCH_REDIS_URL (default the local PostgreSQL and Redis).
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jwtClaims, measurePeers, PEER_NOTES, PEERS } from './peers.mjs';
 import { scenarios } from './scenarios.mjs';
-import { cleanupAll, killAllSync, log, startDistributed, startEmbedded, trackChild } from './system.mjs';
+import { cleanupAll, killAllSync, log, runLoader, startDistributed, startEmbedded, trackChild } from './system.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MODES = { embedded: startEmbedded, distributed: startDistributed };
@@ -44,8 +50,11 @@ function parseConfig(env) {
   };
   const durationS = num('BENCH_DURATION_S');
   if (durationS === 0) throw new Error('BENCH_DURATION_S must be positive');
+  const peers = env.BENCH_PEERS === undefined || env.BENCH_PEERS === '' ? PEERS : env.BENCH_PEERS.trim() === 'none' ? [] : list(env.BENCH_PEERS);
+  for (const p of peers) if (!PEERS.includes(p)) throw new Error(`BENCH_PEERS: unknown peer '${p}' (${PEERS.join(', ')}, or none)`);
   return {
     modes,
+    peers,
     local: Object.keys(LOCAL).filter((n) => !names || names.includes(n)),
     selected: scenarios.filter((s) => !names || names.includes(s.name)),
     durationS,
@@ -99,7 +108,7 @@ process.on('unhandledRejection', (err) => void shutdown(1, `unexpected error: ${
 async function call(url, key, method, path, body, expect, opts = {}) {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(opts.headers ?? {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(30_000),
   });
@@ -118,41 +127,32 @@ async function benchKey(system) {
 
 // ---- one scenario --------------------------------------------------------------------------
 
-function runLoader(job) {
-  return new Promise((resolve, reject) => {
-    const child = trackChild(spawn(process.execPath, [join(here, 'loader.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] }));
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    // The loader has its own hard limit; this only guards against a wedged process.
-    const watchdog = setTimeout(() => child.kill('SIGKILL'), ((job.warmupS ?? 0) + job.durationS + 90) * 1000);
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      clearTimeout(watchdog);
-      const last = out.trim().split('\n').at(-1);
-      try {
-        const result = JSON.parse(last);
-        if (code !== 0) log(`loader exited with ${code ?? signal} (partial result kept)`);
-        resolve(result);
-      } catch {
-        reject(new Error(`loader exited with ${code ?? signal} without a result`));
-      }
-    });
-    child.stdin.end(JSON.stringify(job));
-  });
-}
-
+/**
+ * Sets the scenario up and runs its load: resolves with { line, params }. A failure after setup
+ * carries the setup's `params` (err.params), so the peers can still be measured with them.
+ */
 async function runScenario(system, key, scenario, cfg) {
   const ctx = {
     mode: system.mode,
     url: system.url,
+    // opts: { raw?: true (the body as text), headers?: {...} (extra request headers) }
     api: (method, path, body, expect, opts) => call(system.url, key, method, path, body, expect, opts),
   };
   const { note, ...params } = (await scenario.setup?.(ctx)) ?? {};
+  try {
+    await scenario.check?.(ctx, params);
+    return { line: await load(system, key, scenario, cfg, params, note), params };
+  } catch (err) {
+    throw Object.assign(err instanceof Error ? err : new Error(String(err)), { params });
+  }
+}
+
+async function load(system, key, scenario, cfg, params, note) {
   const job = {
     origin: system.url,
     scenario: scenario.name,
     params,
-    headers: { authorization: `Bearer ${key}` },
+    headers: { authorization: `Bearer ${key}`, ...(scenario.headers?.(params) ?? {}) },
     connections: scenario.connections,
     warmupS: cfg.warmupS ?? scenario.warmupS ?? 0,
     durationS: cfg.durationS ?? scenario.durationS,
@@ -183,6 +183,71 @@ async function runScenario(system, key, scenario, cfg) {
     ...(r.timed_out ? { timed_out: true } : {}),
     ...((note ?? scenario.note) ? { note: note ?? scenario.note } : {}),
   };
+}
+
+// ---- peers (scenarios with `peers`) --------------------------------------------------------
+
+/** scenario name → { mode, results: [{peer, result} | {peer, error}] }: measured once per bench run. */
+const peerRuns = new Map();
+const round3 = (x) => Math.round(x * 1000) / 1000;
+
+/**
+ * After our line of a scenario with peers: measures the peers if this run has not yet (needs the
+ * setup's mandate; the bare server takes the JWKS of this mode's system), then prints one line per
+ * peer and, when both sides have figures, the ratio line ours/peer for rps and p99.
+ */
+async function reportPeers(system, scenario, cfg, params, ours) {
+  if (!cfg.peers.length) return;
+  let run = peerRuns.get(scenario.name);
+  if (!run) {
+    if (!params?.mandate) {
+      log(`${system.mode} ${scenario.name}: no mandate from setup, peers not measured in this mode`);
+      return;
+    }
+    try {
+      jwtClaims(params.mandate);
+    } catch {
+      log(`${system.mode} ${scenario.name}: the mandate is not a JWT, peers not measured`);
+      return;
+    }
+    const results = await measurePeers({
+      scenarioName: scenario.name,
+      params,
+      jwksUrl: `${system.url}/v1/mandate/jwks`,
+      connections: scenario.connections,
+      warmupS: cfg.warmupS ?? scenario.warmupS ?? 0,
+      durationS: cfg.durationS ?? scenario.durationS,
+      rate: scenario.rate,
+      peers: cfg.peers,
+    });
+    if (stopping) return;
+    run = { mode: system.mode, durationS: cfg.durationS ?? scenario.durationS, results };
+    peerRuns.set(scenario.name, run);
+  }
+  const ratio = { scenario: scenario.name, mode: system.mode, ratio: 'ours/peer', peers_measured_in_mode: run.mode };
+  let ratios = 0;
+  for (const { peer, result: r, error } of run.results) {
+    printLine({
+      scenario: scenario.name,
+      peer,
+      ...(error ? { error } : { rps: r.rps, p50_ms: r.p50_ms, p99_ms: r.p99_ms, errors: r.errors }),
+      connections: scenario.connections,
+      duration_s: run.durationS,
+      ...(scenario.rate ? { rate: scenario.rate } : {}),
+      measured_in_mode: run.mode,
+      ...(r?.timed_out ? { timed_out: true } : {}),
+      note: PEER_NOTES[peer],
+    });
+    const key = peer.replace(/-/g, '_');
+    if (!error && ours?.rps > 0 && r.rps > 0 && ours.p99_ms > 0 && r.p99_ms > 0) {
+      ratio[`rps_vs_${key}`] = round3(ours.rps / r.rps);
+      ratio[`p99_vs_${key}`] = round3(ours.p99_ms / r.p99_ms);
+      // A peer that failed or dropped ops (paced beyond what it sustains) is not a like-for-like figure.
+      if (r.errors) (ratio.peer_errors ??= {})[peer] = r.errors;
+      ratios++;
+    }
+  }
+  if (ratios) printLine({ ...ratio, ...(ours.errors ? { our_errors: ours.errors } : {}) });
 }
 
 // ---- in-process scenarios ------------------------------------------------------------------
@@ -273,13 +338,18 @@ async function main() {
       }
       for (const scenario of cfg.selected) {
         if (stopping) break;
+        let params;
+        let ours;
         try {
-          printLine(await runScenario(system, key, scenario, cfg));
+          ({ line: ours, params } = await runScenario(system, key, scenario, cfg));
+          printLine(ours);
           ran.add(mode);
         } catch (err) {
           log(`${mode} ${scenario.name} failed: ${err?.stack ?? err}`);
           fail([scenario.name], err);
+          params = err?.params;
         }
+        if (scenario.peers && !stopping) await reportPeers(system, scenario, cfg, params, ours);
       }
     } finally {
       log(`stopping the ${mode} system...`);

@@ -11,9 +11,19 @@
 //   note         optional: printed in the output line (what the numbers mean)
 //   setup(ctx)   optional, runs in run.mjs: seed data through ctx.api; its JSON-serialisable
 //                return value reaches `op` as `params` (and may return { note } to refine the note)
+//   check(ctx, params)  optional, runs in run.mjs after setup: throw if the system does not answer
+//                as the scenario assumes (the scenario then fails, but its peers still run)
 //   op(http, params, it)  runs in loader.mjs: ONE operation (latency = the whole function). Throw
-//                (or let http.* throw on a non-2xx) to count an error. `it.seq` is unique per op
-//                within the loader run, `it.loop` is the loop's index.
+//                (or let http.* throw on a non-2xx; `{status: 200}` demands exactly that status) to
+//                count an error. `it.seq` is unique per op within the loader run, `it.loop` is the
+//                loop's index.
+//   headers(params)  optional, runs in run.mjs: extra headers sent with every request of the load
+//                (e.g. the mandate), merged over the bench key's authorization
+//   peers        optional: also measure the peers (peers.mjs) with this scenario's load shape, once
+//                per bench run, and print their lines and a ratio line after ours (see README)
+//
+// Besides node: built-ins this module imports only proxy-card.mjs (constants, no side effects).
+import { BENCH_CALL, PROXY_CARD, PROXY_DISPENSE, PROXY_RULES, SETUP_PROBE_RULE, probeCall } from './proxy-card.mjs';
 
 /** Intentions the list scenario reads back (one page: the list returns up to 200 full objects). */
 const LIST_SEED = 20;
@@ -183,6 +193,67 @@ scenarios.push(
     op: (http, params) => http.post('/v1/grants/verify', { token: params.token }),
   },
 );
+
+/**
+ * The mandate path (DESIGN 6.9): POST /v1/mcp-proxy/call under a mandate for a card of 20 rules of
+ * which none matches the call (proxy-card.mjs), so every call evaluates all 20 conditions and ends
+ * in `allow` (200, no rule_id). Setup installs the card, dispenses one mandate (ttl 3600 s) and
+ * checks the live answers: the benchmark call → allow without rule_id, and the probe of the last
+ * rule → 403 deny decided by that rule (so all 20 rules are in force, in order).
+ */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Distributed mode: the card reaches the mandate issuer and the proxy through events; retry 404s for a while. */
+async function until404Ends(fn, what, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!/ -> 404: .*intent_not_found/.test(String(err?.message)) || Date.now() > deadline) throw new Error(`${what}: ${err?.message ?? err}`);
+      await sleep(250);
+    }
+  }
+}
+
+const mcpProxyScenario = (name, extra = {}) => ({
+  name,
+  connections: 50,
+  warmupS: 2,
+  durationS: 10,
+  peers: true,
+  async setup(ctx) {
+    await ctx.api('POST', '/v1/intent-cards', PROXY_CARD); // 201 installed, 200 replaced (the second scenario re-installs it)
+    const dispensed = await until404Ends(() => ctx.api('POST', '/v1/mandate/dispense', PROXY_DISPENSE, 200), 'dispense');
+    const mandate = dispensed?.credential;
+    if (typeof mandate !== 'string' || mandate.split('.').length !== 3) throw new Error(`${name}: dispense returned no credential JWT`);
+    return {
+      mandate,
+      body: BENCH_CALL,
+      note:
+        `POST /v1/mcp-proxy/call (X-Service-Mandate, RS256) on card ${PROXY_CARD.id}: ${PROXY_RULES.length} CEL rules, none matching, so all are evaluated before the allow (worst case of first match wins)` +
+        (extra.rate ? `; evenly paced at ${extra.rate}/s` : ''),
+    };
+  },
+  // Separate from setup so that the peers are still measured (with setup's mandate) when the
+  // endpoint fails here.
+  async check(ctx, params) {
+    const headers = { 'x-service-mandate': params.mandate };
+    const allowed = await until404Ends(() => ctx.api('POST', '/v1/mcp-proxy/call', BENCH_CALL, 200, { headers }), 'benchmark call');
+    if (allowed?.decision?.kind !== 'allow' || allowed.decision.rule_id != null) {
+      throw new Error(`${name}: the benchmark call must be a plain allow with no rule_id, got ${JSON.stringify(allowed?.decision)}`);
+    }
+    const probe = JSON.parse(await ctx.api('POST', '/v1/mcp-proxy/call', probeCall(SETUP_PROBE_RULE).call, 403, { headers, raw: true }));
+    if (probe?.decision?.kind !== 'deny' || probe.decision.rule_id !== SETUP_PROBE_RULE) {
+      throw new Error(`${name}: the probe of rule ${SETUP_PROBE_RULE} must be denied by it, got ${JSON.stringify(probe?.decision)}`);
+    }
+  },
+  headers: (params) => ({ 'x-service-mandate': params.mandate }),
+  // Serialised once per loader (JSON.stringify per op would be loader CPU on the same 2 cores).
+  op: (http, params) => http.post('/v1/mcp-proxy/call', (params.json ??= JSON.stringify(params.body)), { status: 200 }),
+  ...extra,
+});
+
+scenarios.push(mcpProxyScenario('mcp-proxy-call'), mcpProxyScenario('mcp-proxy-call-paced', { rate: 2000 }));
 
 export function findScenario(name) {
   const s = scenarios.find((x) => x.name === name);

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const ROOT = resolve(HERE, '../..');
 const require = createRequire(import.meta.url);
 
 const START_TIMEOUT_MS = 90_000;
@@ -77,13 +78,40 @@ export function killAllSync() {
   }
 }
 
-async function stopChild(child, timeoutMs = STOP_TIMEOUT_MS) {
+export async function stopChild(child, timeoutMs = STOP_TIMEOUT_MS) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * Runs one loader job (tools/bench/loader.mjs, its own process) and resolves with its result line.
+ * A loader that exits non-zero after printing a result (its hard time limit) still counts.
+ */
+export function runLoader(job) {
+  return new Promise((resolve, reject) => {
+    const child = trackChild(spawn(process.execPath, [join(HERE, 'loader.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] }));
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    // The loader has its own hard limit; this only guards against a wedged process.
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), ((job.warmupS ?? 0) + job.durationS + 90) * 1000);
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      clearTimeout(watchdog);
+      const last = out.trim().split('\n').at(-1);
+      try {
+        const result = JSON.parse(last);
+        if (code !== 0) log(`loader exited with ${code ?? signal} (partial result kept)`);
+        resolve(result);
+      } catch {
+        reject(new Error(`loader exited with ${code ?? signal} without a result`));
+      }
+    });
+    child.stdin.end(JSON.stringify(job));
+  });
 }
 
 export async function freePorts(count) {

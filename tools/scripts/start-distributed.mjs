@@ -27,6 +27,7 @@ const services = [
   { app: 'approvals', port: Number(process.env.APPROVALS_PORT ?? gatewayPort + 5), urlSetting: 'APPROVALS_URL' },
   { app: 'intent-evaluator', port: Number(process.env.INTENT_EVALUATOR_PORT ?? gatewayPort + 2), urlSetting: 'INTENT_EVALUATOR_URL' },
   { app: 'mandate-issuer', port: Number(process.env.MANDATE_ISSUER_PORT ?? gatewayPort + 3), urlSetting: 'MANDATE_ISSUER_URL' },
+  { app: 'decision-proxy', port: Number(process.env.DECISION_PROXY_PORT ?? gatewayPort + 4), urlSetting: 'DECISION_PROXY_URL' },
 ];
 // Services that call each other learn each other's URLs too (the evaluator reads the registry and approvals).
 for (const s of services) env[s.urlSetting] ??= `http://127.0.0.1:${s.port}`;

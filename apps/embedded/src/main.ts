@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { loadConfigOrExit } from '@igw/config';
 import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
@@ -14,7 +15,8 @@ import {
   loadOrCreateEmbeddedGrantKey,
   parseGrantKeySetting,
 } from '@igw/intent-evaluator';
-import { brokerProviders, loadOrCreateEmbeddedKek, MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, parseKek } from '@igw/mandate-issuer';
+import { brokerProviders, KeyRing, loadOrCreateEmbeddedKek, MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, parseKek } from '@igw/mandate-issuer';
+import { acrLevelsOf, DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, JWKS_SOURCE, type JwkSet } from '@igw/decision-proxy';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
 import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
@@ -25,6 +27,7 @@ runApp('intent-gateway', async () => {
   const config = loadConfigOrExit(GatewayConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
   const evaluatorConfig = loadConfigOrExit(EvaluatorConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
   const issuerConfig = loadConfigOrExit(MandateIssuerConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
+  const proxyConfig = loadConfigOrExit(DecisionProxyConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
   let kek: Buffer;
   try {
     kek = issuerConfig.MANDATE_KEK ? parseKek(issuerConfig.MANDATE_KEK)! : loadOrCreateEmbeddedKek(config.DATA_DIR);
@@ -46,12 +49,21 @@ runApp('intent-gateway', async () => {
   const approvals = await openServiceInfra(config, { schema: APPROVALS_SCHEMA, migrations: APPROVALS_MIGRATIONS, bus, logger });
   const evaluator = await openServiceInfra(config, { schema: EVALUATOR_SCHEMA, migrations: EVALUATOR_MIGRATIONS, bus, logger });
   const issuer = await openServiceInfra(config, { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS, bus, logger });
-  const relays = [gateway.relay, registry.relay, approvals.relay, evaluator.relay, issuer.relay];
+  const proxy = await openServiceInfra(config, { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS, bus, logger });
+  const relays = [gateway.relay, registry.relay, approvals.relay, evaluator.relay, issuer.relay, proxy.relay];
   const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined)];
-  // The process's one board: the registry advances it, the services that cache its state read it.
+  // The process's one board: the registry and the issuer advance it, the services that cache their state read it.
   const versionBoard = createVersionBoard(config, undefined);
   const registryModule = PolicyRegistryModule.register({ db: registry.db, notifier: registry.notifier, versionBoard });
   const approvalsModule = ApprovalsModule.register({ db: approvals.db, notifier: approvals.notifier });
+  const issuerModule = MandateIssuerModule.register({
+    db: issuer.db,
+    notifier: issuer.notifier,
+    kek,
+    brokers: brokerProviders(issuerConfig),
+    versionBoard,
+    imports: [registryModule],
+  });
 
   @Module({
     imports: [
@@ -80,12 +92,18 @@ runApp('intent-gateway', async () => {
         imports: [registryModule, approvalsModule],
         classification: classificationProviders(evaluatorConfig),
       }),
-      MandateIssuerModule.register({
-        db: issuer.db,
-        notifier: issuer.notifier,
-        kek,
-        brokers: brokerProviders(issuerConfig),
-        imports: [registryModule],
+      issuerModule,
+      DecisionProxyModule.register({
+        db: proxy.db,
+        notifier: proxy.notifier,
+        bus,
+        readModelGroup: 'decision-proxy.read-model',
+        versionBoard,
+        journalDir: proxyConfig.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
+        ...(acrLevelsOf(proxyConfig) ? { acrLevels: acrLevelsOf(proxyConfig) } : {}),
+        // In-process registry, approvals and issuer (revocations); the issuer's key ring is the JWKS.
+        imports: [registryModule, approvalsModule, issuerModule],
+        providers: [{ provide: JWKS_SOURCE, useFactory: (ring: KeyRing) => ({ fetch: async () => ring.jwks().body as JwkSet }), inject: [KeyRing] }],
       }),
     ],
     controllers: [ProbesController],

@@ -1,5 +1,6 @@
-import { describeIntentEvaluation, describeMandates, describePublicApi, startEmbeddedSystem } from '@igw/testing';
+import { describeIntentEvaluation, describeMandates, describeMcpProxy, describePublicApi, startEmbeddedSystem } from '@igw/testing';
 
 describePublicApi('embedded', () => startEmbeddedSystem());
 describeIntentEvaluation('embedded', () => startEmbeddedSystem());
 describeMandates('embedded', () => startEmbeddedSystem());
+describeMcpProxy('embedded', () => startEmbeddedSystem());

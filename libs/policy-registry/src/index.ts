@@ -10,4 +10,5 @@ export { ListIntentCardsUseCase } from './application/use-cases/list-intent-card
 export { GetIntentCardUseCase } from './application/use-cases/get-intent-card.use-case';
 export { DeleteIntentCardUseCase } from './application/use-cases/delete-intent-card.use-case';
 export { GetActiveIntentionsUseCase } from './application/use-cases/get-active-intentions.use-case';
+export { GetIntentCardsSnapshotUseCase } from './application/use-cases/get-intent-cards-snapshot.use-case';
 export { InProcessPolicyRegistryClient } from './adapters/in-process/in-process-policy-registry.client';

@@ -11,6 +11,7 @@ import { CreateIntentionUseCase } from './application/use-cases/create-intention
 import { DeleteIntentCardUseCase } from './application/use-cases/delete-intent-card.use-case';
 import { GetActiveIntentionsUseCase } from './application/use-cases/get-active-intentions.use-case';
 import { GetIntentCardUseCase } from './application/use-cases/get-intent-card.use-case';
+import { GetIntentCardsSnapshotUseCase } from './application/use-cases/get-intent-cards-snapshot.use-case';
 import { GetIntentionUseCase } from './application/use-cases/get-intention.use-case';
 import { InstallIntentCardUseCase } from './application/use-cases/install-intent-card.use-case';
 import { ListIntentCardsUseCase } from './application/use-cases/list-intent-cards.use-case';
@@ -43,7 +44,7 @@ export interface PolicyRegistryModuleOptions {
    */
   versionBoard?: VersionBoard;
   /**
-   * Serve `GET /internal/intentions/active` (distributed mode, where other services call over
+   * Serve `GET /internal/intentions/active` and `GET /internal/intent-cards[/{id}]` (distributed mode, where other services call over
    * HTTP with the internal token). Off by default: in embedded mode other services use
    * POLICY_REGISTRY_API in-process, and the public port must not offer it.
    */
@@ -61,11 +62,12 @@ export const POLICY_REGISTRY_USE_CASES = [
   GetIntentCardUseCase,
   DeleteIntentCardUseCase,
   GetActiveIntentionsUseCase,
+  GetIntentCardsSnapshotUseCase,
 ];
 
 /**
  * Intentions (= purposes) and intent cards: `/v1/intentions*`, `/v1/purposes*`,
- * `/v1/intent-cards*` (and `/internal/intentions/active` when asked), plus POLICY_REGISTRY_API
+ * `/v1/intent-cards*` (and `/internal/intentions/active`, `/internal/intent-cards*` when asked), plus POLICY_REGISTRY_API
  * for the services that read the registry synchronously. The app provides the global caller
  * guard; routes only declare the scope they need.
  */

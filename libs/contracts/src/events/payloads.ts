@@ -130,6 +130,11 @@ export class MandateEventV1 {
   @IsOptional() @IsString() revoke_reason!: string | null;
   @IsInt() @Min(0) refresh_count!: number;
   @IsOptional() @IsIn(['vault', 'conjur']) broker_kind!: 'vault' | 'conjur' | null;
+  /**
+   * mandate.revoked only: the org's revocation counter after this revocation (board key
+   * `revocations:{org}`); a verifier that applied it is current up to this version.
+   */
+  @IsOptional() @IsInt() @Min(1) revocation_version?: number | null;
 }
 
 /** decision.made v1: one decision of the proxy (DESIGN 6.9), without the call's arguments. */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { DECISION_KINDS, type DecisionKind } from './intent-cards.dto';
 
 /** The action an agent wants to take (spec: mcp-proxy request `action`). */
@@ -67,4 +67,51 @@ export class McpProxyMandateRefDto {
 export class McpProxyCallResponseDto {
   @ApiProperty({ type: DecisionDto }) decision!: DecisionDto;
   @ApiProperty({ type: McpProxyMandateRefDto }) mandate!: McpProxyMandateRefDto;
+}
+
+export const REVIEW_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+export type ReviewStatusDto = (typeof REVIEW_STATUSES)[number];
+
+/** A recorded decision (`GET /v1/mcp-proxy/decisions/{decision_id}`): the decision as answered plus what it was about. */
+export class DecisionRecordDto {
+  @ApiProperty() decision_id!: string;
+  @ApiProperty({ type: DecisionDto }) decision!: DecisionDto;
+  @ApiProperty() cred_id!: string;
+  @ApiProperty() intent_id!: string;
+  @ApiProperty() prompt_id!: string;
+  @ApiProperty() actor!: string;
+  @ApiProperty() audience!: string;
+  @ApiProperty() surface!: string;
+  @ApiProperty() operation!: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) target_resource!: string | null;
+  @ApiProperty({ description: 'sha256 of the canonical JSON of action.arguments (the arguments themselves are not stored).' }) arguments_sha256!: string;
+  @ApiProperty() requested_by_key_id!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+/** A deferred call on the review queue (decision kind `defer`). */
+export class ReviewDto extends DecisionRecordDto {
+  @ApiProperty() review_id!: string;
+  @ApiProperty({ enum: REVIEW_STATUSES }) status!: ReviewStatusDto;
+  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) reviewed_at!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) reviewed_by_key_id!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) note!: string | null;
+}
+
+export class ReviewListDto {
+  @ApiProperty({ type: [ReviewDto] }) data!: ReviewDto[];
+  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
+}
+
+/** Body of POST /v1/mcp-proxy/reviews/{review_id}/resolve. */
+export class ResolveReviewDto {
+  @ApiProperty({ enum: ['accepted', 'rejected'] })
+  @IsIn(['accepted', 'rejected'], { message: 'status must be "accepted" or "rejected"' })
+  status!: 'accepted' | 'rejected';
+
+  @ApiPropertyOptional({ maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  note?: string;
 }

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, Min, ValidateNested } from 'class-validator';
-import { IntentionEventV1 } from '../events/payloads';
+import { IntentCardEventV1, IntentionEventV1 } from '../events/payloads';
 import type { IntentCardDto } from './intent-cards.dto';
 
 /**
@@ -16,15 +16,31 @@ export class ActiveIntentionsDto {
 }
 
 /**
+ * An org's installed intent cards as of one version of its cards counter
+ * (`org_versions.cards_version`), read in one consistent snapshot: `cards` is exactly the set of
+ * installed cards after change number `version` (0 when the org never changed any). Each card has
+ * the shape of the `policy.intent_card.*` event payload, with `org_version` equal to `version` and
+ * no `deleted` (a deleted card is simply absent), so a read model can load it the same way it
+ * applies events. Newest first (created_at desc, id desc).
+ */
+export class IntentCardsSnapshotDto {
+  @IsInt() @Min(0) version!: number;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => IntentCardEventV1) cards!: IntentCardEventV1[];
+}
+
+/**
  * How other services read policy-registry state synchronously: in-process in embedded mode
  * (POLICY_REGISTRY_API, exported by PolicyRegistryModule), over HTTP in distributed mode
- * (`GET /internal/intentions/active` on the registry, internal token, caller headers naming the
- * org — the org is the caller's, never a parameter).
+ * (`GET /internal/intentions/active`, `GET /internal/intent-cards`, `GET /internal/intent-cards/{id}`
+ * on the registry, internal token, caller headers naming the org — the org is the caller's, never
+ * a parameter).
  */
 export interface PolicyRegistryApi {
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto>;
   /** One installed intent card of the org (`GET /internal/intent-cards/{id}`); null when it has none with this id. */
   intentCard(orgId: string, id: string): Promise<IntentCardDto | null>;
+  /** All installed intent cards of the org and the cards counter they correspond to (`GET /internal/intent-cards`). */
+  intentCards(orgId: string): Promise<IntentCardsSnapshotDto>;
 }
 
 export const POLICY_REGISTRY_API = Symbol('POLICY_REGISTRY_API');

@@ -2,3 +2,4 @@ export * from './acr';
 export * from './compiled-card';
 export * from './decision';
 export * from './decision-engine';
+export * from './decision-record';

@@ -11,4 +11,5 @@ export * from './internal-client/internal-caller-headers';
 export * from './internal-client/internal-service.client';
 export * from './internal-client/http-approvals.client';
 export * from './internal-client/http-policy-registry.client';
+export * from './internal-client/http-mandate-issuer.client';
 export * from './outbound/bounded-request';

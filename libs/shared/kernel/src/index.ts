@@ -7,3 +7,4 @@ export * from './decision-kinds';
 export * from './keyset-paging';
 export * from './scope-glob';
 export * from './rule-condition';
+export * from './canonical-json';

@@ -51,7 +51,7 @@ export function createEventBus(config: BaseConfig, clientId: string, logger: Log
 /** Redis for distributed mode; commands fail fast while it is down instead of queueing. */
 export function createRedis(config: BaseConfig, logger: Logger): Redis | undefined {
   if (config.GATEWAY_MODE === 'embedded' || !config.REDIS_URL) return undefined;
-  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: (n) => Math.min(n * 200, 2000) });
+  const redis = new Redis(config.REDIS_URL, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: (n) => Math.min(n * 200, 2000) });
   let warned = false;
   redis.on('error', (err) => {
     if (!warned) logger.warn({ err: err.message }, 'redis unavailable');

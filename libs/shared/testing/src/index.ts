@@ -10,3 +10,4 @@ export * from './fakes/openai-compatible.fake-server';
 export * from './fakes/vault.fake-server';
 export * from './fakes/conjur.fake-server';
 export * from './suites/mandates.suite';
+export * from './suites/mcp-proxy.suite';

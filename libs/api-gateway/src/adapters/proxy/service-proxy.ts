@@ -3,8 +3,8 @@ import { unavailable, type Caller } from '@igw/kernel';
 import { INTERNAL_HEADERS, internalCallerHeaders } from '@igw/http';
 
 const PASS_BACK = ['content-type', 'etag', 'cache-control', 'retry-after', 'location', 'ratelimit', 'ratelimit-policy'];
-/** Request headers a service may need beyond the body (conditional GETs of cacheable documents). */
-const PASS_ON = ['if-none-match'];
+/** Request headers a service may need beyond the body: conditional GETs, and the mandate of an mcp-proxy call. */
+const PASS_ON = ['if-none-match', 'x-service-mandate'];
 
 export interface ProxiedResponse {
   status: number;

@@ -1,4 +1,7 @@
-import { invalidRequest } from '@igw/kernel';
+import { canonicalJson as kernelCanonicalJson, MAX_CANONICAL_DEPTH } from '@igw/kernel';
+
+/** Deeper arguments are refused with 400 (see the kernel's canonicalJson). */
+export const MAX_ARGUMENT_DEPTH = MAX_CANONICAL_DEPTH;
 
 /**
  * The identity of "the same call" for approvals (DESIGN 6.4): same org, user, session, tool name
@@ -14,45 +17,11 @@ export interface CallIdentity {
   arguments?: unknown;
 }
 
-/**
- * Deeper nesting is refused (400) rather than risk the stack: a 256 KiB body can nest far deeper
- * than any tool's arguments do, and fuzzed bodies must get 400, never 500.
- */
-export const MAX_ARGUMENT_DEPTH = 64;
-
 /** Bumped if the rendering below ever changes, so old and new fingerprints never collide. */
 const FINGERPRINT_VERSION = 1;
 
-/**
- * Canonical JSON of a JSON value: object keys sorted by UTF-16 code units at every level, no
- * whitespace, arrays in order, numbers and strings as `JSON.stringify` writes them (the same
- * rules as RFC 8785 for JSON input). Like `JSON.stringify`, `undefined`/functions are dropped
- * from objects and become `null` in arrays, and non-finite numbers become `null`.
- */
-export function canonicalJson(value: unknown): string {
-  return render(value, 0);
-}
-
-function render(value: unknown, depth: number): string {
-  if (value === null || typeof value === 'boolean') return String(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value !== 'object') return 'null';
-  if (depth >= MAX_ARGUMENT_DEPTH) {
-    // Containers count from 0 (the arguments object itself).
-    const message = `tool_call.arguments must not nest deeper than ${MAX_ARGUMENT_DEPTH} levels`;
-    throw invalidRequest(message, [{ path: 'tool_call.arguments', message }]);
-  }
-  if (Array.isArray(value)) return `[${value.map((v) => render(v, depth + 1)).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  const members: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    const v = record[key];
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    members.push(`${JSON.stringify(key)}:${render(v, depth + 1)}`);
-  }
-  return `{${members.join(',')}}`;
-}
+/** Canonical JSON of the arguments (the kernel's rendering; 400 naming `tool_call.arguments` when too deep). */
+export const canonicalJson = (value: unknown): string => kernelCanonicalJson(value, 'tool_call.arguments');
 
 /** The canonical string of a call; equal strings ⇔ the same call. */
 export function canonicalCall(call: CallIdentity): string {

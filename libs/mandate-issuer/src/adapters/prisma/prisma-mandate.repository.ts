@@ -1,9 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { EventEnvelope } from '@igw/contracts';
 import { OutboxWriter, rethrowUnavailable, sqlExecutor, type ServiceDatabase } from '@igw/persistence';
-import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
+import { OUTBOX_NOTIFIER, revocationsKey, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
 import type { Mandate, MandateBroker } from '../../domain/mandate';
 import type { MandateScope } from '../../domain/mandate-scope';
-import type { MandateEvents, MandateRepository, StoredMandate } from '../../application/ports/mandate.repository.port';
+import type { MandateEvents, MandateRepository, RevocationSnapshot, StoredMandate } from '../../application/ports/mandate.repository.port';
+import { advanceBoard } from '../version-board/advance-board';
 import { Prisma, type Mandate as MandateRow } from './generated/client';
 import { MANDATE_ISSUER_DB, MANDATE_ISSUER_PRISMA, type MandateIssuerPrisma } from './mandate-issuer-prisma.client';
 
@@ -63,38 +65,54 @@ export function mutableColumns(m: Mandate) {
   } satisfies Prisma.MandateUpdateInput;
 }
 
+/** Largest value of the INTEGER counter: asking for revocations after it is asking for none. */
+const MAX_REVOCATION_VERSION = 2_147_483_647;
+
 /**
  * Mandates in the service's schema, each change committed with its outbox rows. Reads and writes
- * are scoped to the org: another org's cred_id is not found.
+ * are scoped to the org: another org's cred_id is not found. A transition to revoked also bumps
+ * the org's revocation counter (`org_revocation_versions`) in its transaction, stores the new
+ * value as the mandate's `revocation_seq`, and advances the version board's `revocations:{org}`
+ * to it after the commit, before the method returns.
  */
 @Injectable()
 export class PrismaMandateRepository implements MandateRepository {
   private readonly outbox: OutboxWriter;
   private readonly table: string;
   private readonly insertMandate: string;
+  private readonly bumpRevocations: string;
 
   constructor(
     @Inject(MANDATE_ISSUER_PRISMA) private readonly prisma: MandateIssuerPrisma,
     @Inject(MANDATE_ISSUER_DB) private readonly db: ServiceDatabase,
     @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
+    /** Advanced to the org's new revocation counter after each revocation commits, before the method returns. */
+    @Optional() @Inject(VERSION_BOARD) private readonly board?: VersionBoard | null,
   ) {
     this.outbox = new OutboxWriter(db.schema);
     this.table = `"${db.schema}"."mandates"`;
+    // The upsert locks the org's counter row until commit: concurrent revocations of one org take
+    // consecutive numbers in commit order (a first insert racing another waits for it, then updates).
+    this.bumpRevocations = `INSERT INTO "${db.schema}"."org_revocation_versions" AS c ("org_id", "version", "updated_at") VALUES ($1, 1, now())
+      ON CONFLICT ("org_id") DO UPDATE SET "version" = c."version" + 1, "updated_at" = now()
+      RETURNING c."version" AS v`;
     this.insertMandate = `INSERT INTO ${this.table} ("cred_id", "org_id", "actor", "intent_id", "prompt_id", "audience", "scope", "context", "acr", "kid",
-      "issued_at", "expires_at", "status", "revoked_at", "revoke_reason", "refresh_count", "last_refreshed_at", "broker", "broker_revocation_enc", "classification_evidence")
-      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11::timestamptz, $12::timestamptz, $13, $14::timestamptz, $15, $16, $17::timestamptz, $18::jsonb, $19, $20::jsonb)`;
+      "issued_at", "expires_at", "status", "revoked_at", "revoke_reason", "refresh_count", "last_refreshed_at", "broker", "broker_revocation_enc", "classification_evidence",
+      "revocation_seq")
+      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11::timestamptz, $12::timestamptz, $13, $14::timestamptz, $15, $16, $17::timestamptz, $18::jsonb, $19, $20::jsonb, $21)`;
   }
 
   /**
    * Straight to the driver, not through Prisma: dispense is a hot write, and on PGlite Prisma's
-   * interactive transaction costs ~4 ms per statement (docs/decisions/0005).
+   * interactive transaction costs ~4 ms per statement (docs/decisions/0005). A mandate created
+   * revoked (a failed broker dispense) takes the org's next revocation number.
    */
   async create(stored: StoredMandate, events: MandateEvents): Promise<void> {
     const m = stored.mandate;
-    const envelopes = events(m);
     const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
-    await this.db
+    const { envelopes, revocationVersion } = await this.db
       .transaction(async (tx) => {
+        const revocationVersion = m.revokedAt !== null ? Number((await tx.query<{ v: number }>(this.bumpRevocations, [m.orgId]))[0]!.v) : null;
         await tx.query(this.insertMandate, [
           m.credId,
           m.orgId,
@@ -116,11 +134,15 @@ export class PrismaMandateRepository implements MandateRepository {
           json(m.broker),
           stored.brokerRevocationSealed,
           json(m.classificationEvidence),
+          revocationVersion,
         ]);
+        const envelopes: EventEnvelope[] = events(m, { revocationVersion });
         await this.outbox.add(sqlExecutor(tx), envelopes);
+        return { envelopes, revocationVersion };
       })
       .catch(rethrowUnavailable);
     if (envelopes.length > 0) this.notifier.nudge();
+    if (revocationVersion !== null) await advanceBoard(this.board, revocationsKey(m.orgId), revocationVersion);
   }
 
   async find(orgId: string, credId: string): Promise<StoredMandate | null> {
@@ -137,18 +159,43 @@ export class PrismaMandateRepository implements MandateRepository {
         if (locked.length === 0) return null;
         const current = toMandate(await tx.mandate.findUniqueOrThrow({ where: { credId } }));
         const next = change(current);
-        if (next === null) return { mandate: current, written: 0 };
+        if (next === null) return { mandate: current, written: 0, revocationVersion: null };
         if (next.credId !== current.credId || next.orgId !== current.orgId) {
           throw new RangeError(`a change may not move mandate ${credId} to another cred_id or org`);
         }
-        const saved = toMandate(await tx.mandate.update({ where: { credId }, data: mutableColumns(next) }));
-        const envelopes = events(saved);
+        // Only the transition to revoked is numbered; a write to a mandate already revoked keeps its number.
+        const revocationVersion =
+          current.revokedAt === null && next.revokedAt !== null ? Number((await tx.$queryRawUnsafe<{ v: number }[]>(this.bumpRevocations, orgId))[0]!.v) : null;
+        const data = revocationVersion !== null ? { ...mutableColumns(next), revocationSeq: revocationVersion } : mutableColumns(next);
+        const saved = toMandate(await tx.mandate.update({ where: { credId }, data }));
+        const envelopes = events(saved, { revocationVersion });
         await this.outbox.add(tx, envelopes);
-        return { mandate: saved, written: envelopes.length };
+        return { mandate: saved, written: envelopes.length, revocationVersion };
       })
       .catch(rethrowUnavailable);
     if (result === null) return null;
     if (result.written > 0) this.notifier.nudge();
+    if (result.revocationVersion !== null) await advanceBoard(this.board, revocationsKey(orgId), result.revocationVersion);
     return result.mandate;
+  }
+
+  async revocationsSince(orgId: string, afterVersion: number, expiringAfter: Date): Promise<RevocationSnapshot> {
+    const after = Math.min(afterVersion, MAX_REVOCATION_VERSION);
+    // REPEATABLE READ: the counter and the rows come from one snapshot, so the list holds exactly
+    // the revocations numbered up to `version` (under READ COMMITTED one could commit in between).
+    return this.prisma
+      .$transaction(
+        async (tx) => {
+          const counter = await tx.orgRevocationVersion.findUnique({ where: { orgId }, select: { version: true } });
+          const rows = await tx.mandate.findMany({
+            where: { orgId, revocationSeq: { gt: after }, expiresAt: { gt: expiringAfter } },
+            select: { credId: true, expiresAt: true },
+            orderBy: { revocationSeq: 'asc' },
+          });
+          return { version: counter?.version ?? 0, revoked: rows.map((r) => ({ credId: r.credId, expiresAt: r.expiresAt })) };
+        },
+        { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
+      )
+      .catch(rethrowUnavailable);
   }
 }

@@ -97,7 +97,9 @@ export class DispenseMandateUseCase {
   private async recordFailedDispense(mandate: Mandate, now: Date): Promise<void> {
     const revoked: Mandate = { ...mandate, revokedAt: now, revokeReason: 'broker_failed' };
     await this.mandates
-      .create({ mandate: revoked, brokerRevocationSealed: null }, (saved) => [envelope(Topics.MandateRevoked, saved.orgId, toMandateEvent(saved, now), now)])
+      .create({ mandate: revoked, brokerRevocationSealed: null }, (saved, write) => [
+        envelope(Topics.MandateRevoked, saved.orgId, toMandateEvent(saved, now, write.revocationVersion), now),
+      ])
       .catch((e: unknown) => this.log.error(`could not record failed dispense ${mandate.credId}: ${String(e)}`));
   }
 }

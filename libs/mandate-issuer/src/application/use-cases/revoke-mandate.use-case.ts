@@ -11,7 +11,8 @@ import { toMandateEvent } from './views';
 
 /**
  * `POST /v1/mandate/revoke` (DESIGN 6.8): idempotent. The revocation is committed (with its
- * `mandate.revoked` event, which verifiers apply at once) before the broker is told; the broker
+ * `mandate.revoked` event, which verifiers apply at once, and the org's next revocation number,
+ * which the version board shows every verifier before this answers) before the broker is told; the broker
  * credential is revoked on every call until the broker confirms, so a broker outage during the
  * first call is repaired by calling again.
  */
@@ -35,7 +36,7 @@ export class RevokeMandateUseCase {
         const next = revokeMandate(m, now, dto.reason);
         return next.changed ? next.mandate : null;
       },
-      (saved) => [envelope(Topics.MandateRevoked, saved.orgId, toMandateEvent(saved, now), now)],
+      (saved, write) => [envelope(Topics.MandateRevoked, saved.orgId, toMandateEvent(saved, now, write.revocationVersion), now)],
     );
     if (!revoked) throw notFound('mandate');
     const answer: RevokedMandateDto = { cred_id: revoked.credId, status: 'revoked', revoked_at: revoked.revokedAt!.toISOString() };

@@ -22,8 +22,17 @@ export function toMandateView(m: Mandate, now: Date): MandateViewDto {
   };
 }
 
-/** The `mandate.*` v1 payload: the view without the evidence, plus what the decision proxy needs. */
-export function toMandateEvent(m: Mandate, now: Date): MandateEventV1 {
+/**
+ * The `mandate.*` v1 payload: the view without the evidence, plus what the decision proxy needs;
+ * `revocationVersion` (the org's revocation counter after this revocation) on mandate.revoked.
+ */
+export function toMandateEvent(m: Mandate, now: Date, revocationVersion: number | null = null): MandateEventV1 {
   const { classification_evidence: _evidence, broker, ...view } = toMandateView(m, now);
-  return { ...view, kid: m.kid, revoke_reason: m.revokeReason, broker_kind: (broker?.['kind'] as MandateEventV1['broker_kind']) ?? null };
+  return {
+    ...view,
+    kid: m.kid,
+    revoke_reason: m.revokeReason,
+    broker_kind: (broker?.['kind'] as MandateEventV1['broker_kind']) ?? null,
+    ...(revocationVersion !== null ? { revocation_version: revocationVersion } : {}),
+  };
 }

@@ -1,9 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { ActiveIntentionsDto, IntentCardDto } from '@igw/contracts';
+import type { ActiveIntentionsDto, IntentCardDto, IntentCardsSnapshotDto } from '@igw/contracts';
 import { CurrentCaller } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
+import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-active-intentions.use-case';
 
 /**
@@ -18,11 +19,21 @@ export class InternalIntentionsHttpController {
   constructor(
     private readonly getActiveIntentions: GetActiveIntentionsUseCase,
     private readonly getIntentCard: GetIntentCardUseCase,
+    private readonly getIntentCardsSnapshot: GetIntentCardsSnapshotUseCase,
   ) {}
 
   @Get('intentions/active')
   active(@CurrentCaller() caller: Caller): Promise<ActiveIntentionsDto> {
     return this.getActiveIntentions.execute(caller.orgId);
+  }
+
+  /**
+   * All of the caller's org's installed cards with the cards counter they correspond to. Declared
+   * before `intent-cards/:id`; the paths differ in segment count anyway, so neither shadows the other.
+   */
+  @Get('intent-cards')
+  cards(@CurrentCaller() caller: Caller): Promise<IntentCardsSnapshotDto> {
+    return this.getIntentCardsSnapshot.execute(caller.orgId);
   }
 
   /** The caller's org's card (mandate dispense); 404 `not_found` otherwise. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { startServiceTestApp } from '@igw/http';
+import { HttpPolicyRegistryClient, InternalCallerResolver, InternalServiceClient, startServiceTestApp } from '@igw/http';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { ActiveIntentionsDto, POLICY_REGISTRY_API, type PolicyRegistryApi } from '@igw/contracts';
-import { intentionsKey, MemoryVersionBoard } from '@igw/events';
+import { ActiveIntentionsDto, IntentCardsSnapshotDto, POLICY_REGISTRY_API, type PolicyRegistryApi } from '@igw/contracts';
+import { cardsKey, intentionsKey, MemoryVersionBoard } from '@igw/events';
 import { type Scope } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { PolicyRegistryModule, POLICY_REGISTRY_MIGRATIONS, type PolicyRegistryModuleOptions } from '../../policy-registry.module';
@@ -13,7 +13,8 @@ import { PolicyRegistryModule, POLICY_REGISTRY_MIGRATIONS, type PolicyRegistryMo
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const schema = `it_registry_${randomBytes(4).toString('hex')}`;
 
-const startApp = (options: PolicyRegistryModuleOptions) => startServiceTestApp(PolicyRegistryModule.register(options));
+const TOKEN = 'internal-token-for-tests-0123456789abcdef';
+const startApp = (options: PolicyRegistryModuleOptions, callers?: InternalCallerResolver) => startServiceTestApp(PolicyRegistryModule.register(options), callers);
 
 type As = { org?: string; scope?: Scope } | null;
 
@@ -21,9 +22,12 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
   let db: ServiceDatabase;
   let app: NestFastifyApplication;
   let publicOnly: NestFastifyApplication;
+  /** The registry behind the internal token, listening, as HttpPolicyRegistryClient reaches it in distributed mode. */
+  let overHttp: NestFastifyApplication;
+  let httpClient: HttpPolicyRegistryClient;
   const board = new MemoryVersionBoard();
 
-  const callOn = async (target: NestFastifyApplication, method: 'GET' | 'POST', path: string, body?: unknown, as: As = {}) => {
+  const callOn = async (target: NestFastifyApplication, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, as: As = {}) => {
     const res = await target.inject({
       method,
       url: path,
@@ -35,7 +39,7 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
     });
     return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as Record<string, any>) : undefined };
   };
-  const call = (method: 'GET' | 'POST', path: string, body?: unknown, as?: As) => callOn(app, method, path, body, as);
+  const call = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, as?: As) => callOn(app, method, path, body, as);
   const active = (as?: As) => call('GET', '/internal/intentions/active', undefined, as);
 
   beforeAll(async () => {
@@ -43,11 +47,17 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
     await migrate(db, POLICY_REGISTRY_MIGRATIONS);
     app = await startApp({ db, notifier: { nudge: () => undefined }, versionBoard: board, internalRoutes: true });
     publicOnly = await startApp({ db, notifier: { nudge: () => undefined } });
+    overHttp = await startApp({ db, notifier: { nudge: () => undefined }, internalRoutes: true }, new InternalCallerResolver(TOKEN));
+    await overHttp.listen(0, '127.0.0.1');
+    const { port } = overHttp.getHttpServer().address() as { port: number };
+    httpClient = new HttpPolicyRegistryClient(new InternalServiceClient(`http://127.0.0.1:${port}`, TOKEN, { service: 'policy-registry' }), 'svc:test');
   });
 
   afterAll(async () => {
     await app?.close();
     await publicOnly?.close();
+    await httpClient?.close();
+    await overHttp?.close();
     await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await db?.close();
   });
@@ -95,6 +105,59 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
     expect(await client.intentCard('org_other', 'crm-reader')).toBeNull();
   });
 
+  it("answers a snapshot of the caller's org's installed cards with the cards counter they correspond to", async () => {
+    const reader = (org: string): As => ({ org, scope: 'read_only' });
+    const write = (org: string): As => ({ org });
+    const install = async (org: string, id: string, name = `card ${id}`) => {
+      const res = await call('POST', '/v1/intent-cards', { id, name, allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'] }, audiences: ['crm-api'] }, write(org));
+      expect([200, 201]).toContain(res.status);
+      return res.body!;
+    };
+    const snapshot = (org: string) => call('GET', '/internal/intent-cards', undefined, reader(org));
+    const org = 'org_cards_snap';
+    const neighbour = 'org_cards_neighbour';
+
+    expect(await snapshot(org)).toEqual({ status: 200, body: { version: 0, cards: [] } });
+    await install(org, 'keep');
+    await install(org, 'gone');
+    const replaced = await install(org, 'keep', 'keep v2');
+    const other = await install(org, 'other');
+    expect((await call('DELETE', '/v1/intent-cards/gone', undefined, write(org))).status).toBe(204);
+    await install(neighbour, 'gone');
+    await install(neighbour, 'foreign');
+    // 4 installs + 1 delete in this org; the board was advanced before the delete answered.
+    expect(await board.current(cardsKey(org))).toBe(5);
+
+    const res = await snapshot(org);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ version: 5, cards: expect.any(Array) });
+    expect(res.body!['cards']).toHaveLength(2);
+    expect(res.body!['cards']).toEqual(expect.arrayContaining([{ ...replaced, org_version: 5 }, { ...other, org_version: 5 }]));
+    expect(res.body!['cards'].some((c: Record<string, unknown>) => 'deleted' in c)).toBe(false);
+    expect(validateSync(plainToInstance(IntentCardsSnapshotDto, res.body), { forbidUnknownValues: true })).toEqual([]);
+    expect((await snapshot(neighbour)).body).toMatchObject({ version: 2, cards: expect.any(Array) });
+    expect(new Set((await snapshot(neighbour)).body!['cards'].map((c: { id: string }) => c.id))).toEqual(new Set(['gone', 'foreign']));
+    expect(await snapshot('org_without_cards')).toEqual({ status: 200, body: { version: 0, cards: [] } });
+
+    // The list route does not shadow the card route, nor the other way round.
+    expect(await call('GET', '/internal/intent-cards/keep', undefined, reader(org))).toEqual({ status: 200, body: replaced });
+    expect((await call('GET', '/internal/intent-cards/gone', undefined, reader(org))).status).toBe(404);
+    expect((await call('GET', '/internal/intent-cards', undefined, null)).status).toBe(401);
+
+    // The in-process client and the HTTP client (distributed mode, through the internal token) answer the same.
+    const api = app.get<PolicyRegistryApi>(POLICY_REGISTRY_API);
+    expect(await api.intentCards(org)).toEqual(res.body);
+    const overWire = await httpClient.intentCards(org);
+    expect(overWire).toBeInstanceOf(IntentCardsSnapshotDto);
+    expect(overWire).toEqual(res.body);
+    expect((await httpClient.intentCards(neighbour)).version).toBe(2);
+    expect(await httpClient.intentCards('org_without_cards')).toEqual({ version: 0, cards: [] });
+    // The same client reads the other internal routes too.
+    expect((await httpClient.activeIntentions(org)).version).toBe(0);
+    expect(await httpClient.intentCard(org, 'keep')).toEqual(replaced);
+    expect(await httpClient.intentCard(neighbour, 'keep')).toBeNull();
+  });
+
   it('needs a caller, and takes the org from the caller only', async () => {
     expect((await active(null)).status).toBe(401);
     expect((await call('GET', '/internal/intentions/active?org_id=org_acme', undefined, { org: 'org_nobody' })).body).toEqual({ version: 0, intentions: [] });
@@ -102,6 +165,7 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
 
   it('serves the internal route only when asked to, and keeps it out of OpenAPI', async () => {
     expect((await callOn(publicOnly, 'GET', '/internal/intentions/active')).status).toBe(404);
+    expect((await callOn(publicOnly, 'GET', '/internal/intent-cards')).status).toBe(404);
     expect((await callOn(publicOnly, 'GET', '/v1/intentions')).status).toBe(200);
     expect(publicOnly.get<PolicyRegistryApi>(POLICY_REGISTRY_API)).toBeDefined();
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { ActiveIntentionsDto, IntentCardDto, PolicyRegistryApi } from '@igw/contracts';
+import type { ActiveIntentionsDto, IntentCardDto, IntentCardsSnapshotDto, PolicyRegistryApi } from '@igw/contracts';
 import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-active-intentions.use-case';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
+import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 
 /**
  * Embedded mode: other services read the registry through its use cases in the same process
@@ -12,6 +13,7 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
   constructor(
     private readonly getActiveIntentions: GetActiveIntentionsUseCase,
     private readonly getIntentCard: GetIntentCardUseCase,
+    private readonly getIntentCardsSnapshot: GetIntentCardsSnapshotUseCase,
   ) {}
 
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto> {
@@ -20,5 +22,9 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
 
   intentCard(orgId: string, id: string): Promise<IntentCardDto | null> {
     return this.getIntentCard.find(orgId, id);
+  }
+
+  intentCards(orgId: string): Promise<IntentCardsSnapshotDto> {
+    return this.getIntentCardsSnapshot.execute(orgId);
   }
 }

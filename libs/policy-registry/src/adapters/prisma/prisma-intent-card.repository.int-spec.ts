@@ -3,6 +3,7 @@ import { FixedClock, type Caller } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { Topics, type EventEnvelope, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
 import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
+import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 import { InstallIntentCardUseCase } from '../../application/use-cases/install-intent-card.use-case';
 import { ListIntentCardsUseCase } from '../../application/use-cases/list-intent-cards.use-case';
 import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
@@ -32,6 +33,7 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   let install: InstallIntentCardUseCase;
   let remove: DeleteIntentCardUseCase;
   let list: ListIntentCardsUseCase;
+  let snapshot: GetIntentCardsSnapshotUseCase;
   const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
   const outbox = async (orgId: string) =>
     (await db.query<{ topic: string; key: string; envelope: EventEnvelope<IntentCardEventV1> }>(`SELECT topic, key, envelope FROM "${schema}"."outbox_events" ORDER BY seq`)).filter(
@@ -46,6 +48,7 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
     install = new InstallIntentCardUseCase(repo, clock);
     remove = new DeleteIntentCardUseCase(repo, clock);
     list = new ListIntentCardsUseCase(repo);
+    snapshot = new GetIntentCardsSnapshotUseCase(repo);
   });
 
   afterAll(async () => {
@@ -100,6 +103,71 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(results.map((r) => r.card.version).sort()).toEqual([1, 2, 3, 4]);
     expect((await outbox(org)).map((e) => e.envelope.data.org_version)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("snapshots the org's installed cards with the cards counter: deleted cards and other orgs' cards are absent", async () => {
+    const org = 'org_snap';
+    expect(await repo.snapshot(org)).toEqual({ version: 0, cards: [] });
+    const a = await install.execute(caller(org), card({ id: 'a' }));
+    clock.advance(1000);
+    await install.execute(caller(org), card({ id: 'b' }));
+    clock.advance(1000);
+    const c = await install.execute(caller(org), card({ id: 'c' }));
+    clock.advance(1000);
+    const a2 = await install.execute(caller(org), card({ id: 'a', name: 'A v2' }));
+    await remove.execute(caller(org), 'b');
+    await install.execute(caller('org_snap_neighbour'), card({ id: 'z' }));
+    await install.execute(caller('org_snap_neighbour'), card({ id: 'b' }));
+
+    // 4 installs + 1 delete: the version is the number of card changes of this org.
+    const snap = await snapshot.execute(org);
+    expect(snap).toEqual({
+      version: 5,
+      cards: [
+        { ...c.card, org_version: 5 },
+        { ...a2.card, org_version: 5 },
+      ],
+    });
+    expect(a2.card.created_at).toBe(a.card.created_at);
+    expect(snap.cards.some((x) => 'deleted' in x)).toBe(false);
+    // The version is the one the last event of the org carries.
+    expect((await outbox(org)).at(-1)!.envelope.data.org_version).toBe(5);
+    expect((await snapshot.execute('org_snap_neighbour')).cards.map((x) => x.id).sort()).toEqual(['b', 'z']);
+    expect((await snapshot.execute('org_snap_neighbour')).version).toBe(2);
+  });
+
+  it('reads a consistent snapshot while changes commit concurrently: the set is exactly the one after its version', async () => {
+    const org = 'org_snap_race';
+    const ids = ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'];
+    const snapshots: { version: number; ids: string[] }[] = [];
+    let writing = true;
+    const reader = (async () => {
+      while (writing) {
+        const s = await repo.snapshot(org);
+        snapshots.push({ version: s.version, ids: s.cards.map((x) => x.id).sort() });
+      }
+    })();
+    await Promise.all(ids.map((id) => install.execute(caller(org), card({ id }))));
+    await Promise.all([remove.execute(caller(org), 'c0'), remove.execute(caller(org), 'c1'), install.execute(caller(org), card({ id: 'c2', name: 'again' })), install.execute(caller(org), card({ id: 'c8' }))]);
+    await Promise.all([remove.execute(caller(org), 'c5'), remove.execute(caller(org), 'c8')]);
+    writing = false;
+    await reader;
+
+    // Replaying the events in org_version order gives the installed set after every version.
+    const events = (await outbox(org)).map((e) => e.envelope.data).sort((x, y) => x.org_version - y.org_version);
+    expect(events.map((e) => e.org_version)).toEqual(events.map((_, i) => i + 1));
+    const installedAfter = new Map<number, string[]>([[0, []]]);
+    const state = new Set<string>();
+    for (const e of events) {
+      if (e.deleted) state.delete(e.id);
+      else state.add(e.id);
+      installedAfter.set(e.org_version, [...state].sort());
+    }
+    expect(snapshots.length).toBeGreaterThan(1);
+    for (const s of snapshots) expect(s).toEqual({ version: s.version, ids: installedAfter.get(s.version) });
+    const final = await repo.snapshot(org);
+    expect(final.version).toBe(events.length);
+    expect(final.cards.map((x) => x.id).sort()).toEqual(['c2', 'c3', 'c4', 'c6', 'c7']);
   });
 
   it('pages newest first with a cursor', async () => {

@@ -5,7 +5,7 @@ import type { CardRule, CardScope, IntentCard } from '../../domain/intent-card';
 import type { PageRequest } from '../../application/paging';
 import type { IntentCardEvents, IntentCardRepository } from '../../application/ports/intent-card.repository.port';
 import { advanceBoard } from '../version-board/advance-board';
-import type { IntentCard as IntentCardRow } from './generated/client';
+import { Prisma, type IntentCard as IntentCardRow } from './generated/client';
 import { bumpOrgVersion, isUniqueViolation, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma, type RegistryTx } from './registry-prisma.client';
 
 const toCard = (r: IntentCardRow): IntentCard => ({
@@ -111,5 +111,20 @@ export class PrismaIntentCardRepository implements IntentCardRepository {
     this.notifier.nudge();
     await advanceBoard(this.board, cardsKey(orgId), outcome.orgVersion);
     return outcome.deleted;
+  }
+
+  async snapshot(orgId: string): Promise<{ version: number; cards: IntentCard[] }> {
+    // REPEATABLE READ: both reads see the same snapshot, so the set is exactly the one after
+    // change number `version` (under READ COMMITTED a commit could land between them).
+    return this.prisma
+      .$transaction(
+        async (tx) => {
+          const counter = await tx.orgVersion.findUnique({ where: { orgId }, select: { cardsVersion: true } });
+          const rows = await tx.intentCard.findMany({ where: { orgId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+          return { version: counter?.cardsVersion ?? 0, cards: rows.map(toCard) };
+        },
+        { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
+      )
+      .catch(rethrowUnavailable);
   }
 }

@@ -19,4 +19,10 @@ export interface IntentCardRepository {
   list(orgId: string, page: PageRequest): Promise<IntentCard[]>;
   /** Removes the card; the events get the removed card. null when it does not exist. */
   delete(orgId: string, id: string, events: IntentCardEvents): Promise<IntentCard | null>;
+  /**
+   * The org's cards counter and all its installed cards, read in one consistent snapshot: `cards`
+   * is exactly the installed set after change number `version` (0 if none yet). Newest first
+   * (created_at desc, id desc).
+   */
+  snapshot(orgId: string): Promise<{ version: number; cards: IntentCard[] }>;
 }

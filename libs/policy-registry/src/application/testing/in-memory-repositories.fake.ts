@@ -96,4 +96,9 @@ export class InMemoryIntentCardRepository implements IntentCardRepository {
     this.outbox.push(...events(existing, this.versions.bump(orgId)));
     return existing;
   }
+
+  async snapshot(orgId: string) {
+    const cards = [...this.rows.values()].filter((r) => r.orgId === orgId).sort(newestFirst);
+    return { version: this.versions.current(orgId), cards: cards.map((r) => structuredClone(r)) };
+  }
 }

@@ -21,3 +21,5 @@ export interface VersionBoard {
 export const intentionsKey = (orgId: string): string => `intentions:${orgId}`;
 /** Board key of an org's intent cards counter (policy-registry `org_versions.cards_version`). */
 export const cardsKey = (orgId: string): string => `cards:${orgId}`;
+/** Board key of an org's mandate revocation counter (mandate-issuer `org_revocation_versions.version`). */
+export const revocationsKey = (orgId: string): string => `revocations:${orgId}`;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ApprovalDto, CreateApprovalRequestDto, IntentionEventV1 } from '@igw/contracts';
+import type { ApprovalDto, CreateApprovalRequestDto, IntentCardEventV1, IntentionEventV1 } from '@igw/contracts';
 import { DependencyUnavailableError, type Caller } from '@igw/kernel';
 import { InternalCallerResolver } from '../internal-caller.resolver';
 import { HttpApprovalsClient } from './http-approvals.client';
@@ -55,6 +55,22 @@ const intention = (over: Partial<IntentionEventV1> = {}): IntentionEventV1 => ({
   data_elements: [{ data_source_id: 'crm', path: 'customers.email' }],
   version: 2,
   org_version: 5,
+  created_at: '2025-01-01T00:00:00.000Z',
+  updated_at: '2025-01-01T00:01:00.000Z',
+  ...over,
+});
+
+const cardEvent = (over: Partial<IntentCardEventV1> = {}): IntentCardEventV1 => ({
+  id: 'crm-reader',
+  name: 'CRM reader',
+  description: '',
+  allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'], forbidden_operations: [] },
+  audiences: ['crm-api'],
+  max_ttl_seconds: 3600,
+  shadow: false,
+  rules: [{ id: 'bulk', when: 'size(action.arguments) > 2', decision: { kind: 'approval' } }],
+  version: 1,
+  org_version: 4,
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:01:00.000Z',
   ...over,
@@ -314,14 +330,50 @@ describe('internal service clients over HTTP (local node:http server)', () => {
       await expect(registry().intentCard('org_acme', 'crm/reader')).rejects.toBeInstanceOf(DependencyUnavailableError);
     });
 
+    it('reads the org’s intent cards snapshot as the service identity with read_only, validated', async () => {
+      const snapshot = { version: 4, cards: [cardEvent(), cardEvent({ id: 'crm-writer', rules: [] })] };
+      handler = (_req, res) => json(res, 200, snapshot);
+      expect(await registry().intentCards('org_acme')).toEqual(snapshot);
+      expect(last()).toMatchObject({ method: 'GET', url: '/internal/intent-cards', body: '' });
+      expect(last().headers).toMatchObject({ 'x-igw-internal-token': TOKEN, 'x-igw-org-id': 'org_acme', 'x-igw-key-id': 'svc:intent-evaluator', 'x-igw-scope': 'read_only' });
+
+      handler = (_req, res) => json(res, 200, { version: 0, cards: [] });
+      expect(await registry().intentCards('org_acme')).toEqual({ version: 0, cards: [] });
+    });
+
+    it.each<[string, unknown]>([
+      ['a card without allowed_scope', { version: 4, cards: [{ ...cardEvent(), allowed_scope: undefined }] }],
+      ['a card with a zero org_version', { version: 4, cards: [cardEvent({ org_version: 0 })] }],
+      ['a negative version', { version: -1, cards: [] }],
+      ['no cards', { version: 4 }],
+      ['an array', [cardEvent()]],
+      ['null', null],
+    ])('fails closed on an invalid cards snapshot: %s', async (_what, body) => {
+      handler = (_req, res) => json(res, 200, body);
+      const err = await registry().intentCards('org_acme').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DependencyUnavailableError);
+      expect(err).toMatchObject({ dependency: 'policy-registry' });
+    });
+
+    it('names the first invalid card field in the cause', async () => {
+      handler = (_req, res) => json(res, 200, { version: 4, cards: [cardEvent(), cardEvent({ shadow: 'yes' as never })] });
+      const err = (await registry().intentCards('org_acme').catch((e: unknown) => e)) as { cause: Error };
+      expect(err.cause.message).toMatch(/GET \/internal\/intent-cards answered an invalid body: cards\.1\.shadow must be a boolean/);
+    });
+
     it('fails closed on 5xx and reports another 4xx as a programming error', async () => {
       handler = (_req, res) => json(res, 500, { code: 'internal', message: 'internal error' });
       await expect(registry().activeIntentions('org_acme')).rejects.toBeInstanceOf(DependencyUnavailableError);
+      await expect(registry().intentCards('org_acme')).rejects.toBeInstanceOf(DependencyUnavailableError);
 
       handler = (_req, res) => json(res, 401, { code: 'unauthenticated', message: 'caller headers missing' });
       const err = await registry().activeIntentions('org_acme').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InternalServiceResponseError);
       expect(err).toMatchObject({ status: 401, code: 'unauthenticated' });
+      const cardsErr = await registry().intentCards('org_acme').catch((e: unknown) => e);
+      expect(cardsErr).toBeInstanceOf(InternalServiceResponseError);
+      expect(cardsErr).not.toBeInstanceOf(DependencyUnavailableError);
+      expect(cardsErr).toMatchObject({ status: 401, code: 'unauthenticated', message: expect.stringContaining('GET /internal/intent-cards') });
     });
   });
 });

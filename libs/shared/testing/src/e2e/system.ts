@@ -86,7 +86,7 @@ export async function startEmbeddedSystem(
 }
 
 export async function startDistributedSystem(
-  opts: { gateways?: number; databaseUrl?: string; env?: Record<string, string> } = {},
+  opts: { gateways?: number; decisionProxies?: number; databaseUrl?: string; env?: Record<string, string> } = {},
 ): Promise<TestSystem & { databaseUrl: string; internalToken: string }> {
   const db = opts.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = opts.databaseUrl ?? db!.url;
@@ -94,12 +94,20 @@ export async function startDistributedSystem(
   const platformKey = randomKey('platform');
   const internalToken = randomBytes(32).toString('base64url');
   const gateways = opts.gateways ?? 1;
-  const [registryPort, approvalsPort, evaluatorPort, issuerPort, ...gatewayPorts] = await freePorts(4 + gateways);
+  // Gateway i forwards to decision-proxy replica i mod n: two gateways over two replicas show that
+  // each replica's read models are exact on their own.
+  const proxies = opts.decisionProxies ?? 1;
+  const ports = await freePorts(4 + proxies + gateways);
+  const [registryPort, approvalsPort, evaluatorPort, issuerPort] = ports;
+  const proxyPorts = ports.slice(4, 4 + proxies);
+  const gatewayPorts = ports.slice(4 + proxies);
+  const journalRoot = mkdtempSync(join(tmpdir(), 'igw-journal-'));
   const serviceUrls = {
     POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
     APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
     INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
     MANDATE_ISSUER_URL: `http://127.0.0.1:${issuerPort}`,
+    DECISION_PROXY_URL: `http://127.0.0.1:${proxyPorts[0]}`,
   };
   const common = {
     GATEWAY_MODE: 'distributed',
@@ -114,19 +122,24 @@ export async function startDistributedSystem(
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await db?.drop();
+    rmSync(journalRoot, { recursive: true, force: true });
   };
   try {
     processes.push(await startApp('policy-registry', common, { port: registryPort! }));
     processes.push(await startApp('approvals', common, { port: approvalsPort! }));
     processes.push(await startApp('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: testGrantKey() }, { port: evaluatorPort! }));
     processes.push(await startApp('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: randomBytes(32).toString('base64') }, { port: issuerPort! }));
-    for (const port of gatewayPorts) {
+    for (const [i, port] of proxyPorts.entries()) {
+      processes.push(await startApp('decision-proxy', { ...common, ...serviceUrls, DECISION_JOURNAL_DIR: join(journalRoot, `replica-${i}`) }, { port: port! }));
+    }
+    for (const [i, port] of gatewayPorts.entries()) {
       processes.push(
         await startApp(
           'api-gateway',
           {
             ...common,
             ...serviceUrls,
+            DECISION_PROXY_URL: `http://127.0.0.1:${proxyPorts[i % proxies]}`,
             BOOTSTRAP_ADMIN_KEY: adminKey,
             PLATFORM_ADMIN_KEY: platformKey,
           },

@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { APPROVALS_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/contracts';
+import { loadConfigOrExit } from '@igw/config';
+import { createLogger, HttpApprovalsClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
+import { acrLevelsOf, DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, HttpJwksSource, JWKS_SOURCE } from '@igw/decision-proxy';
+import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
+
+/**
+ * Distributed mode: `POST /v1/mcp-proxy/call` and the review queue behind the gateway. Cards come
+ * from the registry, keys and revocations from the issuer, both kept in memory and current through
+ * events plus the version board in Redis; decisions are journaled on local disk (one directory per
+ * replica) and drained into PostgreSQL.
+ */
+runApp('decision-proxy', async () => {
+  const config = loadConfigOrExit(DecisionProxyConfig, { GATEWAY_MODE: 'distributed', PORT: '8084', ...process.env });
+  if (config.GATEWAY_MODE !== 'distributed') throw new StartupError('the decision-proxy app runs in distributed mode; `npm start` runs embedded mode');
+
+  const logger = createLogger(config.LOG_LEVEL, 'decision-proxy');
+  const bus = createEventBus(config, 'decision-proxy', logger);
+  const infra = await openServiceInfra(config, { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS, bus, logger });
+  const redis = createRedis(config, logger);
+  const versionBoard = createVersionBoard(config, redis);
+  const token = config.INTERNAL_AUTH_TOKEN!;
+  const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL!, token, { service: 'policy-registry' });
+  const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL!, token, { service: 'approvals' });
+  const issuerHttp = new InternalServiceClient(config.MANDATE_ISSUER_URL!, token, { service: 'mandate-issuer' });
+  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])];
+
+  return serveService({
+    name: 'decision-proxy',
+    config,
+    logger,
+    bus,
+    infra,
+    imports: [
+      DecisionProxyModule.register({
+        db: infra.db,
+        notifier: infra.notifier,
+        bus,
+        // Every replica keeps its own read models, so each needs every event.
+        readModelGroup: `decision-proxy.read-model.${hostname()}.${process.pid}`,
+        versionBoard,
+        journalDir: config.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
+        ...(acrLevelsOf(config) ? { acrLevels: acrLevelsOf(config) } : {}),
+        providers: [
+          { provide: POLICY_REGISTRY_API, useValue: new HttpPolicyRegistryClient(registryHttp, 'svc:decision-proxy') },
+          { provide: APPROVALS_API, useValue: new HttpApprovalsClient(approvalsHttp) },
+          { provide: MANDATE_ISSUER_API, useValue: new HttpMandateIssuerClient(issuerHttp, 'svc:decision-proxy') },
+          // Fixed by configuration: never a URL named by a token.
+          { provide: JWKS_SOURCE, useValue: new HttpJwksSource(`${config.MANDATE_ISSUER_URL}/v1/mandate/jwks`) },
+        ],
+      }),
+    ],
+    checks,
+    redis,
+    redisWarning: 'redis is not reachable yet; decisions answer 503 until it is',
+    release: async () => {
+      await Promise.all([registryHttp.close(), approvalsHttp.close(), issuerHttp.close()]);
+    },
+  });
+});

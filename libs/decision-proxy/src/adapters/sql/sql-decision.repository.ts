@@ -1,0 +1,181 @@
+import { Topics } from '@igw/contracts';
+import { envelope, type OutboxNotifier } from '@igw/events';
+import type { DecisionKind } from '@igw/kernel';
+import { rethrowUnavailable, type ServiceDatabase } from '@igw/persistence';
+import { toDecisionMadeV1, type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
+import type { DecisionRepository, ResolveReviewResult, ReviewPageQuery } from '../../application/ports/decision.repository.port';
+
+export const DECISION_DB = Symbol('DECISION_DB');
+
+/** Column name → SQL type, in table order (keys of `toColumns`). */
+const COLUMNS = [
+  ['decision_id', 'text'],
+  ['org_id', 'text'],
+  ['kind', 'text'],
+  ['rule_id', 'text'],
+  ['stage', 'text'],
+  ['reason', 'text'],
+  ['shadow_kind', 'text'],
+  ['decision', 'jsonb'],
+  ['cred_id', 'text'],
+  ['intent_id', 'text'],
+  ['prompt_id', 'text'],
+  ['actor', 'text'],
+  ['audience', 'text'],
+  ['surface', 'text'],
+  ['operation', 'text'],
+  ['target_resource', 'text'],
+  ['arguments_sha256', 'text'],
+  ['key_id', 'text'],
+  ['approval_request_id', 'text'],
+  ['review_id', 'text'],
+  ['review_status', 'text'],
+  ['reviewed_at', 'timestamptz'],
+  ['reviewed_by_key_id', 'text'],
+  ['review_note', 'text'],
+  ['created_at', 'timestamptz'],
+] as const;
+
+const toColumns = (r: DecisionRecord) => ({
+  decision_id: r.decisionId,
+  org_id: r.orgId,
+  kind: r.kind,
+  rule_id: r.ruleId,
+  stage: r.stage,
+  reason: r.reason,
+  shadow_kind: r.shadowKind,
+  decision: r.decision,
+  cred_id: r.credId,
+  intent_id: r.intentId,
+  prompt_id: r.promptId,
+  actor: r.actor,
+  audience: r.audience,
+  surface: r.surface,
+  operation: r.operation,
+  target_resource: r.targetResource,
+  arguments_sha256: r.argumentsSha256,
+  key_id: r.keyId,
+  approval_request_id: r.approvalRequestId,
+  review_id: r.reviewId,
+  review_status: r.reviewStatus,
+  reviewed_at: r.reviewedAt?.toISOString() ?? null,
+  reviewed_by_key_id: r.reviewedByKeyId,
+  review_note: r.reviewNote,
+  created_at: r.createdAt.toISOString(),
+});
+
+type Row = Record<(typeof COLUMNS)[number][0], unknown>;
+
+const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+const fromRow = (r: Row): DecisionRecord => ({
+  decisionId: String(r.decision_id),
+  orgId: String(r.org_id),
+  kind: r.kind as DecisionKind,
+  ruleId: text(r.rule_id),
+  stage: r.stage as DecisionStage,
+  reason: text(r.reason),
+  shadowKind: text(r.shadow_kind) as DecisionKind | null,
+  decision: (typeof r.decision === 'string' ? JSON.parse(r.decision) : r.decision) as WireDecision,
+  credId: String(r.cred_id),
+  intentId: String(r.intent_id),
+  promptId: String(r.prompt_id),
+  actor: String(r.actor),
+  audience: String(r.audience),
+  surface: String(r.surface),
+  operation: String(r.operation),
+  targetResource: text(r.target_resource),
+  argumentsSha256: String(r.arguments_sha256),
+  keyId: String(r.key_id),
+  approvalRequestId: text(r.approval_request_id),
+  reviewId: text(r.review_id),
+  reviewStatus: text(r.review_status) as ReviewStatus | null,
+  reviewedAt: r.reviewed_at === null || r.reviewed_at === undefined ? null : date(r.reviewed_at),
+  reviewedByKeyId: text(r.reviewed_by_key_id),
+  reviewNote: text(r.review_note),
+  createdAt: date(r.created_at),
+});
+
+/**
+ * Decisions in the proxy's own schema, written with raw SQL: a batch is two statements whatever
+ * its size (a JSON array of rows through jsonb_to_recordset, then the outbox rows of exactly the
+ * decisions that were new), which keeps a drained journal cheap even on PGlite.
+ */
+export class SqlDecisionRepository implements DecisionRepository {
+  private readonly table: string;
+  private readonly insertBatch: string;
+  private readonly select = COLUMNS.map(([n]) => `"${n}"`).join(', ');
+
+  constructor(
+    private readonly db: ServiceDatabase,
+    private readonly notifier: OutboxNotifier,
+  ) {
+    const schema = db.schema;
+    this.table = `"${schema}"."decisions"`;
+    const names = this.select;
+    // New rows only (ON CONFLICT DO NOTHING … RETURNING), and an outbox row for each of them.
+    this.insertBatch = `WITH fresh AS (
+        INSERT INTO ${this.table} (${names})
+        SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})
+        ON CONFLICT ("decision_id") DO NOTHING
+        RETURNING "decision_id")
+      INSERT INTO "${schema}"."outbox_events" ("id", "topic", "key", "envelope")
+      SELECT e->>'id', e->>'type', e->>'org_id', e
+      FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, n)
+      WHERE (e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)
+      ORDER BY n`;
+  }
+
+  async saveAll(records: readonly DecisionRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const rows = JSON.stringify(records.map(toColumns));
+    const events = JSON.stringify(records.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt)));
+    await this.db.query(this.insertBatch, [rows, events]).catch(rethrowUnavailable);
+    this.notifier.nudge();
+  }
+
+  async listReviews(orgId: string, query: ReviewPageQuery): Promise<DecisionRecord[]> {
+    const params: unknown[] = [orgId];
+    let where = `"org_id" = $1 AND "review_id" IS NOT NULL`;
+    if (query.status) {
+      params.push(query.status);
+      where += ` AND "review_status" = $${params.length}`;
+    }
+    if (query.after) {
+      params.push(query.after.createdAt.toISOString(), query.after.id);
+      where += ` AND ("created_at", "review_id") < ($${params.length - 1}::timestamptz, $${params.length})`;
+    }
+    params.push(Math.max(1, Math.floor(query.limit)) + 1);
+    const rows = await this.db
+      .query<Row>(`SELECT ${this.select} FROM ${this.table} WHERE ${where} ORDER BY "created_at" DESC, "review_id" DESC LIMIT $${params.length}`, params)
+      .catch(rethrowUnavailable);
+    return rows.map(fromRow);
+  }
+
+  async findByDecisionId(orgId: string, decisionId: string): Promise<DecisionRecord | null> {
+    const rows = await this.db.query<Row>(`SELECT ${this.select} FROM ${this.table} WHERE "org_id" = $1 AND "decision_id" = $2`, [orgId, decisionId]).catch(rethrowUnavailable);
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  async resolveReview(
+    orgId: string,
+    reviewId: string,
+    change: { status: Exclude<ReviewStatus, 'pending'>; keyId: string; note: string | null; at: Date },
+  ): Promise<ResolveReviewResult> {
+    return this.db
+      .transaction(async (tx) => {
+        const found = await tx.query<Row>(`SELECT ${this.select} FROM ${this.table} WHERE "org_id" = $1 AND "review_id" = $2 FOR UPDATE`, [orgId, reviewId]);
+        if (!found[0]) return { ok: false, reason: 'not_found' } as const;
+        const current = fromRow(found[0]);
+        if (current.reviewStatus !== 'pending') return { ok: false, reason: 'already_resolved', record: current } as const;
+        const updated = await tx.query<Row>(
+          `UPDATE ${this.table} SET "review_status" = $3, "reviewed_at" = $4, "reviewed_by_key_id" = $5, "review_note" = $6
+           WHERE "org_id" = $1 AND "review_id" = $2 RETURNING ${this.select}`,
+          [orgId, reviewId, change.status, change.at.toISOString(), change.keyId, change.note],
+        );
+        return { ok: true, record: fromRow(updated[0]!) } as const;
+      })
+      .catch(rethrowUnavailable);
+  }
+}

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APPROVALS_API, type ApprovalsApi, type McpProxyCallDto, type McpProxyCallResponseDto } from '@igw/contracts';
+import { cardsKey, revocationsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
+import { AppError, assertJsonDepth, canonicalJson, CLOCK, DependencyUnavailableError, newId, type Caller, type Clock } from '@igw/kernel';
+import { decide, statusOf, type CompiledCard, type Decision, type DecisionRecord, type DecisionStatus, type EngineResult, type WireDecision } from '../../domain';
+import { DECISION_JOURNAL, DECISION_REPOSITORY, type DecisionJournal, type DecisionRepository } from '../ports/decision.repository.port';
+import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
+import { RevocationsReadModel } from '../read-model/revocations.read-model';
+import { MANDATE_VERIFIER, mandateInvalid, requireMandate, type MandateVerifier, type VerifiedMandateClaims } from '../verification/mandate-verifier.port';
+
+export const DECISION_ENGINE_OPTIONS = Symbol('DECISION_ENGINE_OPTIONS');
+export interface DecisionEngineSettings {
+  /** Ordered acr levels, weakest first (step_up). */
+  acrLevels: readonly string[];
+}
+
+export interface DecidedCall {
+  status: DecisionStatus;
+  body: McpProxyCallResponseDto;
+}
+
+/** sha256 of a canonical rendering: how a call is recognised again (approvals) and told apart in the audit. */
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Bumped if the rendering of "the same action" ever changes. */
+const ACTION_FINGERPRINT_VERSION = 1;
+
+/**
+ * `POST /v1/mcp-proxy/call` (DESIGN 6.9): the API key was checked by the guard; then the mandate
+ * (revocations current first), the org, the card, the decision engine, the ids an approval or a
+ * deferral needs, and the record — durable before the answer.
+ *
+ * The allow path reads only memory: the version board (memory in embedded mode, one Redis round
+ * trip in distributed mode) tells whether the card and revocation models are current, the JWKS
+ * and verified tokens are cached, and the record goes to the local journal. Anything that cannot
+ * be made sure of (board, registry, issuer, approvals, journal) is a 503, never an allow.
+ */
+@Injectable()
+export class DecideToolCallUseCase {
+  private readonly logger = new Logger('McpProxyDecision');
+
+  constructor(
+    @Inject(MANDATE_VERIFIER) private readonly verifier: MandateVerifier,
+    private readonly revocations: RevocationsReadModel,
+    private readonly cards: IntentCardsReadModel,
+    @Inject(VERSION_BOARD) private readonly board: VersionBoard,
+    @Inject(APPROVALS_API) private readonly approvals: ApprovalsApi,
+    @Inject(DECISION_JOURNAL) private readonly journal: DecisionJournal,
+    @Inject(DECISION_REPOSITORY) private readonly decisions: DecisionRepository,
+    @Inject(DECISION_ENGINE_OPTIONS) private readonly settings: DecisionEngineSettings,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(caller: Caller, token: string | undefined, request: McpProxyCallDto): Promise<DecidedCall> {
+    if (typeof token !== 'string' || token.trim() === '') throw mandateInvalid('malformed');
+    // Both counters in one go: in distributed mode that is one Redis round trip (auto-pipelined).
+    let versions: [number, number];
+    try {
+      versions = await Promise.all([this.board.current(cardsKey(caller.orgId)), this.board.current(revocationsKey(caller.orgId))]);
+    } catch (err) {
+      throw new DependencyUnavailableError('version board', err);
+    }
+    const catchUp = this.revocations.ensure(caller.orgId, versions[1]);
+    if (catchUp) await catchUp;
+
+    const claims = requireMandate(await this.verifier.verify(token.trim(), { audience: request.audience, orgId: caller.orgId }));
+    const found = this.cards.card(caller.orgId, claims.intent_id, versions[0]);
+    const card = found instanceof Promise ? await found : found;
+    if (card === null) throw new AppError('not_found', 'intent_not_found', `intent card ${claims.intent_id} is not installed in this organisation`);
+
+    // Rendered before the rules see it: a value nested too deep is a 400, never a stack overflow.
+    const argumentsJson = canonicalJson(request.action.arguments ?? {}, 'action.arguments');
+    if (request.context !== undefined) assertJsonDepth(request.context, 'context');
+    // Plain objects for the rules: CEL takes JSON-like values, not the validated DTO instances.
+    const a = request.action;
+    const action = { surface: a.surface, operation: a.operation, ...(a.arguments !== undefined ? { arguments: a.arguments } : {}), ...(a.target_resource !== undefined ? { target_resource: a.target_resource } : {}) };
+    const result = decide({ mandate: claims, card, request: { action, context: request.context, audience: request.audience } }, { acrLevels: this.settings.acrLevels });
+    return this.complete(caller, claims, card, request, argumentsJson, result);
+  }
+
+  private async complete(caller: Caller, claims: VerifiedMandateClaims, card: CompiledCard, request: McpProxyCallDto, argumentsJson: string, result: EngineResult): Promise<DecidedCall> {
+    const now = this.clock.now();
+    const decisionId = newId('dec');
+    const action = request.action;
+    let decision: Decision = result.decision;
+    let approvalRequestId: string | null = null;
+    let reviewId: string | null = null;
+
+    if (result.assign === 'approval_request_id') {
+      // The same action of the same mandate: operation, target and canonical arguments.
+      const fingerprint = sha256(
+        `{"args":${argumentsJson},"cred":${JSON.stringify(claims.jti)},"op":${JSON.stringify(action.operation)},"target":${JSON.stringify(action.target_resource ?? null)},"v":${ACTION_FINGERPRINT_VERSION}}`,
+      );
+      const used = await this.approvals.consume(caller, fingerprint);
+      if (used) {
+        // Approved once: this call passes, and the approval is spent.
+        decision = { kind: 'allow' };
+        approvalRequestId = used.id;
+      } else {
+        const pending = await this.approvals.create(caller, {
+          source: 'mcp_proxy',
+          intent_card_id: card.id,
+          operation: action.operation.slice(0, 256),
+          summary: `${action.operation}${action.target_resource ? ` on ${action.target_resource}` : ''} for ${claims.sub} (rule ${result.rule_id ?? '-'})`.slice(0, 2000),
+          user_id: claims.sub.slice(0, 256),
+          fingerprint,
+        });
+        approvalRequestId = pending.id;
+        decision = { kind: 'approval', approval_request_id: pending.id };
+      }
+    } else if (result.assign === 'review_id') {
+      reviewId = newId('rev');
+      decision = { kind: 'defer', review_id: reviewId };
+    }
+
+    const wire: WireDecision = { kind: decision.kind, decision_id: decisionId, ...(result.rule_id !== null ? { rule_id: result.rule_id } : {}), ...stripKind(decision) };
+    if (approvalRequestId !== null && decision.kind === 'allow') wire['approval_request_id'] = approvalRequestId;
+    const record: DecisionRecord = {
+      decisionId,
+      orgId: caller.orgId,
+      keyId: caller.keyId,
+      kind: decision.kind,
+      ruleId: result.rule_id,
+      stage: result.stage,
+      reason: decision.kind === 'deny' ? decision.reason : null,
+      shadowKind: decision.kind === 'allow_with_shadow' ? decision.shadow_decision.kind : null,
+      decision: wire,
+      credId: claims.jti,
+      intentId: claims.intent_id,
+      promptId: claims.prompt_id,
+      actor: claims.sub,
+      audience: request.audience,
+      surface: action.surface,
+      operation: action.operation,
+      targetResource: action.target_resource ?? null,
+      argumentsSha256: sha256(argumentsJson),
+      approvalRequestId,
+      reviewId,
+      reviewStatus: reviewId !== null ? 'pending' : null,
+      reviewedAt: null,
+      reviewedByKeyId: null,
+      reviewNote: null,
+      createdAt: now,
+    };
+    // A deferred call is stored at once so the review queue lists it the moment the agent hears
+    // "defer"; every other decision goes through the journal (durable, no database round trip).
+    if (reviewId !== null) await this.decisions.saveAll([record]);
+    else await this.journal.append(record);
+    if (decision.kind === 'allow_with_log_extra') {
+      this.logger.log({ msg: 'decision log_fields', decision_id: decisionId, org_id: caller.orgId, cred_id: claims.jti, operation: action.operation, log_fields: decision.log_fields });
+    }
+    return {
+      status: statusOf(decision.kind),
+      body: { decision: wire as McpProxyCallResponseDto['decision'], mandate: { cred_id: claims.jti, prompt_id: claims.prompt_id, intent_id: claims.intent_id } },
+    };
+  }
+}
+
+function stripKind(decision: Decision): Record<string, unknown> {
+  const { kind: _kind, ...fields } = decision;
+  return fields;
+}

@@ -1,0 +1,31 @@
+import type { DecisionDto, DecisionRecordDto, ReviewDto } from '@igw/contracts';
+import type { DecisionRecord } from '../../domain';
+
+export function toDecisionRecordDto(r: DecisionRecord): DecisionRecordDto {
+  return {
+    decision_id: r.decisionId,
+    decision: r.decision as DecisionDto,
+    cred_id: r.credId,
+    intent_id: r.intentId,
+    prompt_id: r.promptId,
+    actor: r.actor,
+    audience: r.audience,
+    surface: r.surface,
+    operation: r.operation,
+    target_resource: r.targetResource,
+    arguments_sha256: r.argumentsSha256,
+    requested_by_key_id: r.keyId,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+export function toReviewDto(r: DecisionRecord): ReviewDto {
+  return {
+    review_id: r.reviewId!,
+    status: r.reviewStatus ?? 'pending',
+    ...toDecisionRecordDto(r),
+    reviewed_at: r.reviewedAt?.toISOString() ?? null,
+    reviewed_by_key_id: r.reviewedByKeyId,
+    note: r.reviewNote,
+  };
+}

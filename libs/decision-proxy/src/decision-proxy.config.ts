@@ -1,0 +1,38 @@
+import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { BaseConfig } from '@igw/config';
+
+const url = (name: string) => ({ message: `${name} must be an http(s)://host:port URL without a path (required in distributed mode)` });
+const distributed = (c: DecisionProxyConfig) => c.GATEWAY_MODE === 'distributed';
+
+/**
+ * Settings of the decision proxy: the services it reads (distributed mode), where it journals
+ * decisions, and the order of authentication levels for step_up.
+ */
+export class DecisionProxyConfig extends BaseConfig {
+  @ValidateIf(distributed)
+  @Matches(/^https?:\/\/[^/\s]+$/, url('POLICY_REGISTRY_URL'))
+  POLICY_REGISTRY_URL?: string;
+
+  @ValidateIf(distributed)
+  @Matches(/^https?:\/\/[^/\s]+$/, url('APPROVALS_URL'))
+  APPROVALS_URL?: string;
+
+  /** The issuer's JWKS and revocations come from here; never from a URL named in a token. */
+  @ValidateIf(distributed)
+  @Matches(/^https?:\/\/[^/\s]+$/, url('MANDATE_ISSUER_URL'))
+  MANDATE_ISSUER_URL?: string;
+
+  /** Where decisions are journaled before they are answered (default DATA_DIR/decision-journal); one directory per replica. */
+  @IsOptional()
+  @IsString()
+  DECISION_JOURNAL_DIR?: string;
+
+  /** step_up: authentication levels, weakest first (default pwd,otp,mfa,hwk). */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_.:-]+(,[A-Za-z0-9_.:-]+)*$/, { message: 'MANDATE_ACR_LEVELS must be a comma-separated list of acr values, weakest first (e.g. pwd,otp,mfa,hwk)' })
+  MANDATE_ACR_LEVELS?: string;
+}
+
+export function acrLevelsOf(config: Pick<DecisionProxyConfig, 'MANDATE_ACR_LEVELS'>): string[] | undefined {
+  return config.MANDATE_ACR_LEVELS ? config.MANDATE_ACR_LEVELS.split(',') : undefined;
+}

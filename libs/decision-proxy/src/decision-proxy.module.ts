@@ -1,0 +1,101 @@
+import { join } from 'node:path';
+import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
+import { CLOCK, systemClock, type Clock } from '@igw/kernel';
+import { EVENT_BUS, VERSION_BOARD, type EventBus, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import type { ServiceDatabase } from '@igw/persistence';
+import { DEFAULT_ACR_LEVELS } from './domain';
+import { DECISION_JOURNAL, DECISION_REPOSITORY } from './application/ports/decision.repository.port';
+import { IntentCardsReadModel } from './application/read-model/intent-cards.read-model';
+import { RevocationsReadModel } from './application/read-model/revocations.read-model';
+import { DECISION_ENGINE_OPTIONS, DecideToolCallUseCase, type DecisionEngineSettings } from './application/use-cases/decide-tool-call.use-case';
+import { GetDecisionUseCase } from './application/use-cases/get-decision.use-case';
+import { ListReviewsUseCase } from './application/use-cases/list-reviews.use-case';
+import { ResolveReviewUseCase } from './application/use-cases/resolve-review.use-case';
+import { JWKS_SOURCE, type JwksSource } from './application/verification/jwks-source.port';
+import { MANDATE_VERIFIER } from './application/verification/mandate-verifier.port';
+import { InMemoryRevocationSet, REVOCATION_SET } from './application/verification/revocation-set';
+import { PROXY_EVENTS_GROUP, ProxyEventsConsumer } from './adapters/events/proxy-events.consumer';
+import { McpProxyHttpController } from './adapters/http/mcp-proxy.http.controller';
+import { JoseMandateVerifier, type JoseMandateVerifierOptions } from './adapters/jose/jose-mandate.verifier';
+import { FileDecisionJournal } from './adapters/journal/file-decision.journal';
+import { SqlDecisionRepository } from './adapters/sql/sql-decision.repository';
+
+export const DECISION_PROXY_SCHEMA = 'decision_proxy';
+/** This file is `src/`, the migrations are `prisma/migrations` of the lib (copied next to dist by the build). */
+export const DECISION_PROXY_MIGRATIONS = join(__dirname, '../prisma/migrations');
+
+export interface DecisionProxyModuleOptions {
+  /** The proxy's database, already migrated (decision records, review queue, outbox). */
+  db: ServiceDatabase;
+  notifier: OutboxNotifier;
+  /** Delivers card and revocation events to the read models. */
+  bus: EventBus;
+  /** Consumer group of this process's read models: unique per replica. */
+  readModelGroup: string;
+  /** Where the registry (cards) and the issuer (revocations) advance their per-org counters. */
+  versionBoard: VersionBoard;
+  /** This replica's journal directory (see FileDecisionJournal). */
+  journalDir: string;
+  acrLevels?: readonly string[];
+  verifier?: JoseMandateVerifierOptions;
+  /**
+   * Where POLICY_REGISTRY_API, APPROVALS_API, MANDATE_ISSUER_API and JWKS_SOURCE (the issuer's
+   * public keys) come from: the services' modules in embedded mode, HTTP clients in distributed mode.
+   */
+  imports?: ModuleMetadata['imports'];
+  providers?: Provider[];
+  clock?: Clock;
+}
+
+/**
+ * The mandate path's decision point: `POST /v1/mcp-proxy/call` (DESIGN 6.9), the review queue of
+ * deferred calls and the decision records. The app provides the global caller guard.
+ */
+@Module({})
+export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(@Inject(DECISION_JOURNAL) private readonly journal: FileDecisionJournal) {}
+
+  static register(options: DecisionProxyModuleOptions): DynamicModule {
+    const clock = options.clock ?? systemClock;
+    const settings: DecisionEngineSettings = { acrLevels: options.acrLevels ?? DEFAULT_ACR_LEVELS };
+    const repository = new SqlDecisionRepository(options.db, options.notifier);
+    const revocationSet = new InMemoryRevocationSet(clock);
+    const providers: Provider[] = [
+      { provide: CLOCK, useValue: clock },
+      { provide: EVENT_BUS, useValue: options.bus },
+      { provide: VERSION_BOARD, useValue: options.versionBoard },
+      { provide: PROXY_EVENTS_GROUP, useValue: options.readModelGroup },
+      { provide: DECISION_ENGINE_OPTIONS, useValue: settings },
+      { provide: DECISION_REPOSITORY, useValue: repository },
+      { provide: DECISION_JOURNAL, useValue: new FileDecisionJournal(repository, { dir: options.journalDir }) },
+      { provide: InMemoryRevocationSet, useValue: revocationSet },
+      { provide: REVOCATION_SET, useValue: revocationSet },
+      { provide: MANDATE_VERIFIER, useFactory: (jwks: JwksSource) => new JoseMandateVerifier(jwks, revocationSet, { clock, ...options.verifier }), inject: [JWKS_SOURCE] },
+      ...(options.providers ?? []),
+      IntentCardsReadModel,
+      RevocationsReadModel,
+      ProxyEventsConsumer,
+      DecideToolCallUseCase,
+      ListReviewsUseCase,
+      ResolveReviewUseCase,
+      GetDecisionUseCase,
+    ];
+    return {
+      module: DecisionProxyModule,
+      imports: options.imports ?? [],
+      controllers: [McpProxyHttpController],
+      providers,
+      exports: [DecideToolCallUseCase, DECISION_JOURNAL],
+    };
+  }
+
+  /** Replays what a previous process journaled before the first call is taken. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.journal.start();
+  }
+
+  /** Answered decisions are never lost: drained into the database, or left on disk for the next start. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.journal.close();
+  }
+}

@@ -1,0 +1,65 @@
+import type { DecisionMadeV1 } from '@igw/contracts';
+import type { DecisionKind } from '@igw/kernel';
+import type { DecisionStage } from './decision';
+
+/** A decision as it goes on the wire: `kind`, `decision_id`, `rule_id` when a rule decided, the kind's fields. */
+export type WireDecision = { kind: DecisionKind; decision_id: string; rule_id?: string } & Record<string, unknown>;
+
+export const REVIEW_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/**
+ * What is kept of every decision (DESIGN 6.9: "every decision … is recorded"). The call's
+ * arguments are kept only as the sha256 of their canonical JSON: enough to tell two calls apart
+ * in an audit, without storing what the agent sent (it may be personal data).
+ */
+export interface DecisionRecord {
+  decisionId: string;
+  orgId: string;
+  /** The API key that asked. */
+  keyId: string;
+  kind: DecisionKind;
+  ruleId: string | null;
+  stage: DecisionStage;
+  /** `deny` reason; null for other kinds. */
+  reason: string | null;
+  /** The kind a shadow decision stands for (allow_with_shadow), else null. */
+  shadowKind: DecisionKind | null;
+  decision: WireDecision;
+  credId: string;
+  intentId: string;
+  promptId: string;
+  actor: string;
+  audience: string;
+  surface: string;
+  operation: string;
+  targetResource: string | null;
+  argumentsSha256: string;
+  approvalRequestId: string | null;
+  /** Set for `defer`: the review queue entry. */
+  reviewId: string | null;
+  reviewStatus: ReviewStatus | null;
+  reviewedAt: Date | null;
+  reviewedByKeyId: string | null;
+  reviewNote: string | null;
+  createdAt: Date;
+}
+
+/** The decision.made v1 payload of a record (no arguments, no kind fields beyond the summary). */
+export function toDecisionMadeV1(r: DecisionRecord): DecisionMadeV1 {
+  return {
+    decision_id: r.decisionId,
+    kind: r.kind,
+    rule_id: r.ruleId,
+    reason: r.reason,
+    shadow_decision: r.shadowKind,
+    cred_id: r.credId,
+    intent_id: r.intentId,
+    prompt_id: r.promptId,
+    actor: r.actor,
+    surface: r.surface,
+    operation: r.operation,
+    target_resource: r.targetResource,
+    created_at: r.createdAt.toISOString(),
+  };
+}
