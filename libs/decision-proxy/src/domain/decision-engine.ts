@@ -179,13 +179,29 @@ function compileMandateScope(scope: ScopePatterns): CompiledScope {
   return { operations: list(scope?.operations, 'operations'), resources: list(scope?.resources, 'resources'), forbidden: list(scope?.forbidden_operations, 'forbidden_operations') };
 }
 
+/**
+ * Compiled mandate scopes by scope object: the verifier hands out the same claims object for a
+ * token it has verified before, so a mandate's globs are compiled once, not on every call.
+ * Invalid scopes are not remembered (they throw each time, and fail the call closed).
+ */
+const mandateScopes = new WeakMap<object, CompiledScope>();
+function mandateScopeOf(scope: ScopePatterns): CompiledScope {
+  if (typeof scope !== 'object' || scope === null) return compileMandateScope(scope);
+  let compiled = mandateScopes.get(scope);
+  if (compiled === undefined) {
+    compiled = compileMandateScope(scope);
+    mandateScopes.set(scope, compiled);
+  }
+  return compiled;
+}
+
 const deny = (reason: string, message: string): Decision => ({ kind: 'deny', reason, message });
 
 function scopeDecision(action: ProxyAction, mandate: MandateClaims, card: CompiledCard): Decision | null {
   let s: Scopes;
   try {
     if (card.scope === null) throw new RangeError(`card ${card.id} v${card.version}: ${card.scopeProblem ?? 'invalid scope'}`);
-    s = { mandate: compileMandateScope(mandate.scope), card: card.scope };
+    s = { mandate: mandateScopeOf(mandate.scope), card: card.scope };
   } catch (err) {
     return deny('scope_invalid', `scope cannot be checked: ${err instanceof Error ? err.message : String(err)}`);
   }

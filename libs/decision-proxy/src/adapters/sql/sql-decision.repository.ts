@@ -129,8 +129,11 @@ export class SqlDecisionRepository implements DecisionRepository {
 
   async saveAll(records: readonly DecisionRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const rows = JSON.stringify(records.map(toColumns));
-    const events = JSON.stringify(records.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt)));
+    // One id twice in a batch: the first is stored, so only its event may go out (else two events for one row).
+    const seen = new Set<string>();
+    const unique = records.filter((r) => !seen.has(r.decisionId) && seen.add(r.decisionId));
+    const rows = JSON.stringify(unique.map(toColumns));
+    const events = JSON.stringify(unique.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt)));
     await this.db.query(this.insertBatch, [rows, events]).catch(rethrowUnavailable);
     this.notifier.nudge();
   }

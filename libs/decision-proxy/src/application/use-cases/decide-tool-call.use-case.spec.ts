@@ -1,0 +1,478 @@
+import type {
+  ApprovalDto,
+  ApprovalsApi,
+  CreateApprovalRequestDto,
+  IntentCardEventV1,
+  IntentCardsSnapshotDto,
+  MandateIssuerApi,
+  McpProxyCallDto,
+  PolicyRegistryApi,
+  RevocationsDto,
+} from '@igw/contracts';
+import { cardsKey, MemoryVersionBoard, revocationsKey, type VersionBoard } from '@igw/events';
+import { toErrorResponse } from '@igw/http';
+import { AppError, DependencyUnavailableError, FixedClock, type Caller } from '@igw/kernel';
+import { DEFAULT_ACR_LEVELS, type DecisionRecord } from '../../domain';
+import type { DecisionJournal, DecisionRepository, ResolveReviewResult } from '../ports/decision.repository.port';
+import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
+import { RevocationsReadModel } from '../read-model/revocations.read-model';
+import type { MandateVerification, MandateVerifier, MandateVerifyOptions, VerifiedMandateClaims } from '../verification/mandate-verifier.port';
+import { InMemoryRevocationSet } from '../verification/revocation-set';
+import { DecideToolCallUseCase, type DecidedCall } from './decide-tool-call.use-case';
+
+const T0 = new Date('2026-11-22T12:00:00.000Z');
+const ORG = 'org_1';
+const CALLER: Caller = { orgId: ORG, keyId: 'key_1', scope: 'read_only' };
+const TOKEN = 'header.payload.signature';
+
+const SCOPE = {
+  operations: ['crm.contacts.read', 'crm.contacts.update', 'crm.contacts.export'],
+  resources: ['crm://contacts/*'],
+  forbidden_operations: ['crm.*.delete'],
+};
+
+/** The card's rules: `{id, when: <CEL over action, context, mandate>, decision}`, first match wins. */
+const RULES: IntentCardEventV1['rules'] = [
+  { id: 'export-needs-approval', when: 'action.operation == "crm.contacts.export"', decision: { kind: 'approval' } },
+  { id: 'updates-reviewed', when: 'action.operation == "crm.contacts.update"', decision: { kind: 'defer' } },
+  { id: 'no-secrets', when: 'has(action.arguments.secret)', decision: { kind: 'deny', reason: 'secret_argument', message: 'no secrets' } },
+  { id: 'log-bulk', when: 'has(action.arguments.limit) && action.arguments.limit > 100', decision: { kind: 'allow_with_log_extra', log_fields: { bulk: true } } },
+];
+
+function cardEvent(id: string, over: Partial<IntentCardEventV1> = {}): IntentCardEventV1 {
+  return {
+    id,
+    name: id,
+    description: '',
+    allowed_scope: structuredClone(SCOPE),
+    audiences: ['crm-api'],
+    max_ttl_seconds: 300,
+    shadow: false,
+    rules: structuredClone(RULES),
+    version: 1,
+    org_version: 1,
+    created_at: '2026-11-22T11:00:00Z',
+    updated_at: '2026-11-22T11:00:00Z',
+    ...over,
+  };
+}
+
+function claims(over: Partial<VerifiedMandateClaims> = {}): VerifiedMandateClaims {
+  return {
+    iss: 'intent-gateway',
+    sub: 'agent-1',
+    aud: 'crm-api',
+    org: ORG,
+    intent_id: 'crm',
+    prompt_id: 'prm_1',
+    scope: structuredClone(SCOPE),
+    ctx: {},
+    exp: Math.floor(T0.getTime() / 1000) + 300,
+    jti: 'mnd_1',
+    kid: 'k1',
+    ...over,
+  };
+}
+
+/** Answers the verdict it is given; like the real one, refuses a revoked jti from the shared set. */
+class FakeVerifier implements MandateVerifier {
+  verdict: MandateVerification = { ok: true, claims: claims() };
+  calls: [string, MandateVerifyOptions][] = [];
+  constructor(private readonly revoked: InMemoryRevocationSet) {}
+  async verify(token: string, options: MandateVerifyOptions): Promise<MandateVerification> {
+    this.calls.push([token, options]);
+    if (this.verdict.ok && this.revoked.isRevoked(this.verdict.claims.jti)) return { ok: false, reason: 'revoked' };
+    return structuredClone(this.verdict);
+  }
+}
+
+class FakeRegistry implements Pick<PolicyRegistryApi, 'intentCards'> {
+  snapshot: IntentCardsSnapshotDto = { version: 1, cards: [cardEvent('crm')] };
+  calls = 0;
+  async intentCards(): Promise<IntentCardsSnapshotDto> {
+    this.calls++;
+    return structuredClone(this.snapshot);
+  }
+}
+
+class FakeIssuer implements Pick<MandateIssuerApi, 'revocationsSince'> {
+  page: RevocationsDto = { version: 0, revoked: [] };
+  async revocationsSince(): Promise<RevocationsDto> {
+    return structuredClone(this.page);
+  }
+}
+
+class FakeApprovals implements ApprovalsApi {
+  /** fingerprint → an approved, unused approval. */
+  readonly approved = new Map<string, ApprovalDto>();
+  readonly created: { caller: { orgId: string; keyId: string }; request: CreateApprovalRequestDto }[] = [];
+  readonly consumed: string[] = [];
+  private n = 0;
+
+  async create(caller: { orgId: string; keyId: string }, request: CreateApprovalRequestDto): Promise<ApprovalDto> {
+    this.created.push({ caller, request });
+    return this.approval(`apr_${++this.n}`, 'pending', request);
+  }
+  async consume(_caller: { orgId: string; keyId: string }, fingerprint: string): Promise<ApprovalDto | null> {
+    this.consumed.push(fingerprint);
+    const found = this.approved.get(fingerprint) ?? null;
+    this.approved.delete(fingerprint);
+    return found;
+  }
+  /** An operator approves the request created with this fingerprint. */
+  approve(request: CreateApprovalRequestDto, id: string): void {
+    this.approved.set(request.fingerprint, this.approval(id, 'approved', request));
+  }
+  private approval(id: string, status: ApprovalDto['status'], r: CreateApprovalRequestDto): ApprovalDto {
+    return {
+      id,
+      org_id: ORG,
+      status,
+      source: r.source,
+      intent_label: null,
+      intent_card_id: r.intent_card_id ?? null,
+      tool_name: null,
+      operation: r.operation ?? null,
+      summary: r.summary,
+      requested_by_key_id: 'key_1',
+      user_id: r.user_id ?? null,
+      created_at: T0.toISOString(),
+      expires_at: new Date(T0.getTime() + 900_000).toISOString(),
+      decided_at: null,
+      decided_by_key_id: null,
+      reason: null,
+    };
+  }
+}
+
+class FakeJournal implements DecisionJournal {
+  readonly appended: DecisionRecord[] = [];
+  failure: Error | null = null;
+  async append(record: DecisionRecord): Promise<void> {
+    if (this.failure) throw this.failure;
+    this.appended.push(record);
+  }
+}
+
+class FakeRepository implements DecisionRepository {
+  readonly saved: DecisionRecord[] = [];
+  async saveAll(records: readonly DecisionRecord[]): Promise<void> {
+    this.saved.push(...records);
+  }
+  async listReviews(): Promise<DecisionRecord[]> {
+    return [];
+  }
+  async findByDecisionId(): Promise<DecisionRecord | null> {
+    return null;
+  }
+  async resolveReview(): Promise<ResolveReviewResult> {
+    return { ok: false, reason: 'not_found' };
+  }
+}
+
+const request = (over: Partial<McpProxyCallDto['action']> = {}, rest: Partial<McpProxyCallDto> = {}): McpProxyCallDto => ({
+  action: { surface: 'sdk', operation: 'crm.contacts.read', arguments: { id: 42 }, target_resource: 'crm://contacts/42', ...over },
+  context: { actor: 'agent-1', prompt_id: 'prm_1' },
+  audience: 'crm-api',
+  ...rest,
+});
+
+function nested(depth: number): Record<string, unknown> {
+  let v: Record<string, unknown> = { leaf: true };
+  for (let i = 0; i < depth; i++) v = { child: v };
+  return v;
+}
+
+async function failure(p: Promise<unknown>): Promise<AppError> {
+  const err = await p.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AppError);
+  return err as AppError;
+}
+
+describe('DecideToolCallUseCase', () => {
+  let clock: FixedClock;
+  let revocationSet: InMemoryRevocationSet;
+  let verifier: FakeVerifier;
+  let registry: FakeRegistry;
+  let issuer: FakeIssuer;
+  let board: MemoryVersionBoard;
+  let approvals: FakeApprovals;
+  let journal: FakeJournal;
+  let repository: FakeRepository;
+  let useCase: DecideToolCallUseCase;
+
+  const build = (over: { board?: VersionBoard } = {}) =>
+    new DecideToolCallUseCase(
+      verifier,
+      new RevocationsReadModel(revocationSet, issuer),
+      new IntentCardsReadModel(registry),
+      over.board ?? board,
+      approvals,
+      journal,
+      repository,
+      { acrLevels: DEFAULT_ACR_LEVELS },
+      clock,
+    );
+
+  beforeEach(async () => {
+    clock = new FixedClock(T0);
+    revocationSet = new InMemoryRevocationSet(clock);
+    verifier = new FakeVerifier(revocationSet);
+    registry = new FakeRegistry();
+    issuer = new FakeIssuer();
+    board = new MemoryVersionBoard();
+    await board.advance(cardsKey(ORG), 1);
+    approvals = new FakeApprovals();
+    journal = new FakeJournal();
+    repository = new FakeRepository();
+    useCase = build();
+  });
+
+  const call = (req: McpProxyCallDto = request(), token: string | undefined = TOKEN): Promise<DecidedCall> => useCase.execute(CALLER, token, req);
+
+  describe('before the engine (DESIGN 6.9 steps 2–4)', () => {
+    it.each([
+      ['missing', undefined],
+      ['empty', ''],
+      ['blank', '   '],
+    ])('refuses a %s X-Service-Mandate: 401 mandate_invalid, the verifier not asked', async (_name, token) => {
+      const err = await failure(useCase.execute(CALLER, token, request()));
+      expect(err.code).toBe('mandate_invalid');
+      expect(toErrorResponse(err).status).toBe(401);
+      expect(verifier.calls).toEqual([]);
+      expect(journal.appended).toEqual([]);
+    });
+
+    it('passes the trimmed token with the audience and the caller org to the verifier', async () => {
+      await call(request(), `  ${TOKEN} `);
+      expect(verifier.calls).toEqual([[TOKEN, { audience: 'crm-api', orgId: ORG }]]);
+    });
+
+    it('answers 401 mandate_invalid for a token the verifier refuses', async () => {
+      verifier.verdict = { ok: false, reason: 'signature' };
+      const err = await failure(call());
+      expect(err.code).toBe('mandate_invalid');
+      expect(toErrorResponse(err).status).toBe(401);
+      expect(journal.appended).toEqual([]);
+    });
+
+    it("answers 403 mandate_org_mismatch for a valid mandate of another org", async () => {
+      verifier.verdict = { ok: false, reason: 'org_mismatch', claims: claims({ org: 'org_2' }) };
+      const err = await failure(call());
+      expect(err.code).toBe('mandate_org_mismatch');
+      expect(toErrorResponse(err).status).toBe(403);
+      expect(journal.appended).toEqual([]);
+    });
+
+    it('answers 404 intent_not_found when the mandate names a card the org does not have', async () => {
+      verifier.verdict = { ok: true, claims: claims({ intent_id: 'gone' }) };
+      const err = await failure(call());
+      expect(err.code).toBe('intent_not_found');
+      expect(toErrorResponse(err).status).toBe(404);
+      expect(journal.appended).toEqual([]);
+      expect(repository.saved).toEqual([]);
+    });
+
+    it('catches revocations up to the board before verifying: a just-revoked mandate is refused at once', async () => {
+      await call();
+      issuer.page = { version: 1, revoked: [{ cred_id: 'mnd_1', expires_at: '2026-11-22T12:05:00.000Z' }] };
+      await board.advance(revocationsKey(ORG), 1);
+      const err = await failure(call());
+      expect(err.code).toBe('mandate_invalid');
+      expect((err as AppError & { reason?: string }).reason).toBe('revoked');
+    });
+
+    it('sees a card installed after the last call once the board moves (snapshot)', async () => {
+      verifier.verdict = { ok: true, claims: claims({ intent_id: 'hr' }) };
+      expect((await failure(call())).code).toBe('intent_not_found');
+      registry.snapshot = { version: 2, cards: [cardEvent('crm', { org_version: 2 }), cardEvent('hr', { org_version: 2 })] };
+      await board.advance(cardsKey(ORG), 2);
+      expect((await call()).status).toBe(200);
+    });
+
+    it('fails closed with DependencyUnavailableError (503) when the version board throws', async () => {
+      useCase = build({ board: { current: () => Promise.reject(new Error('redis down')), advance: async () => undefined } });
+      const err = await failure(call());
+      expect(err).toBeInstanceOf(DependencyUnavailableError);
+      expect(toErrorResponse(err).status).toBe(503);
+      expect(verifier.calls).toEqual([]);
+      expect(journal.appended).toEqual([]);
+    });
+
+    it('answers 400 invalid_request naming action.arguments for arguments nested deeper than 64', async () => {
+      const err = await failure(call(request({ arguments: nested(70) })));
+      expect(err.code).toBe('invalid_request');
+      expect(toErrorResponse(err).status).toBe(400);
+      expect(err.message).toContain('action.arguments');
+      expect(err.extra['details']).toEqual([expect.objectContaining({ path: 'action.arguments' })]);
+      expect(journal.appended).toEqual([]);
+    });
+
+    it('answers 400 naming context for a context nested deeper than 64', async () => {
+      const err = await failure(call(request({}, { context: { actor: 'agent-1', deep: nested(70) } })));
+      expect(err.code).toBe('invalid_request');
+      expect(err.message).toContain('context');
+    });
+
+    it('accepts arguments nested within the limit', async () => {
+      expect((await call(request({ arguments: nested(60) }))).status).toBe(200);
+    });
+  });
+
+  describe('allow', () => {
+    it('journals the decision (not the repository) and answers 200 with the decision and the mandate', async () => {
+      const res = await call();
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        decision: { kind: 'allow', decision_id: expect.stringMatching(/^dec_[0-9a-f]{32}$/) },
+        mandate: { cred_id: 'mnd_1', prompt_id: 'prm_1', intent_id: 'crm' },
+      });
+      expect(res.body.decision).not.toHaveProperty('rule_id');
+      expect(repository.saved).toEqual([]);
+      expect(journal.appended).toHaveLength(1);
+      const record = journal.appended[0]!;
+      expect(record).toMatchObject({
+        decisionId: res.body.decision.decision_id,
+        orgId: ORG,
+        keyId: 'key_1',
+        kind: 'allow',
+        ruleId: null,
+        stage: 'default',
+        reason: null,
+        credId: 'mnd_1',
+        intentId: 'crm',
+        promptId: 'prm_1',
+        actor: 'agent-1',
+        audience: 'crm-api',
+        surface: 'sdk',
+        operation: 'crm.contacts.read',
+        targetResource: 'crm://contacts/42',
+        approvalRequestId: null,
+        reviewId: null,
+        reviewStatus: null,
+        createdAt: T0,
+      });
+      expect(record.decision).toEqual(res.body.decision);
+      expect(record.argumentsSha256).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('gives every decision its own id', async () => {
+      const a = await call();
+      const b = await call();
+      expect(a.body.decision.decision_id).not.toBe(b.body.decision.decision_id);
+    });
+
+    it('carries rule_id and the kind fields when a rule decided', async () => {
+      const res = await call(request({ arguments: { limit: 500 } }));
+      expect(res.status).toBe(200);
+      expect(res.body.decision).toEqual({ kind: 'allow_with_log_extra', decision_id: expect.any(String), rule_id: 'log-bulk', log_fields: { bulk: true } });
+      expect(journal.appended[0]).toMatchObject({ ruleId: 'log-bulk', stage: 'rule' });
+    });
+
+    it('fails with the journal error (503) when the journal cannot make the decision durable', async () => {
+      journal.failure = new DependencyUnavailableError('decision journal');
+      const err = await failure(call());
+      expect(err).toBe(journal.failure);
+      expect(toErrorResponse(err).status).toBe(503);
+    });
+  });
+
+  describe('deny', () => {
+    it('journals a rule deny with its reason and rule_id: 403', async () => {
+      const res = await call(request({ arguments: { secret: 'x' } }));
+      expect(res.status).toBe(403);
+      expect(res.body.decision).toEqual({ kind: 'deny', decision_id: expect.any(String), rule_id: 'no-secrets', reason: 'secret_argument', message: 'no secrets' });
+      expect(journal.appended[0]).toMatchObject({ kind: 'deny', reason: 'secret_argument', ruleId: 'no-secrets' });
+    });
+
+    it('denies a confused deputy without a rule_id', async () => {
+      const res = await call(request({}, { context: { actor: 'someone-else' } }));
+      expect(res.status).toBe(403);
+      expect(res.body.decision).toMatchObject({ kind: 'deny', reason: 'confused_deputy' });
+      expect(res.body.decision).not.toHaveProperty('rule_id');
+      expect(journal.appended[0]).toMatchObject({ stage: 'confused_deputy', ruleId: null });
+    });
+  });
+
+  describe('approval', () => {
+    const exportCall = (args: Record<string, unknown> = { format: 'csv', fields: ['name', 'email'] }, target = 'crm://contacts/all') =>
+      call(request({ operation: 'crm.contacts.export', arguments: args, target_resource: target }));
+
+    it('opens an approval request (source mcp_proxy, with a fingerprint) and answers 428 with its id', async () => {
+      const res = await exportCall();
+      expect(res.status).toBe(428);
+      expect(res.body.decision).toEqual({ kind: 'approval', decision_id: expect.any(String), rule_id: 'export-needs-approval', approval_request_id: 'apr_1' });
+      expect(approvals.consumed).toHaveLength(1);
+      expect(approvals.created).toHaveLength(1);
+      const { caller, request: created } = approvals.created[0]!;
+      expect(caller).toMatchObject({ orgId: ORG, keyId: 'key_1' });
+      expect(created).toMatchObject({ source: 'mcp_proxy', intent_card_id: 'crm', operation: 'crm.contacts.export', user_id: 'agent-1' });
+      expect(created.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+      expect(created.fingerprint).toBe(approvals.consumed[0]);
+      expect(created.summary).toContain('crm.contacts.export');
+      expect(journal.appended[0]).toMatchObject({ kind: 'approval', approvalRequestId: 'apr_1', ruleId: 'export-needs-approval' });
+    });
+
+    it('lets the same call through once after the request was approved: 200 allow with approval_request_id', async () => {
+      await exportCall();
+      approvals.approve(approvals.created[0]!.request, 'apr_1');
+
+      const res = await exportCall({ fields: ['name', 'email'], format: 'csv' });
+      expect(res.status).toBe(200);
+      expect(res.body.decision).toEqual({ kind: 'allow', decision_id: expect.any(String), rule_id: 'export-needs-approval', approval_request_id: 'apr_1' });
+      expect(approvals.created).toHaveLength(1);
+      expect(journal.appended[1]).toMatchObject({ kind: 'allow', approvalRequestId: 'apr_1', ruleId: 'export-needs-approval' });
+
+      // Spent: the next identical call asks again.
+      const again = await exportCall();
+      expect(again.status).toBe(428);
+      expect(again.body.decision['approval_request_id']).toBe('apr_2');
+    });
+
+    it('recognises the same action whatever the key order of its arguments, and only that action', async () => {
+      await exportCall({ format: 'csv', opts: { a: 1, b: [1, { y: 2, x: 1 }] } });
+      await exportCall({ opts: { b: [1, { x: 1, y: 2 }], a: 1 }, format: 'csv' });
+      await exportCall({ format: 'json', opts: { a: 1, b: [1, { y: 2, x: 1 }] } });
+      await exportCall({ format: 'csv', opts: { a: 1, b: [{ y: 2, x: 1 }, 1] } });
+      await exportCall({ format: 'csv', opts: { a: 1, b: [1, { y: 2, x: 1 }] } }, 'crm://contacts/other');
+      verifier.verdict = { ok: true, claims: claims({ jti: 'mnd_2' }) };
+      await exportCall({ format: 'csv', opts: { a: 1, b: [1, { y: 2, x: 1 }] } });
+
+      const [same, reordered, otherArgs, otherOrder, otherTarget, otherMandate] = approvals.created.map((c) => c.request.fingerprint);
+      expect(reordered).toBe(same);
+      expect(new Set([same, otherArgs, otherOrder, otherTarget, otherMandate]).size).toBe(5);
+    });
+
+    it('opens no request when the card is in shadow: allow_with_shadow', async () => {
+      registry.snapshot = { version: 1, cards: [cardEvent('crm', { shadow: true })] };
+      const res = await exportCall();
+      expect(res.status).toBe(200);
+      expect(res.body.decision).toMatchObject({ kind: 'allow_with_shadow', rule_id: 'export-needs-approval', shadow_decision: { kind: 'approval', approval_request_id: null } });
+      expect(approvals.consumed).toEqual([]);
+      expect(approvals.created).toEqual([]);
+    });
+  });
+
+  describe('defer', () => {
+    it('stores the decision at once with a pending review and answers 202 with review_id', async () => {
+      const res = await call(request({ operation: 'crm.contacts.update', arguments: { id: 42, name: 'Ada' } }));
+      expect(res.status).toBe(202);
+      expect(res.body.decision).toEqual({ kind: 'defer', decision_id: expect.any(String), rule_id: 'updates-reviewed', review_id: expect.stringMatching(/^rev_/) });
+      expect(journal.appended).toEqual([]);
+      expect(repository.saved).toHaveLength(1);
+      expect(repository.saved[0]).toMatchObject({
+        kind: 'defer',
+        ruleId: 'updates-reviewed',
+        reviewId: res.body.decision['review_id'],
+        reviewStatus: 'pending',
+        reviewedAt: null,
+        decision: res.body.decision,
+      });
+    });
+  });
+});
