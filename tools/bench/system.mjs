@@ -275,9 +275,12 @@ export async function startDistributed() {
   const apps = [];
   let dropDb = null;
   const kafkaSteps = [];
+  // The decision proxy journals decisions on local disk before answering (one dir per replica).
+  const journalDir = mkdtempSync(join(tmpdir(), 'igw-bench-journal-'));
   // In order at stop: apps (gateway before registry), then the database, then a Kafka we started.
   const stop = stopOnce([
     () => Promise.all([...apps].reverse().map((a) => a.stop())),
+    () => rmSync(journalDir, { recursive: true, force: true }),
     async () => dropDb?.(),
     async () => {
       for (const s of kafkaSteps) await s();
@@ -312,18 +315,20 @@ export async function startDistributed() {
       REDIS_URL: redisUrl,
       INTERNAL_AUTH_TOKEN: randomBytes(32).toString('base64url'),
     };
-    const [registryPort, approvalsPort, evaluatorPort, issuerPort, gatewayPort] = await freePorts(5);
+    const [registryPort, approvalsPort, evaluatorPort, issuerPort, proxyPort, gatewayPort] = await freePorts(6);
     const urls = {
       POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
       APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
       INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
       MANDATE_ISSUER_URL: `http://127.0.0.1:${issuerPort}`,
+      DECISION_PROXY_URL: `http://127.0.0.1:${proxyPort}`,
     };
     const grantKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     apps.push(await startApp('policy-registry', common, registryPort));
     apps.push(await startApp('approvals', common, approvalsPort));
     apps.push(await startApp('intent-evaluator', { ...common, ...urls, GRANT_SIGNING_KEY: grantKey }, evaluatorPort));
     apps.push(await startApp('mandate-issuer', { ...common, ...urls, MANDATE_KEK: randomBytes(32).toString('base64url') }, issuerPort));
+    apps.push(await startApp('decision-proxy', { ...common, ...urls, DECISION_JOURNAL_DIR: journalDir }, proxyPort));
     apps.push(await startApp('api-gateway', { ...common, ...urls, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey }, gatewayPort));
     for (const a of apps) await waitReady(a.url);
   } catch (err) {
