@@ -1,4 +1,4 @@
-import { compileScopeGlob, type ScopeGlob } from '@igw/kernel';
+import { compileScopeGlob, prepareRuleConditionVars, type PreparedRuleConditionVars, type ScopeGlob } from '@igw/kernel';
 import { acrSatisfies, DEFAULT_ACR_LEVELS } from './acr';
 import type { CompiledCard, CompiledScope, ScopePatterns } from './compiled-card';
 import { isBlocking, statusOf, type Decision, type DecisionStage, type EngineResult, type ProxyAction } from './decision';
@@ -225,7 +225,8 @@ interface Pending {
   stage: DecisionStage;
 }
 
-function ruleDecision(card: CompiledCard, vars: { action: Record<string, unknown>; context: Record<string, unknown>; mandate: Record<string, unknown> }, mandate: MandateClaims, acrLevels: readonly string[]): Pending | null {
+function ruleDecision(card: CompiledCard, vars: PreparedRuleConditionVars | null, mandate: MandateClaims, acrLevels: readonly string[]): Pending | null {
+  if (vars === null) return null;
   for (const rule of card.rules) {
     const failed = (problem: string): Pending => ({ decision: deny('rule_error', `rule ${rule.id} could not be applied: ${problem}`), rule_id: rule.id, stage: 'rule' });
     if (rule.condition === null) return failed(rule.conditionProblem ?? 'condition does not compile');
@@ -264,7 +265,8 @@ export function decide(input: DecisionInput, options: DecisionEngineOptions = {}
     if (scoped !== null) {
       pending = { decision: scoped, rule_id: null, stage: 'scope' };
     } else {
-      const vars = { action: action as unknown as Record<string, unknown>, context, mandate: mandate as Record<string, unknown> };
+      // Converted to CEL values once for all the card's rules.
+      const vars = card.rules.length > 0 ? prepareRuleConditionVars({ action: action as unknown as Record<string, unknown>, context, mandate: mandate as Record<string, unknown> }) : null;
       pending = ruleDecision(card, vars, mandate, options.acrLevels ?? DEFAULT_ACR_LEVELS) ?? { decision: { kind: 'allow' }, rule_id: null, stage: 'default' };
     }
   }

@@ -1,4 +1,4 @@
-import { checkRuleCondition, compileRuleCondition, RULE_CONDITION_VARIABLES, ruleConditionEnv, RuleConditionError } from './rule-condition';
+import { checkRuleCondition, compileRuleCondition, prepareRuleConditionVars, RULE_CONDITION_VARIABLES, ruleConditionEnv, RuleConditionError } from './rule-condition';
 
 describe('rule conditions (CEL)', () => {
   it.each([
@@ -84,5 +84,43 @@ describe('compileRuleCondition', () => {
   it('declares the three variables as map(string, dyn)', () => {
     expect(Object.keys(RULE_CONDITION_VARIABLES).sort()).toEqual(['action', 'context', 'mandate']);
     expect(ruleConditionEnv().variables.find('action')).toBeDefined();
+  });
+});
+
+describe('prepareRuleConditionVars', () => {
+  const vars = {
+    action: { surface: 'sdk', operation: 'crm.contacts.read', arguments: { amount: 12000, fields: ['ssn', 'name'], nested: { deep: [{ k: 'v' }] } }, target_resource: 'crm://contacts/1' },
+    context: { region: 'eu', risk_score: 81, on_behalf_of: ['agent:a'] },
+    mandate: { sub: 'agent:a', acr: 'mfa', scope: { operations: ['crm.*'], resources: ['crm://**'] } },
+  };
+  const conditions = [
+    'action.operation == "crm.contacts.read"',
+    'has(action.arguments.amount) && action.arguments.amount > 10000',
+    'action.arguments.fields.exists(f, f in ["ssn", "dob"])',
+    'action.arguments.nested.deep[0].k == "v"',
+    'has(action.arguments.gone)',
+    'context.region in ["cn", "ru"]',
+    'context.on_behalf_of[0] == mandate.sub && mandate.acr != "hwk"',
+    'mandate.scope.resources.exists(r, r.startsWith("crm://"))',
+    'size(action.arguments) == 3',
+  ];
+
+  it('decides exactly as the plain vars do, for every condition, however often it is reused', () => {
+    const prepared = prepareRuleConditionVars(vars);
+    for (const c of conditions) {
+      const compiled = compileRuleCondition(c);
+      expect({ c, v: compiled(prepared) }).toEqual({ c, v: compiled(vars) });
+      expect(compiled(prepared)).toBe(compiled(vars));
+    }
+  });
+
+  it('leaves undefined members out at every depth (JSON has none)', () => {
+    const withHole = { ...vars, action: { ...vars.action, arguments: { ...vars.action.arguments, gone: undefined } } };
+    expect(compileRuleCondition('size(action.arguments) == 3 && !has(action.arguments.gone)')(prepareRuleConditionVars(withHole))).toBe(true);
+  });
+
+  it('still throws on a missing field, as with plain vars', () => {
+    const compiled = compileRuleCondition('action.arguments.missing == 1');
+    expect(() => compiled(prepareRuleConditionVars(vars))).toThrow(RuleConditionError);
   });
 });

@@ -1,4 +1,4 @@
-import { celEnv, CelScalar, isCelError, mapType, parse, plan, type CelInput, type CelType } from '@bufbuild/cel';
+import { celEnv, celList, celMap, CelScalar, isCelError, mapType, parse, plan, type CelInput, type CelType } from '@bufbuild/cel';
 
 /**
  * Rule conditions (`when`) of intent-card rules, shared by the policy registry (checked at
@@ -343,8 +343,34 @@ export class RuleConditionError extends Error {
   }
 }
 
+const PREPARED = Symbol('prepared rule condition vars');
+
+/**
+ * Vars converted to CEL values once (prepareRuleConditionVars), for evaluating many conditions
+ * over the same call: @bufbuild/cel otherwise wraps every object again for every condition.
+ */
+export interface PreparedRuleConditionVars {
+  readonly [PREPARED]: { action: CelInput; context: CelInput; mandate: CelInput };
+}
+
+/** Deep conversion of a JSON value to CEL maps and lists (`undefined` members left out). */
+function toCelDeep(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || v instanceof Uint8Array) return v;
+  if (Array.isArray(v)) return celList(v.map(toCelDeep) as CelInput[]);
+  const entries = new Map<string, unknown>();
+  for (const key of Object.keys(v)) {
+    const value = (v as Record<string, unknown>)[key];
+    if (value !== undefined) entries.set(key, toCelDeep(value));
+  }
+  return celMap(entries as Map<string, CelInput>);
+}
+
+export function prepareRuleConditionVars(vars: RuleConditionVars): PreparedRuleConditionVars {
+  return { [PREPARED]: { action: toCelDeep(vars.action) as CelInput, context: toCelDeep(vars.context) as CelInput, mandate: toCelDeep(vars.mandate) as CelInput } };
+}
+
 /** A compiled condition: true when it matches. Throws RuleConditionError when evaluation fails. */
-export type CompiledRuleCondition = (vars: RuleConditionVars) => boolean;
+export type CompiledRuleCondition = (vars: RuleConditionVars | PreparedRuleConditionVars) => boolean;
 
 /** Drops `undefined` members (CEL has no undefined; JSON never carries one). */
 function defined(obj: Record<string, unknown>): Record<string, unknown> {
@@ -373,11 +399,11 @@ export function compileRuleCondition(when: string): CompiledRuleCondition {
   return (vars) => {
     let result: unknown;
     try {
-      result = program({
-        action: defined(vars.action) as CelInput,
-        context: defined(vars.context) as CelInput,
-        mandate: defined(vars.mandate) as CelInput,
-      } as Parameters<typeof program>[0]);
+      const input =
+        PREPARED in vars
+          ? vars[PREPARED]
+          : { action: defined(vars.action) as CelInput, context: defined(vars.context) as CelInput, mandate: defined(vars.mandate) as CelInput };
+      result = program(input as Parameters<typeof program>[0]);
     } catch (err) {
       throw new RuleConditionError(`condition failed: ${err instanceof Error ? err.message : String(err)}`, when);
     }
