@@ -20,6 +20,7 @@ const env = {
 // Local runs only: keys generated per start unless given (grants and mandates then do not survive a restart).
 env.GRANT_SIGNING_KEY ??= generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 env.MANDATE_KEK ??= randomBytes(32).toString('base64url');
+env.WEBHOOK_KEK ??= randomBytes(32).toString('base64url');
 
 // Services first (gateway last), each on its own port; the gateway learns their URLs.
 const services = [
@@ -28,6 +29,7 @@ const services = [
   { app: 'intent-evaluator', port: Number(process.env.INTENT_EVALUATOR_PORT ?? gatewayPort + 2), urlSetting: 'INTENT_EVALUATOR_URL' },
   { app: 'mandate-issuer', port: Number(process.env.MANDATE_ISSUER_PORT ?? gatewayPort + 3), urlSetting: 'MANDATE_ISSUER_URL' },
   { app: 'decision-proxy', port: Number(process.env.DECISION_PROXY_PORT ?? gatewayPort + 4), urlSetting: 'DECISION_PROXY_URL' },
+  { app: 'webhook-dispatcher', port: Number(process.env.WEBHOOK_DISPATCHER_PORT ?? gatewayPort + 6), urlSetting: 'WEBHOOK_DISPATCHER_URL' },
 ];
 // Services that call each other learn each other's URLs too (the evaluator reads the registry and approvals).
 for (const s of services) env[s.urlSetting] ??= `http://127.0.0.1:${s.port}`;

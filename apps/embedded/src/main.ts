@@ -16,10 +16,11 @@ import {
   parseGrantKeySetting,
 } from '@igw/intent-evaluator';
 import { brokerProviders, KeyRing, loadOrCreateEmbeddedKek, MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, parseKek } from '@igw/mandate-issuer';
+import { parseRetrySchedule, WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispatcherConfig, WebhookDispatcherModule } from '@igw/webhook-dispatcher';
 import { acrLevelsOf, DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, JWKS_SOURCE, type JwkSet } from '@igw/decision-proxy';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
-import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
+import { cacheCheck, KeyEncryption, loadOrCreateEmbeddedKey, parseKek as parseKeyText, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
 import { VERSION } from '@igw/kernel';
 
 /** Embedded mode: every service in one process, PGlite under DATA_DIR, the in-process bus. */
@@ -28,6 +29,15 @@ runApp('intent-gateway', async () => {
   const evaluatorConfig = loadConfigOrExit(EvaluatorConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
   const issuerConfig = loadConfigOrExit(MandateIssuerConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
   const proxyConfig = loadConfigOrExit(DecisionProxyConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
+  const webhookConfig = loadConfigOrExit(WebhookDispatcherConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
+  let webhookKek: Buffer;
+  let retryScheduleS: number[] | undefined;
+  try {
+    webhookKek = webhookConfig.WEBHOOK_KEK ? parseKeyText(webhookConfig.WEBHOOK_KEK)! : loadOrCreateEmbeddedKey(config.DATA_DIR, 'webhook-kek');
+    retryScheduleS = webhookConfig.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(webhookConfig.WEBHOOK_RETRY_SCHEDULE) : undefined;
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
   let kek: Buffer;
   try {
     kek = issuerConfig.MANDATE_KEK ? parseKek(issuerConfig.MANDATE_KEK)! : loadOrCreateEmbeddedKek(config.DATA_DIR);
@@ -50,7 +60,8 @@ runApp('intent-gateway', async () => {
   const evaluator = await openServiceInfra(config, { schema: EVALUATOR_SCHEMA, migrations: EVALUATOR_MIGRATIONS, bus, logger });
   const issuer = await openServiceInfra(config, { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS, bus, logger });
   const proxy = await openServiceInfra(config, { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS, bus, logger });
-  const relays = [gateway.relay, registry.relay, approvals.relay, evaluator.relay, issuer.relay, proxy.relay];
+  const webhooks = await openServiceInfra(config, { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS, bus, logger });
+  const relays = [gateway.relay, registry.relay, approvals.relay, evaluator.relay, issuer.relay, proxy.relay, webhooks.relay];
   const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined)];
   // The process's one board: the registry and the issuer advance it, the services that cache their state read it.
   const versionBoard = createVersionBoard(config, undefined);
@@ -104,6 +115,14 @@ runApp('intent-gateway', async () => {
         // In-process registry, approvals and issuer (revocations); the issuer's key ring is the JWKS.
         imports: [registryModule, approvalsModule, issuerModule],
         providers: [{ provide: JWKS_SOURCE, useFactory: (ring: KeyRing) => ({ fetch: async () => ring.jwks().body as JwkSet }), inject: [KeyRing] }],
+      }),
+      WebhookDispatcherModule.register({
+        db: webhooks.db,
+        bus,
+        sealer: new KeyEncryption(webhookKek),
+        allowPrivate: webhookConfig.WEBHOOKS_ALLOW_PRIVATE === 'true',
+        ...(webhookConfig.WEBHOOK_TIMEOUT_MS ? { timeoutMs: Number(webhookConfig.WEBHOOK_TIMEOUT_MS) } : {}),
+        ...(retryScheduleS ? { retryScheduleS } : {}),
       }),
     ],
     controllers: [ProbesController],

@@ -1,6 +1,7 @@
-import { describeIntentEvaluation, describeMandates, describeMcpProxy, describePublicApi, startEmbeddedSystem } from '@igw/testing';
+import { describeIntentEvaluation, describeMandates, describeMcpProxy, describePublicApi, describeWebhooks, startEmbeddedSystem } from '@igw/testing';
 
 describePublicApi('embedded', () => startEmbeddedSystem());
 describeIntentEvaluation('embedded', () => startEmbeddedSystem());
 describeMandates('embedded', () => startEmbeddedSystem());
 describeMcpProxy('embedded', () => startEmbeddedSystem());
+describeWebhooks('embedded', (env) => startEmbeddedSystem({ env }));

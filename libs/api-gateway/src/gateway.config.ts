@@ -44,4 +44,8 @@ export class GatewayConfig extends BaseConfig {
   @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
   @Matches(/^https?:\/\/[^/\s]+$/, { message: 'DECISION_PROXY_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
   DECISION_PROXY_URL?: string;
+
+  @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
+  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'WEBHOOK_DISPATCHER_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  WEBHOOK_DISPATCHER_URL?: string;
 }

@@ -12,4 +12,5 @@ export * from './http/mandate-issuer-api';
 export * from './http/intent-evaluation.dto';
 export * from './http/mandates.dto';
 export * from './http/mcp-proxy.dto';
+export * from './http/webhooks.dto';
 export * from './mandate-jwt';

@@ -10,6 +10,7 @@ export const SERVICE_ROUTES = [
   // The JWKS needs no key (spec); the gateway forwards it without a caller.
   { service: 'mandate-issuer', urlSetting: 'MANDATE_ISSUER_URL', prefixes: ['/v1/mandate'], publicPaths: ['/v1/mandate/jwks'] },
   { service: 'decision-proxy', urlSetting: 'DECISION_PROXY_URL', prefixes: ['/v1/mcp-proxy'] },
+  { service: 'webhook-dispatcher', urlSetting: 'WEBHOOK_DISPATCHER_URL', prefixes: ['/v1/webhooks'] },
 ] as const;
 
 export type ServiceName = (typeof SERVICE_ROUTES)[number]['service'];

@@ -3,3 +3,4 @@ export * from './run-app';
 export * from './version-board';
 export * from './secret-file';
 export * from './service-app';
+export * from './key-encryption';

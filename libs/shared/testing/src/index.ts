@@ -9,5 +9,7 @@ export * from './suites/intent-evaluation.suite';
 export * from './fakes/openai-compatible.fake-server';
 export * from './fakes/vault.fake-server';
 export * from './fakes/conjur.fake-server';
+export * from './fakes/webhook-receiver.fake-server';
 export * from './suites/mandates.suite';
 export * from './suites/mcp-proxy.suite';
+export * from './suites/webhooks.suite';

@@ -26,6 +26,11 @@ export interface TestSystem {
   processes: AppProcess[];
   /** Concatenated output of every process, for log assertions. */
   output(): string;
+  /**
+   * Stops the process running `app` and starts it again on the same settings and port (embedded
+   * mode: the one process). The first process of that app in distributed mode.
+   */
+  restartService(app: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,7 +61,8 @@ export async function startEmbeddedSystem(
   const adminKey = randomKey('admin');
   const platformKey = randomKey('platform');
   const port = opts.port ?? (await freePorts(1))[0];
-  let env = { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey, ...opts.env };
+  // Tests deliver webhooks to receivers on 127.0.0.1.
+  let env = { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey, WEBHOOKS_ALLOW_PRIVATE: 'true', ...opts.env };
   let proc = await startApp('embedded', env, { port: port!, timeoutMs: 90_000 });
   let previous = '';
   const system = {
@@ -77,6 +83,7 @@ export async function startEmbeddedSystem(
       env = { ...env, ...changes };
       proc = await startApp('embedded', env, { port: port!, timeoutMs: 90_000 });
     },
+    restartService: async () => system.restart(),
     stop: async () => {
       await proc.stop();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -97,17 +104,19 @@ export async function startDistributedSystem(
   // Gateway i forwards to decision-proxy replica i mod n: two gateways over two replicas show that
   // each replica's read models are exact on their own.
   const proxies = opts.decisionProxies ?? 1;
-  const ports = await freePorts(4 + proxies + gateways);
-  const [registryPort, approvalsPort, evaluatorPort, issuerPort] = ports;
-  const proxyPorts = ports.slice(4, 4 + proxies);
-  const gatewayPorts = ports.slice(4 + proxies);
+  const ports = await freePorts(5 + proxies + gateways);
+  const [registryPort, approvalsPort, evaluatorPort, issuerPort, webhooksPort] = ports;
+  const proxyPorts = ports.slice(5, 5 + proxies);
+  const gatewayPorts = ports.slice(5 + proxies);
   const journalRoot = mkdtempSync(join(tmpdir(), 'igw-journal-'));
+  const webhookKek = randomBytes(32).toString('base64');
   const serviceUrls = {
     POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
     APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
     INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
     MANDATE_ISSUER_URL: `http://127.0.0.1:${issuerPort}`,
     DECISION_PROXY_URL: `http://127.0.0.1:${proxyPorts[0]}`,
+    WEBHOOK_DISPATCHER_URL: `http://127.0.0.1:${webhooksPort}`,
   };
   const common = {
     GATEWAY_MODE: 'distributed',
@@ -119,22 +128,29 @@ export async function startDistributedSystem(
     ...opts.env,
   };
   const processes: AppProcess[] = [];
+  const launches = new Map<AppProcess, { app: string; env: Record<string, string>; port: number }>();
+  const launch = async (app: string, env: Record<string, string>, o: { port: number }) => {
+    const p = await startApp(app, env, o);
+    launches.set(p, { app, env, port: o.port });
+    return p;
+  };
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await db?.drop();
     rmSync(journalRoot, { recursive: true, force: true });
   };
   try {
-    processes.push(await startApp('policy-registry', common, { port: registryPort! }));
-    processes.push(await startApp('approvals', common, { port: approvalsPort! }));
-    processes.push(await startApp('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: testGrantKey() }, { port: evaluatorPort! }));
-    processes.push(await startApp('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: randomBytes(32).toString('base64') }, { port: issuerPort! }));
+    processes.push(await launch('policy-registry', common, { port: registryPort! }));
+    processes.push(await launch('approvals', common, { port: approvalsPort! }));
+    processes.push(await launch('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: testGrantKey() }, { port: evaluatorPort! }));
+    processes.push(await launch('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: randomBytes(32).toString('base64') }, { port: issuerPort! }));
+    processes.push(await launch('webhook-dispatcher', { ...common, WEBHOOK_KEK: webhookKek, WEBHOOKS_ALLOW_PRIVATE: 'true' }, { port: webhooksPort! }));
     for (const [i, port] of proxyPorts.entries()) {
-      processes.push(await startApp('decision-proxy', { ...common, ...serviceUrls, DECISION_JOURNAL_DIR: join(journalRoot, `replica-${i}`) }, { port: port! }));
+      processes.push(await launch('decision-proxy', { ...common, ...serviceUrls, DECISION_JOURNAL_DIR: join(journalRoot, `replica-${i}`) }, { port: port! }));
     }
     for (const [i, port] of gatewayPorts.entries()) {
       processes.push(
-        await startApp(
+        await launch(
           'api-gateway',
           {
             ...common,
@@ -162,6 +178,14 @@ export async function startDistributedSystem(
     databaseUrl,
     internalToken,
     output: () => processes.map((p) => p.output()).join('\n'),
+    restartService: async (app: string) => {
+      const i = processes.findIndex((p) => p.name === app);
+      if (i < 0) throw new Error(`no ${app} process in this system`);
+      const old = processes[i]!;
+      const how = launches.get(old)!;
+      await old.stop();
+      processes[i] = await launch(how.app, how.env, { port: how.port });
+    },
     stop,
   };
 }

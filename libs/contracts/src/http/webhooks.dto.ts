@@ -1,0 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+
+/** Body of POST /v1/webhooks (DESIGN 6.11). */
+export class CreateWebhookDto {
+  @ApiProperty({ example: 'https://hooks.example.com/intent-gateway' })
+  @IsString({ message: 'url must be a string' })
+  @IsNotEmpty({ message: 'url is required' })
+  @MaxLength(2048)
+  url!: string;
+
+  @ApiProperty({ type: [String], example: ['decision.made', 'approval.requested'] })
+  @IsArray({ message: 'events must be a list of event types' })
+  @ArrayMinSize(1, { message: 'events must name at least one event type' })
+  @ArrayMaxSize(32)
+  @IsString({ each: true, message: 'events must be a list of event types' })
+  events!: string[];
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string;
+}
+
+export class WebhookDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() url!: string;
+  @ApiProperty({ type: [String] }) events!: string[];
+  @ApiPropertyOptional({ nullable: true, type: String }) description!: string | null;
+  @ApiProperty({ enum: ['active', 'disabled'] }) status!: 'active' | 'disabled';
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'Why it was disabled (e.g. the endpoint answered 410).' }) disabled_reason!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+/** POST /v1/webhooks answer: the signing secret is shown this once. */
+export class CreatedWebhookDto extends WebhookDto {
+  @ApiProperty({ example: 'whsec_…', description: 'Standard Webhooks signing secret; shown once.' }) secret!: string;
+}
+
+export class WebhookListDto {
+  @ApiProperty({ type: [WebhookDto] }) data!: WebhookDto[];
+  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
+}
+
+/** POST /v1/webhooks/{id}/rotate-secret answer. */
+export class RotatedWebhookSecretDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ description: 'The new signing secret; shown once.' }) secret!: string;
+  @ApiProperty({ format: 'date-time', description: 'Until then the previous secret signs too.' }) previous_secret_expires_at!: string;
+}
+
+export class WebhookDeliveryDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ description: 'The event id, sent as `webhook-id` on every attempt.' }) event_id!: string;
+  @ApiProperty() event_type!: string;
+  @ApiProperty({ enum: ['pending', 'succeeded', 'exhausted', 'failed', 'cancelled'] }) status!: string;
+  @ApiProperty() attempts!: number;
+  @ApiPropertyOptional({ nullable: true, type: Number }) last_response_code!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) last_error!: string | null;
+  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) next_attempt_at!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) delivered_at!: string | null;
+}
+
+export class WebhookDeliveryListDto {
+  @ApiProperty({ type: [WebhookDeliveryDto] }) data!: WebhookDeliveryDto[];
+  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
+}

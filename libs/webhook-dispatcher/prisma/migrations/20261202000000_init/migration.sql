@@ -1,0 +1,57 @@
+-- webhook-dispatcher: registered endpoints (secrets sealed under the KEK), one delivery per
+-- (endpoint, event) with its persisted retry state, plus the outbox and processed-event tables
+-- every service has. Written with raw SQL; there is no Prisma model for these tables.
+CREATE TABLE "webhooks" (
+  "id" TEXT NOT NULL PRIMARY KEY,
+  "org_id" TEXT NOT NULL,
+  "url" TEXT NOT NULL,
+  "events" TEXT[] NOT NULL,
+  "description" TEXT,
+  "status" TEXT NOT NULL,
+  "disabled_reason" TEXT,
+  "secrets" JSONB NOT NULL,
+  "created_at" TIMESTAMPTZ(3) NOT NULL,
+  "updated_at" TIMESTAMPTZ(3) NOT NULL
+);
+CREATE INDEX "webhooks_org_created_idx" ON "webhooks" ("org_id", "created_at" DESC, "id" DESC);
+
+CREATE TABLE "webhook_deliveries" (
+  "id" TEXT NOT NULL PRIMARY KEY,
+  "org_id" TEXT NOT NULL,
+  "webhook_id" TEXT NOT NULL REFERENCES "webhooks" ("id") ON DELETE CASCADE,
+  "event_id" TEXT NOT NULL,
+  "event_type" TEXT NOT NULL,
+  "body" TEXT NOT NULL,
+  "status" TEXT NOT NULL,
+  "attempts" INTEGER NOT NULL DEFAULT 0,
+  "last_response_code" INTEGER,
+  "last_error" TEXT,
+  "next_attempt_at" TIMESTAMPTZ(3),
+  "lease_until" TIMESTAMPTZ(3),
+  "created_at" TIMESTAMPTZ(3) NOT NULL,
+  "delivered_at" TIMESTAMPTZ(3),
+  CONSTRAINT "webhook_deliveries_once" UNIQUE ("webhook_id", "event_id")
+);
+CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" ("next_attempt_at") WHERE "status" = 'pending';
+CREATE INDEX "webhook_deliveries_list_idx" ON "webhook_deliveries" ("webhook_id", "created_at" DESC, "id" DESC);
+
+CREATE TABLE "outbox_events" (
+  "seq" BIGSERIAL PRIMARY KEY,
+  "id" TEXT NOT NULL,
+  "topic" TEXT NOT NULL,
+  "key" TEXT NOT NULL,
+  "envelope" JSONB NOT NULL,
+  "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
+  "published_at" TIMESTAMPTZ(3),
+  "attempts" INTEGER NOT NULL DEFAULT 0,
+  "last_error" TEXT
+);
+CREATE UNIQUE INDEX "outbox_events_id_key" ON "outbox_events" ("id");
+CREATE INDEX "outbox_events_unpublished_idx" ON "outbox_events" ("seq") WHERE "published_at" IS NULL;
+
+CREATE TABLE "processed_events" (
+  "consumer" TEXT NOT NULL,
+  "event_id" TEXT NOT NULL,
+  "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
+  PRIMARY KEY ("consumer", "event_id")
+);

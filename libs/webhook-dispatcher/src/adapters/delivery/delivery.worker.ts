@@ -1,0 +1,79 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { CLOCK, type Clock } from '@igw/kernel';
+import { DELIVERY_REPOSITORY, type DeliveryRepository } from '../../application/ports/webhook.repository.port';
+import { DeliverDueUseCase } from '../../application/use-cases/deliver-due.use-case';
+import type { DeliveryNudge } from '../../application/use-cases/fan-out-event.use-case';
+
+export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
+export interface DeliveryWorkerOptions {
+  /** Longest sleep between rounds (other replicas' new deliveries are found within this). */
+  pollMs: number;
+  /** Off in tests that drive rounds themselves. */
+  enabled: boolean;
+}
+
+/**
+ * Runs delivery rounds: at once when nudged (a fan-out in this process), at the next due retry,
+ * and at least every `pollMs`. Rounds run while they find work. The state lives in the database,
+ * so a restart mid-backoff picks the schedule up where it was.
+ */
+@Injectable()
+export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('DeliveryWorker');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly deliverDue: DeliverDueUseCase,
+    @Inject(DELIVERY_REPOSITORY) private readonly deliveries: DeliveryRepository,
+    @Inject(DELIVERY_WORKER_OPTIONS) private readonly options: DeliveryWorkerOptions,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.options.enabled) return;
+    this.stopped = false;
+    this.nudge();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    // An attempt in flight finishes and is recorded; leases of anything else simply run out.
+    while (this.running) await this.running;
+  }
+
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.nudge();
+      }
+    });
+  }
+
+  private async loop(): Promise<void> {
+    let delay = this.options.pollMs;
+    try {
+      while (!this.stopped && (await this.deliverDue.execute()) > 0) this.again = false;
+      const next = await this.deliveries.nextDueAt();
+      if (next) delay = Math.max(10, Math.min(delay, next.getTime() - this.clock.now().getTime()));
+    } catch (err) {
+      this.logger.warn(`delivery round failed, retrying: ${(err as Error).message}`);
+    }
+    if (!this.stopped) {
+      this.timer = setTimeout(() => this.nudge(), delay);
+      this.timer.unref();
+    }
+  }
+}

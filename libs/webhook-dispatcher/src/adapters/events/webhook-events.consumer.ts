@@ -1,0 +1,30 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { EVENT_BUS, type EventBus } from '@igw/events';
+import { PUBLIC_TOPICS } from '../../domain';
+import { FanOutEventUseCase } from '../../application/use-cases/fan-out-event.use-case';
+
+export const WEBHOOK_EVENTS_GROUP = Symbol('WEBHOOK_EVENTS_GROUP');
+
+/**
+ * Every public event of every service, in one consumer group shared by all dispatcher replicas
+ * (each event is fanned out once; a redelivery is harmless, the fan-out is idempotent). A failed
+ * fan-out (database down) throws, so the bus delivers the event again.
+ */
+@Injectable()
+export class WebhookEventsConsumer implements OnModuleInit {
+  constructor(
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(WEBHOOK_EVENTS_GROUP) private readonly group: string,
+    private readonly fanOut: FanOutEventUseCase,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.bus.subscribe({
+      group: this.group,
+      topics: PUBLIC_TOPICS.map((t) => t.name),
+      handler: async (event) => {
+        await this.fanOut.execute(event);
+      },
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WebhookDeliveryListDto, WebhookListDto } from '@igw/contracts';
+import { CurrentCaller, RequireScope } from '@igw/http';
+import type { Caller } from '@igw/kernel';
+import {
+  DeleteWebhookUseCase,
+  ListDeliveriesUseCase,
+  ListWebhooksUseCase,
+  RegisterWebhookUseCase,
+  RotateWebhookSecretUseCase,
+} from '../../application/use-cases/manage-webhooks.use-cases';
+
+/** DESIGN 6.11: webhooks are managed by admin keys of the org. */
+@ApiTags('webhooks')
+@ApiBearerAuth()
+@RequireScope('admin')
+@Controller('v1/webhooks')
+export class WebhooksHttpController {
+  constructor(
+    private readonly register: RegisterWebhookUseCase,
+    private readonly listWebhooks: ListWebhooksUseCase,
+    private readonly deleteWebhook: DeleteWebhookUseCase,
+    private readonly rotate: RotateWebhookSecretUseCase,
+    private readonly listDeliveries: ListDeliveriesUseCase,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Register an endpoint for event types; the signing secret is shown once.' })
+  @ApiResponse({ status: 201, type: CreatedWebhookDto })
+  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request: url (shape, or a private/loopback/link-local destination), events' })
+  create(@CurrentCaller() caller: Caller, @Body() body: CreateWebhookDto): Promise<CreatedWebhookDto> {
+    return this.register.execute(caller, body);
+  }
+
+  @Get()
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
+  @ApiQuery({ name: 'cursor', required: false, type: String })
+  @ApiResponse({ status: 200, type: WebhookListDto })
+  list(@CurrentCaller() caller: Caller, @Query('limit') limit?: string | string[], @Query('cursor') cursor?: string | string[]): Promise<WebhookListDto> {
+    return this.listWebhooks.execute(caller, { limit, cursor });
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Remove an endpoint; its pending deliveries are dropped.' })
+  @ApiResponse({ status: 204 })
+  @ApiResponse({ status: 404, type: ErrorDto })
+  async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
+    await this.deleteWebhook.execute(caller, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'A new signing secret (shown once); the previous one keeps signing for 24 h.' })
+  @ApiResponse({ status: 200, type: RotatedWebhookSecretDto })
+  @ApiResponse({ status: 404, type: ErrorDto })
+  rotateSecret(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<RotatedWebhookSecretDto> {
+    return this.rotate.execute(caller, id);
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: "The endpoint's deliveries: status, attempts, last response code, next attempt." })
+  @ApiQuery({ name: 'status', required: false, enum: ['pending', 'succeeded', 'exhausted', 'failed', 'cancelled'] })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
+  @ApiQuery({ name: 'cursor', required: false, type: String })
+  @ApiResponse({ status: 200, type: WebhookDeliveryListDto })
+  @ApiResponse({ status: 404, type: ErrorDto })
+  deliveries(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query('status') status?: string | string[],
+    @Query('limit') limit?: string | string[],
+    @Query('cursor') cursor?: string | string[],
+  ): Promise<WebhookDeliveryListDto> {
+    return this.listDeliveries.execute(caller, id, { status, limit, cursor });
+  }
+}

@@ -1,0 +1,216 @@
+import { newId, type PageKey } from '@igw/kernel';
+import { rethrowUnavailable, type ServiceDatabase } from '@igw/persistence';
+import type { AttemptOutcome, Delivery, DeliveryStatus, Webhook, WebhookSecret, WebhookStatus } from '../../domain';
+import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../../application/ports/webhook.repository.port';
+
+type Row = Record<string, unknown>;
+const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
+const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v));
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+interface StoredSecret {
+  id: string;
+  sealed: string;
+  created_at: string;
+  expires_at: string | null;
+}
+const toStored = (s: WebhookSecret): StoredSecret => ({ id: s.id, sealed: s.sealed, created_at: s.createdAt.toISOString(), expires_at: s.expiresAt?.toISOString() ?? null });
+const fromStored = (s: StoredSecret): WebhookSecret => ({ id: s.id, sealed: s.sealed, createdAt: new Date(s.created_at), expiresAt: s.expires_at ? new Date(s.expires_at) : null });
+
+const toWebhook = (r: Row): Webhook => ({
+  id: String(r['id']),
+  orgId: String(r['org_id']),
+  url: String(r['url']),
+  events: r['events'] as string[],
+  description: (r['description'] as string | null) ?? null,
+  status: r['status'] as WebhookStatus,
+  disabledReason: (r['disabled_reason'] as string | null) ?? null,
+  secrets: json<StoredSecret[]>(r['secrets']).map(fromStored),
+  createdAt: date(r['created_at']),
+  updatedAt: date(r['updated_at']),
+});
+
+const toDelivery = (r: Row): Delivery => ({
+  id: String(r['id']),
+  orgId: String(r['org_id']),
+  webhookId: String(r['webhook_id']),
+  eventId: String(r['event_id']),
+  eventType: String(r['event_type']),
+  body: String(r['body']),
+  status: r['status'] as DeliveryStatus,
+  attempts: Number(r['attempts']),
+  lastResponseCode: r['last_response_code'] === null || r['last_response_code'] === undefined ? null : Number(r['last_response_code']),
+  lastError: (r['last_error'] as string | null) ?? null,
+  nextAttemptAt: dateOrNull(r['next_attempt_at']),
+  createdAt: date(r['created_at']),
+  deliveredAt: dateOrNull(r['delivered_at']),
+});
+
+const WEBHOOK_COLUMNS = `"id", "org_id", "url", "events", "description", "status", "disabled_reason", "secrets", "created_at", "updated_at"`;
+const DELIVERY_COLUMNS = `"id", "org_id", "webhook_id", "event_id", "event_type", "body", "status", "attempts", "last_response_code", "last_error", "next_attempt_at", "created_at", "delivered_at"`;
+
+export class SqlWebhookRepository implements WebhookRepository {
+  private readonly t: string;
+
+  constructor(private readonly db: ServiceDatabase) {
+    this.t = `"${db.schema}"."webhooks"`;
+  }
+
+  async create(w: Webhook): Promise<void> {
+    await this.db
+      .query(`INSERT INTO ${this.t} (${WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`, [
+        w.id,
+        w.orgId,
+        w.url,
+        w.events,
+        w.description,
+        w.status,
+        w.disabledReason,
+        JSON.stringify(w.secrets.map(toStored)),
+        w.createdAt.toISOString(),
+        w.updatedAt.toISOString(),
+      ])
+      .catch(rethrowUnavailable);
+  }
+
+  async find(orgId: string, id: string): Promise<Webhook | null> {
+    const rows = await this.db.query<Row>(`SELECT ${WEBHOOK_COLUMNS} FROM ${this.t} WHERE "org_id" = $1 AND "id" = $2`, [orgId, id]).catch(rethrowUnavailable);
+    return rows[0] ? toWebhook(rows[0]) : null;
+  }
+
+  async list(orgId: string, page: { limit: number; after: PageKey | null }): Promise<Webhook[]> {
+    const params: unknown[] = [orgId];
+    let where = `"org_id" = $1`;
+    if (page.after) {
+      params.push(page.after.createdAt.toISOString(), page.after.id);
+      where += ` AND ("created_at", "id") < ($2::timestamptz, $3)`;
+    }
+    params.push(page.limit + 1);
+    const rows = await this.db
+      .query<Row>(`SELECT ${WEBHOOK_COLUMNS} FROM ${this.t} WHERE ${where} ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.length}`, params)
+      .catch(rethrowUnavailable);
+    return rows.map(toWebhook);
+  }
+
+  async delete(orgId: string, id: string): Promise<boolean> {
+    const rows = await this.db.query<Row>(`DELETE FROM ${this.t} WHERE "org_id" = $1 AND "id" = $2 RETURNING "id"`, [orgId, id]).catch(rethrowUnavailable);
+    return rows.length > 0;
+  }
+
+  async updateSecrets(orgId: string, id: string, change: (current: WebhookSecret[]) => WebhookSecret[], now: Date): Promise<Webhook | null> {
+    return this.db
+      .transaction(async (tx) => {
+        const rows = await tx.query<Row>(`SELECT ${WEBHOOK_COLUMNS} FROM ${this.t} WHERE "org_id" = $1 AND "id" = $2 FOR UPDATE`, [orgId, id]);
+        if (!rows[0]) return null;
+        const secrets = change(toWebhook(rows[0]).secrets);
+        const updated = await tx.query<Row>(`UPDATE ${this.t} SET "secrets" = $3::jsonb, "updated_at" = $4 WHERE "org_id" = $1 AND "id" = $2 RETURNING ${WEBHOOK_COLUMNS}`, [
+          orgId,
+          id,
+          JSON.stringify(secrets.map(toStored)),
+          now.toISOString(),
+        ]);
+        return toWebhook(updated[0]!);
+      })
+      .catch(rethrowUnavailable);
+  }
+}
+
+export class SqlDeliveryRepository implements DeliveryRepository {
+  private readonly d: string;
+  private readonly w: string;
+
+  constructor(private readonly db: ServiceDatabase) {
+    this.d = `"${db.schema}"."webhook_deliveries"`;
+    this.w = `"${db.schema}"."webhooks"`;
+  }
+
+  async fanOut(event: { id: string; orgId: string; type: string; body: string }, now: Date): Promise<number> {
+    // Ids are generated in SQL per row so one statement serves any number of webhooks.
+    const rows = await this.db
+      .query<Row>(
+        `INSERT INTO ${this.d} ("id", "org_id", "webhook_id", "event_id", "event_type", "body", "status", "attempts", "next_attempt_at", "created_at")
+         SELECT 'whd_' || md5($1 || w."id"), w."org_id", w."id", $1, $3, $4, 'pending', 0, $5, $5
+         FROM ${this.w} w WHERE w."org_id" = $2 AND w."status" = 'active' AND $3 = ANY (w."events")
+         ON CONFLICT ("webhook_id", "event_id") DO NOTHING
+         RETURNING "id"`,
+        [event.id, event.orgId, event.type, event.body, now.toISOString()],
+      )
+      .catch(rethrowUnavailable);
+    return rows.length;
+  }
+
+  async claimDue(limit: number, leaseMs: number, now: Date): Promise<ClaimedDelivery[]> {
+    const rows = await this.db
+      .query<Row>(
+        `WITH due AS (
+           SELECT "id" FROM ${this.d}
+           WHERE "status" = 'pending' AND "next_attempt_at" <= $1 AND ("lease_until" IS NULL OR "lease_until" < $1)
+           ORDER BY "next_attempt_at" LIMIT $2 FOR UPDATE SKIP LOCKED)
+         UPDATE ${this.d} d SET "lease_until" = $3 FROM due WHERE d."id" = due."id"
+         RETURNING ${DELIVERY_COLUMNS.split(', ')
+           .map((c) => `d.${c}`)
+           .join(', ')}`,
+        [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString()],
+      )
+      .catch(rethrowUnavailable);
+    if (rows.length === 0) return [];
+    const deliveries = rows.map(toDelivery);
+    const hooks = await this.db
+      .query<Row>(`SELECT ${WEBHOOK_COLUMNS} FROM ${this.w} WHERE "id" = ANY ($1::text[])`, [[...new Set(deliveries.map((d) => d.webhookId))]])
+      .catch(rethrowUnavailable);
+    const byId = new Map(hooks.map((h) => [String(h['id']), toWebhook(h)]));
+    return deliveries.flatMap((delivery) => {
+      const webhook = byId.get(delivery.webhookId);
+      // Deleted meanwhile: the cascade removed the delivery too; nothing to send.
+      return webhook ? [{ delivery, webhook }] : [];
+    });
+  }
+
+  async recordAttempt(delivery: Pick<Delivery, 'id' | 'webhookId'>, o: AttemptOutcome, now: Date): Promise<void> {
+    await this.db
+      .transaction(async (tx) => {
+        await tx.query(
+          `UPDATE ${this.d} SET "status" = $2, "attempts" = $3, "last_response_code" = $4, "last_error" = $5, "next_attempt_at" = $6, "delivered_at" = $7, "lease_until" = NULL WHERE "id" = $1`,
+          [delivery.id, o.status, o.attempts, o.lastResponseCode, o.lastError, o.nextAttemptAt?.toISOString() ?? null, o.deliveredAt?.toISOString() ?? null],
+        );
+        if (o.disableWebhook) {
+          await tx.query(`UPDATE ${this.w} SET "status" = 'disabled', "disabled_reason" = $2, "updated_at" = $3 WHERE "id" = $1`, [
+            delivery.webhookId,
+            'the endpoint answered 410 Gone',
+            now.toISOString(),
+          ]);
+          await tx.query(`UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "webhook_id" = $1 AND "status" = 'pending'`, [delivery.webhookId]);
+        }
+      })
+      .catch(rethrowUnavailable);
+  }
+
+  async cancel(deliveryId: string): Promise<void> {
+    await this.db.query(`UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "id" = $1 AND "status" = 'pending'`, [deliveryId]).catch(rethrowUnavailable);
+  }
+
+  async list(orgId: string, webhookId: string, page: { limit: number; after: PageKey | null; status?: DeliveryStatus }): Promise<Delivery[]> {
+    const params: unknown[] = [orgId, webhookId];
+    let where = `"org_id" = $1 AND "webhook_id" = $2`;
+    if (page.status) {
+      params.push(page.status);
+      where += ` AND "status" = $${params.length}`;
+    }
+    if (page.after) {
+      params.push(page.after.createdAt.toISOString(), page.after.id);
+      where += ` AND ("created_at", "id") < ($${params.length - 1}::timestamptz, $${params.length})`;
+    }
+    params.push(page.limit + 1);
+    const rows = await this.db
+      .query<Row>(`SELECT ${DELIVERY_COLUMNS} FROM ${this.d} WHERE ${where} ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.length}`, params)
+      .catch(rethrowUnavailable);
+    return rows.map(toDelivery);
+  }
+
+  async nextDueAt(): Promise<Date | null> {
+    const rows = await this.db.query<Row>(`SELECT min("next_attempt_at") AS "at" FROM ${this.d} WHERE "status" = 'pending'`).catch(rethrowUnavailable);
+    return dateOrNull(rows[0]?.['at']);
+  }
+}
+
+export const newWebhookId = () => newId('whk');

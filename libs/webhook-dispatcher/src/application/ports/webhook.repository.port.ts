@@ -1,0 +1,46 @@
+import type { PageKey } from '@igw/kernel';
+import type { AttemptOutcome, Delivery, DeliveryStatus, Webhook, WebhookSecret } from '../../domain';
+
+export const WEBHOOK_REPOSITORY = Symbol('WEBHOOK_REPOSITORY');
+export const DELIVERY_REPOSITORY = Symbol('DELIVERY_REPOSITORY');
+
+/** Registered endpoints; every read and write is scoped to one org. */
+export interface WebhookRepository {
+  create(webhook: Webhook): Promise<void>;
+  find(orgId: string, id: string): Promise<Webhook | null>;
+  /** Newest first, at most `limit` rows after `after`. */
+  list(orgId: string, page: { limit: number; after: PageKey | null }): Promise<Webhook[]>;
+  /** Removes it and its deliveries (pending ones are never sent). False when it does not exist. */
+  delete(orgId: string, id: string): Promise<boolean>;
+  /** Replaces the secrets under a row lock (concurrent rotations serialize); null when not found. */
+  updateSecrets(orgId: string, id: string, change: (current: WebhookSecret[]) => WebhookSecret[], now: Date): Promise<Webhook | null>;
+}
+
+/** A delivery taken for an attempt, with what the attempt needs of its webhook. */
+export interface ClaimedDelivery {
+  delivery: Delivery;
+  webhook: Pick<Webhook, 'id' | 'url' | 'status' | 'secrets'>;
+}
+
+export interface DeliveryRepository {
+  /**
+   * One pending delivery per active webhook of the event's org subscribed to `type`; an event
+   * already fanned out to a webhook is skipped (idempotent on (webhook, event)). Returns how many
+   * were created.
+   */
+  fanOut(event: { id: string; orgId: string; type: string; body: string }, now: Date): Promise<number>;
+  /**
+   * Leases up to `limit` due deliveries (pending, next attempt reached, no live lease) for
+   * `leaseMs`: replicas never take the same delivery at once (SKIP LOCKED), and a worker that dies
+   * mid-attempt releases it when the lease runs out.
+   */
+  claimDue(limit: number, leaseMs: number, now: Date): Promise<ClaimedDelivery[]>;
+  /** Stores an attempt's outcome and ends the lease; disables the webhook when asked (410), cancelling its other pending deliveries. */
+  recordAttempt(delivery: Pick<Delivery, 'id' | 'webhookId'>, outcome: AttemptOutcome, now: Date): Promise<void>;
+  /** Marks a claimed delivery cancelled (its webhook is disabled). */
+  cancel(deliveryId: string): Promise<void>;
+  /** A webhook's deliveries, newest first. */
+  list(orgId: string, webhookId: string, page: { limit: number; after: PageKey | null; status?: DeliveryStatus }): Promise<Delivery[]>;
+  /** The earliest next attempt of any pending delivery (for the worker's timer); null when none. */
+  nextDueAt(): Promise<Date | null>;
+}

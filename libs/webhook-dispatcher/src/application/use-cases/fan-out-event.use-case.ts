@@ -1,0 +1,32 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EventEnvelope } from '@igw/contracts';
+import { CLOCK, type Clock } from '@igw/kernel';
+import { webhookBody, webhookTypeOf } from '../../domain';
+import { DELIVERY_REPOSITORY, type DeliveryRepository } from '../ports/webhook.repository.port';
+
+export const DELIVERY_NUDGE = Symbol('DELIVERY_NUDGE');
+/** Tells this process's delivery worker that deliveries are due now. */
+export interface DeliveryNudge {
+  nudge(): void;
+}
+
+/**
+ * A public event becomes one pending delivery per subscribed, active webhook of its org — and only
+ * of its org. Idempotent on (webhook, event id): a redelivered event creates nothing new.
+ */
+@Injectable()
+export class FanOutEventUseCase {
+  constructor(
+    @Inject(DELIVERY_REPOSITORY) private readonly deliveries: DeliveryRepository,
+    @Inject(DELIVERY_NUDGE) private readonly worker: DeliveryNudge,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(event: EventEnvelope): Promise<number> {
+    const type = webhookTypeOf(event.type);
+    if (type === undefined) return 0;
+    const created = await this.deliveries.fanOut({ id: event.id, orgId: event.org_id, type, body: webhookBody(type, event.occurred_at, event.data) }, this.clock.now());
+    if (created > 0) this.worker.nudge();
+    return created;
+  }
+}

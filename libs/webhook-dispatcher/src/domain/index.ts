@@ -1,0 +1,5 @@
+export * from './webhook-event-types';
+export * from './retry-schedule';
+export * from './destination';
+export * from './webhook';
+export * from './delivery';

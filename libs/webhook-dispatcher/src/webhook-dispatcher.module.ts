@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { CLOCK, systemClock, type Clock } from '@igw/kernel';
+import { EVENT_BUS, type EventBus } from '@igw/events';
+import type { ServiceDatabase } from '@igw/persistence';
+import { DEFAULT_RETRY_SCHEDULE_S } from './domain';
+import { DELIVERY_REPOSITORY, WEBHOOK_REPOSITORY } from './application/ports/webhook.repository.port';
+import { WEBHOOK_SENDER } from './application/ports/webhook-sender.port';
+import { SECRET_SEALER, type SecretSealer } from './application/webhook-secrets';
+import { DELIVERY_SETTINGS, DeliverDueUseCase, type DeliverySettings } from './application/use-cases/deliver-due.use-case';
+import { DELIVERY_NUDGE, FanOutEventUseCase } from './application/use-cases/fan-out-event.use-case';
+import {
+  DeleteWebhookUseCase,
+  ListDeliveriesUseCase,
+  ListWebhooksUseCase,
+  RegisterWebhookUseCase,
+  RotateWebhookSecretUseCase,
+} from './application/use-cases/manage-webhooks.use-cases';
+import { DELIVERY_WORKER_OPTIONS, DeliveryWorker } from './adapters/delivery/delivery.worker';
+import { HttpWebhookSender } from './adapters/delivery/http-webhook.sender';
+import { WEBHOOK_EVENTS_GROUP, WebhookEventsConsumer } from './adapters/events/webhook-events.consumer';
+import { WebhooksHttpController } from './adapters/http/webhooks.http.controller';
+import { SqlDeliveryRepository, SqlWebhookRepository } from './adapters/sql/sql-webhook.repository';
+
+export const WEBHOOK_DISPATCHER_SCHEMA = 'webhook_dispatcher';
+export const WEBHOOK_DISPATCHER_MIGRATIONS = join(__dirname, '../prisma/migrations');
+
+export interface WebhookDispatcherModuleOptions {
+  /** The dispatcher's database, already migrated. */
+  db: ServiceDatabase;
+  /** Delivers every service's public events. */
+  bus: EventBus;
+  /** Seals signing secrets at rest (KeyEncryption under the KEK). */
+  sealer: SecretSealer;
+  /** One group for all replicas: each event is fanned out once. */
+  consumerGroup?: string;
+  allowPrivate?: boolean;
+  timeoutMs?: number;
+  retryScheduleS?: readonly number[];
+  /** Longest wait between delivery rounds (default 1000 ms). */
+  pollMs?: number;
+  clock?: Clock;
+}
+
+/**
+ * Webhooks (DESIGN 6.11): `/v1/webhooks*`, the fan-out of every public event into persisted
+ * deliveries, and the worker that signs and sends them with retries.
+ */
+@Module({})
+export class WebhookDispatcherModule implements OnApplicationShutdown {
+  constructor(@Inject(WEBHOOK_SENDER) private readonly sender: HttpWebhookSender) {}
+
+  static register(options: WebhookDispatcherModuleOptions): DynamicModule {
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    const settings: DeliverySettings = { retryScheduleS: options.retryScheduleS ?? DEFAULT_RETRY_SCHEDULE_S, batch: 50, leaseMs: timeoutMs + 30_000 };
+    const providers: Provider[] = [
+      { provide: CLOCK, useValue: options.clock ?? systemClock },
+      { provide: EVENT_BUS, useValue: options.bus },
+      { provide: WEBHOOK_EVENTS_GROUP, useValue: options.consumerGroup ?? 'webhook-dispatcher' },
+      { provide: SECRET_SEALER, useValue: options.sealer },
+      { provide: WEBHOOK_REPOSITORY, useValue: new SqlWebhookRepository(options.db) },
+      { provide: DELIVERY_REPOSITORY, useValue: new SqlDeliveryRepository(options.db) },
+      { provide: WEBHOOK_SENDER, useValue: new HttpWebhookSender({ allowPrivate: options.allowPrivate === true, timeoutMs }) },
+      { provide: DELIVERY_SETTINGS, useValue: settings },
+      { provide: DELIVERY_WORKER_OPTIONS, useValue: { pollMs: options.pollMs ?? 1000, enabled: true } },
+      DeliverDueUseCase,
+      DeliveryWorker,
+      { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker },
+      FanOutEventUseCase,
+      WebhookEventsConsumer,
+      RegisterWebhookUseCase,
+      ListWebhooksUseCase,
+      DeleteWebhookUseCase,
+      RotateWebhookSecretUseCase,
+      ListDeliveriesUseCase,
+    ];
+    return { module: WebhookDispatcherModule, controllers: [WebhooksHttpController], providers, exports: [DeliveryWorker] };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sender.close().catch(() => undefined);
+  }
+}
