@@ -37,6 +37,7 @@ runApp('webhook-dispatcher', async () => {
         bus,
         sealer: new KeyEncryption(kek),
         allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === 'true',
+        ...(config.WEBHOOK_CONSUMER_GROUP ? { consumerGroup: config.WEBHOOK_CONSUMER_GROUP } : {}),
         ...(config.WEBHOOK_TIMEOUT_MS ? { timeoutMs: Number(config.WEBHOOK_TIMEOUT_MS) } : {}),
         ...(retryScheduleS ? { retryScheduleS } : {}),
       }),

@@ -22,6 +22,11 @@ export class WebhookDispatcherConfig extends BaseConfig {
   @Matches(/^[1-9]\d{2,5}$/, { message: 'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 999999' })
   WEBHOOK_TIMEOUT_MS?: string;
 
+  /** Kafka consumer group shared by the replicas of one deployment (default webhook-dispatcher). */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{1,200}$/, { message: 'WEBHOOK_CONSUMER_GROUP must be 1-200 characters of A-Z a-z 0-9 . _ -' })
+  WEBHOOK_CONSUMER_GROUP?: string;
+
   /** Delays between attempts (default 5s,5m,30m,2h,5h,10h). */
   @IsOptional()
   @Matches(/^\s*\d+(\.\d+)?(ms|s|m|h)?\s*(,\s*\d+(\.\d+)?(ms|s|m|h)?\s*)*$/, { message: 'WEBHOOK_RETRY_SCHEDULE must be a comma list of durations such as 5s,5m,30m,2h,5h,10h' })

@@ -9,6 +9,12 @@ export interface Subscription {
   group: string;
   topics: string[];
   handler: EventHandler;
+  /**
+   * Where a group that has never committed an offset starts: `beginning` (default; read models
+   * need all history) or `latest` (consumers that only react to what happens from now on, such as
+   * webhook delivery). Once a group has committed offsets it always resumes from them.
+   */
+  startAt?: 'beginning' | 'latest';
 }
 
 /**

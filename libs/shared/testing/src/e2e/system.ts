@@ -144,7 +144,7 @@ export async function startDistributedSystem(
     processes.push(await launch('approvals', common, { port: approvalsPort! }));
     processes.push(await launch('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: testGrantKey() }, { port: evaluatorPort! }));
     processes.push(await launch('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: randomBytes(32).toString('base64') }, { port: issuerPort! }));
-    processes.push(await launch('webhook-dispatcher', { ...common, WEBHOOK_KEK: webhookKek, WEBHOOKS_ALLOW_PRIVATE: 'true' }, { port: webhooksPort! }));
+    processes.push(await launch('webhook-dispatcher', { ...common, WEBHOOK_KEK: webhookKek, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_CONSUMER_GROUP: `webhook-dispatcher.${randomBytes(4).toString('hex')}` }, { port: webhooksPort! }));
     for (const [i, port] of proxyPorts.entries()) {
       processes.push(await launch('decision-proxy', { ...common, ...serviceUrls, DECISION_JOURNAL_DIR: join(journalRoot, `replica-${i}`) }, { port: port! }));
     }

@@ -7,7 +7,8 @@ export const WEBHOOK_EVENTS_GROUP = Symbol('WEBHOOK_EVENTS_GROUP');
 
 /**
  * Every public event of every service, in one consumer group shared by all dispatcher replicas
- * (each event is fanned out once; a redelivery is harmless, the fan-out is idempotent). A failed
+ * (each event is fanned out once; a redelivery is harmless, the fan-out is idempotent). A new
+ * group starts at the latest offsets; after that it resumes from its commits. A failed
  * fan-out (database down) throws, so the bus delivers the event again.
  */
 @Injectable()
@@ -22,6 +23,8 @@ export class WebhookEventsConsumer implements OnModuleInit {
     await this.bus.subscribe({
       group: this.group,
       topics: PUBLIC_TOPICS.map((t) => t.name),
+      // A brand-new group does not replay history: a webhook gets what happens after it exists.
+      startAt: 'latest',
       handler: async (event) => {
         await this.fanOut.execute(event);
       },

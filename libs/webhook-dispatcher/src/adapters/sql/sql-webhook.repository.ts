@@ -124,16 +124,16 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     this.w = `"${db.schema}"."webhooks"`;
   }
 
-  async fanOut(event: { id: string; orgId: string; type: string; body: string }, now: Date): Promise<number> {
+  async fanOut(event: { id: string; orgId: string; type: string; body: string; occurredAt: string }, now: Date): Promise<number> {
     // Ids are generated in SQL per row so one statement serves any number of webhooks.
     const rows = await this.db
       .query<Row>(
         `INSERT INTO ${this.d} ("id", "org_id", "webhook_id", "event_id", "event_type", "body", "status", "attempts", "next_attempt_at", "created_at")
          SELECT 'whd_' || md5($1 || w."id"), w."org_id", w."id", $1, $3, $4, 'pending', 0, $5, $5
-         FROM ${this.w} w WHERE w."org_id" = $2 AND w."status" = 'active' AND $3 = ANY (w."events")
+         FROM ${this.w} w WHERE w."org_id" = $2 AND w."status" = 'active' AND $3 = ANY (w."events") AND w."created_at" <= $6
          ON CONFLICT ("webhook_id", "event_id") DO NOTHING
          RETURNING "id"`,
-        [event.id, event.orgId, event.type, event.body, now.toISOString()],
+        [event.id, event.orgId, event.type, event.body, now.toISOString(), event.occurredAt],
       )
       .catch(rethrowUnavailable);
     return rows.length;

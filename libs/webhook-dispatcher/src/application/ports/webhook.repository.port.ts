@@ -24,11 +24,12 @@ export interface ClaimedDelivery {
 
 export interface DeliveryRepository {
   /**
-   * One pending delivery per active webhook of the event's org subscribed to `type`; an event
-   * already fanned out to a webhook is skipped (idempotent on (webhook, event)). Returns how many
-   * were created.
+   * One pending delivery per active webhook of the event's org subscribed to `type` that existed
+   * when the event occurred (a webhook never gets events older than itself); an event already
+   * fanned out to a webhook is skipped (idempotent on (webhook, event)). Returns how many were
+   * created.
    */
-  fanOut(event: { id: string; orgId: string; type: string; body: string }, now: Date): Promise<number>;
+  fanOut(event: { id: string; orgId: string; type: string; body: string; occurredAt: string }, now: Date): Promise<number>;
   /**
    * Leases up to `limit` due deliveries (pending, next attempt reached, no live lease) for
    * `leaseMs`: replicas never take the same delivery at once (SKIP LOCKED), and a worker that dies

@@ -25,7 +25,7 @@ export class FanOutEventUseCase {
   async execute(event: EventEnvelope): Promise<number> {
     const type = webhookTypeOf(event.type);
     if (type === undefined) return 0;
-    const created = await this.deliveries.fanOut({ id: event.id, orgId: event.org_id, type, body: webhookBody(type, event.occurred_at, event.data) }, this.clock.now());
+    const created = await this.deliveries.fanOut({ id: event.id, orgId: event.org_id, type, body: webhookBody(type, event.occurred_at, event.data), occurredAt: event.occurred_at }, this.clock.now());
     if (created > 0) this.worker.nudge();
     return created;
   }

@@ -40,6 +40,8 @@ interface Group {
   name: string;
   /** topic → handlers of every subscription of this group to that topic. */
   handlers: Map<string, EventHandler[]>;
+  /** A new group starts at the earliest offsets unless every subscription of it asked for `latest`. */
+  fromBeginning: boolean;
   consumer?: Consumer;
   /** `topic:partition` → the offset that failed and must be handled before anything after it. */
   retries: Map<string, PendingRetry>;
@@ -156,9 +158,10 @@ export class KafkaEventBus implements EventBus {
       throw new Error(`consumer group ${subscription.group} is already running; subscribe before start()`);
     }
     if (!group) {
-      group = { name: subscription.group, handlers: new Map(), retries: new Map(), timers: new Set(), lastAlive: Date.now() };
+      group = { name: subscription.group, handlers: new Map(), retries: new Map(), timers: new Set(), lastAlive: Date.now(), fromBeginning: false };
       this.groups.set(subscription.group, group);
     }
+    if ((subscription.startAt ?? 'beginning') === 'beginning') group.fromBeginning = true;
     for (const topic of subscription.topics) {
       const handlers = group.handlers.get(topic) ?? [];
       handlers.push(subscription.handler);
@@ -308,7 +311,7 @@ export class KafkaEventBus implements EventBus {
     group.consumer = consumer;
     try {
       await consumer.connect();
-      await consumer.subscribe({ topics, fromBeginning: true });
+      await consumer.subscribe({ topics, fromBeginning: group.fromBeginning });
       await consumer.run({
         // Only resolved (handled) offsets are ever committed: at batch end, and every second
         // during a long batch.
