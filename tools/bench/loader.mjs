@@ -17,7 +17,10 @@
 //   timeoutS?: hard limit for the whole run (default warmup + duration + 30)
 // }
 // Result: { rps, p50_ms, p99_ms, errors, ops, p90_ms, max_ms, mean_ms, measured_s, dropped,
-//           error_samples, timed_out, dispatch_lag_p99_ms? }
+//           error_samples, timed_out, dispatch_lag_p99_ms?, collected? }
+// `collected`: what the scenario's optional collect(params) returns after the run (the
+// webhook-delivery scenario: which event each op caused and when its call returned). Not on a
+// result printed at the hard time limit.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -247,6 +250,7 @@ async function main() {
   const lastEnd = nowNs();
   clearTimeout(hardStop);
   const result = finish(lastEnd);
+  if (scenario.collect) result.collected = scenario.collect(params);
   await Promise.race([pool.close(), sleep(2000)]).catch(() => {});
   await pool.destroy().catch(() => {});
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -11,11 +11,15 @@
 // node:http server) once per bench run, in the first mode whose setup succeeds, and print the peer
 // lines and a ratio line (ours/peer) after our line in every mode.
 //
+// Custom scenarios (with `run(ctx)`, e.g. webhook-delivery) do their own setup and load (through
+// ctx.runLoader) and resolve with their line; see runCustom.
+//
 // Environment: BENCH_MODES (default "embedded,distributed"), BENCH_SCENARIOS (comma list of
 // names, default all), BENCH_DURATION_S (measured seconds per scenario, overrides each scenario's),
 // BENCH_WARMUP_S (overrides each scenario's warm-up), BENCH_PEERS (peers to measure, default
 // "cerbos,bare-node-http", "none" for none), KAFKA_BROKERS (distributed mode), and
-// BENCH_DATABASE_URL / BENCH_REDIS_URL (default the local PostgreSQL and Redis).
+// BENCH_DATABASE_URL / BENCH_REDIS_URL (default the local PostgreSQL and Redis); webhook-delivery
+// reads BENCH_WEBHOOK_EVENT, BENCH_WEBHOOK_MAX_EVENTS and BENCH_WEBHOOK_WAIT_S.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,8 +122,8 @@ async function call(url, key, method, path, body, expect, opts = {}) {
 }
 
 /** A fresh org whose key's rate limit is far above what the box can do: measure the system, not the limiter. */
-async function benchKey(system) {
-  const created = await call(system.url, system.platformKey, 'POST', '/v1/orgs', { name: 'bench', rate_limit: { requests_per_second: 100000, burst: 200000 } }, 201);
+async function benchKey(system, name = 'bench') {
+  const created = await call(system.url, system.platformKey, 'POST', '/v1/orgs', { name, rate_limit: { requests_per_second: 100000, burst: 200000 } }, 201);
   const key = created?.api_key?.key;
   if (!key) throw new Error('POST /v1/orgs returned no api_key.key');
   return key;
@@ -132,6 +136,7 @@ async function benchKey(system) {
  * carries the setup's `params` (err.params), so the peers can still be measured with them.
  */
 async function runScenario(system, key, scenario, cfg) {
+  if (scenario.run) return { line: await runCustom(system, key, scenario, cfg), params: {} };
   const ctx = {
     mode: system.mode,
     url: system.url,
@@ -168,8 +173,7 @@ async function load(system, key, scenario, cfg, params, note) {
       (r.dispatch_lag_p99_ms !== undefined ? `, dispatch lag p99 ${r.dispatch_lag_p99_ms} ms` : '') +
       (r.errors ? `, errors ${JSON.stringify(r.error_samples)}` : ''),
   );
-  const dead = system.apps.filter((a) => a.child.exitCode !== null || a.child.signalCode !== null);
-  if (dead.length) throw new Error(`${dead.map((a) => a.name).join(', ')} exited during the run:\n${dead.map((a) => a.output()).join('\n')}`);
+  assertAlive(system);
   return {
     scenario: scenario.name,
     mode: system.mode,
@@ -183,6 +187,40 @@ async function load(system, key, scenario, cfg, params, note) {
     ...(r.timed_out ? { timed_out: true } : {}),
     ...((note ?? scenario.note) ? { note: note ?? scenario.note } : {}),
   };
+}
+
+/** Throws when an app of the system has exited. */
+function assertAlive(system) {
+  const dead = system.apps.filter((a) => a.child.exitCode !== null || a.child.signalCode !== null);
+  if (dead.length) throw new Error(`${dead.map((a) => a.name).join(', ')} exited during the run:\n${dead.map((a) => a.output()).join('\n')}`);
+}
+
+/**
+ * A custom scenario (`run(ctx)`): it sets itself up, drives the load through ctx.runLoader (one
+ * loader job; origin and scenario name are filled in) and resolves with its output line. ctx:
+ *   mode, url, durationS (BENCH_DURATION_S or the scenario's), warmupS (BENCH_WARMUP_S or the
+ *   scenario's), log(msg), api(...) with the bench key (as in setup),
+ *   createOrg(name) → { key, api } a fresh org (admin key, the bench's rate limit),
+ *   runLoader(job) → the loader result, assertAlive() throws when an app has exited.
+ */
+async function runCustom(system, key, scenario, cfg) {
+  const ctx = {
+    mode: system.mode,
+    url: system.url,
+    durationS: cfg.durationS ?? scenario.durationS,
+    warmupS: cfg.warmupS ?? scenario.warmupS ?? 0,
+    log,
+    api: (method, path, body, expect, opts) => call(system.url, key, method, path, body, expect, opts),
+    async createOrg(name) {
+      const orgKey = await benchKey(system, name);
+      return { key: orgKey, api: (method, path, body, expect, opts) => call(system.url, orgKey, method, path, body, expect, opts) };
+    },
+    runLoader: (job) => runLoader({ origin: system.url, scenario: scenario.name, ...job }),
+    assertAlive: () => assertAlive(system),
+  };
+  const line = await scenario.run(ctx);
+  assertAlive(system);
+  return line;
 }
 
 // ---- peers (scenarios with `peers`) --------------------------------------------------------

@@ -22,8 +22,15 @@
 //   peers        optional: also measure the peers (peers.mjs) with this scenario's load shape, once
 //                per bench run, and print their lines and a ratio line after ours (see README)
 //
-// Besides node: built-ins this module imports only proxy-card.mjs (constants, no side effects).
+//   run(ctx)     optional, makes a "custom" scenario: run.mjs calls it instead of setup, check and
+//                the load, and prints the line it resolves with (see README and webhook-delivery.mjs)
+//   collect(params)  optional, runs in loader.mjs after the load: its JSON-serialisable result is
+//                returned as the loader result's `collected`
+//
+// Besides node: built-ins this module imports only proxy-card.mjs (constants, no side effects) and
+// webhook-delivery.mjs (node: built-ins and proxy-card.mjs; importing it starts nothing).
 import { BENCH_CALL, PROXY_CARD, PROXY_DISPENSE, PROXY_RULES, SETUP_PROBE_RULE, probeCall } from './proxy-card.mjs';
+import { webhookDeliveryScenario } from './webhook-delivery.mjs';
 
 /** Intentions the list scenario reads back (one page: the list returns up to 200 full objects). */
 const LIST_SEED = 20;
@@ -254,6 +261,9 @@ const mcpProxyScenario = (name, extra = {}) => ({
 });
 
 scenarios.push(mcpProxyScenario('mcp-proxy-call'), mcpProxyScenario('mcp-proxy-call-paced', { rate: 2000 }));
+
+// Custom (run(ctx)): deliveries per second and delay of webhooks to a local receiver, in a fresh org.
+scenarios.push(webhookDeliveryScenario);
 
 export function findScenario(name) {
   const s = scenarios.find((x) => x.name === name);

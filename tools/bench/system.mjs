@@ -232,7 +232,8 @@ export async function startEmbedded() {
   const stop = stopOnce([() => Promise.all(apps.map((a) => a.stop())), () => rmSync(dataDir, { recursive: true, force: true })]);
   try {
     const [port] = await freePorts(1);
-    apps.push(await startApp('embedded', { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey }, port));
+    // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1.
+    apps.push(await startApp('embedded', { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey, WEBHOOKS_ALLOW_PRIVATE: 'true' }, port));
     await waitReady(apps[0].url);
   } catch (err) {
     await stop();
@@ -315,13 +316,14 @@ export async function startDistributed() {
       REDIS_URL: redisUrl,
       INTERNAL_AUTH_TOKEN: randomBytes(32).toString('base64url'),
     };
-    const [registryPort, approvalsPort, evaluatorPort, issuerPort, proxyPort, gatewayPort] = await freePorts(6);
+    const [registryPort, approvalsPort, evaluatorPort, issuerPort, proxyPort, webhooksPort, gatewayPort] = await freePorts(7);
     const urls = {
       POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
       APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
       INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
       MANDATE_ISSUER_URL: `http://127.0.0.1:${issuerPort}`,
       DECISION_PROXY_URL: `http://127.0.0.1:${proxyPort}`,
+      WEBHOOK_DISPATCHER_URL: `http://127.0.0.1:${webhooksPort}`,
     };
     const grantKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     apps.push(await startApp('policy-registry', common, registryPort));
@@ -329,6 +331,17 @@ export async function startDistributed() {
     apps.push(await startApp('intent-evaluator', { ...common, ...urls, GRANT_SIGNING_KEY: grantKey }, evaluatorPort));
     apps.push(await startApp('mandate-issuer', { ...common, ...urls, MANDATE_KEK: randomBytes(32).toString('base64url') }, issuerPort));
     apps.push(await startApp('decision-proxy', { ...common, ...urls, DECISION_JOURNAL_DIR: journalDir }, proxyPort));
+    // The gateway routes /v1/webhooks here (it refuses to start without WEBHOOK_DISPATCHER_URL);
+    // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1.
+    // A consumer group of its own per run: a new group starts at the latest offsets, so events other
+    // runs left on the shared broker are never a backlog in front of this run's.
+    apps.push(
+      await startApp(
+        'webhook-dispatcher',
+        { ...common, WEBHOOK_KEK: randomBytes(32).toString('base64'), WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_CONSUMER_GROUP: `webhook-dispatcher.bench-${randomBytes(4).toString('hex')}` },
+        webhooksPort,
+      ),
+    );
     apps.push(await startApp('api-gateway', { ...common, ...urls, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey }, gatewayPort));
     for (const a of apps) await waitReady(a.url);
   } catch (err) {
