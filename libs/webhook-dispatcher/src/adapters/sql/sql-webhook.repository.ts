@@ -130,7 +130,7 @@ export class SqlDeliveryRepository implements DeliveryRepository {
       .query<Row>(
         `INSERT INTO ${this.d} ("id", "org_id", "webhook_id", "event_id", "event_type", "body", "status", "attempts", "next_attempt_at", "created_at")
          SELECT 'whd_' || md5($1 || w."id"), w."org_id", w."id", $1, $3, $4, 'pending', 0, $5, $5
-         FROM ${this.w} w WHERE w."org_id" = $2 AND w."status" = 'active' AND $3 = ANY (w."events") AND w."created_at" <= $6
+         FROM ${this.w} w WHERE w."org_id" = $2 AND w."status" = 'active' AND $3 = ANY (w."events") AND w."created_at" <= $6::timestamptz + interval '60 seconds'
          ON CONFLICT ("webhook_id", "event_id") DO NOTHING
          RETURNING "id"`,
         [event.id, event.orgId, event.type, event.body, now.toISOString(), event.occurredAt],
@@ -170,7 +170,10 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     await this.db
       .transaction(async (tx) => {
         await tx.query(
-          `UPDATE ${this.d} SET "status" = $2, "attempts" = $3, "last_response_code" = $4, "last_error" = $5, "next_attempt_at" = $6, "delivered_at" = $7, "lease_until" = NULL WHERE "id" = $1`,
+          // A delivery cancelled meanwhile (its webhook answered 410 to another attempt) stays
+          // cancelled, unless this attempt did arrive: then the record says so.
+          `UPDATE ${this.d} SET "status" = $2, "attempts" = $3, "last_response_code" = $4, "last_error" = $5, "next_attempt_at" = $6, "delivered_at" = $7, "lease_until" = NULL
+           WHERE "id" = $1 AND ("status" = 'pending' OR $2 = 'succeeded')`,
           [delivery.id, o.status, o.attempts, o.lastResponseCode, o.lastError, o.nextAttemptAt?.toISOString() ?? null, o.deliveredAt?.toISOString() ?? null],
         );
         if (o.disableWebhook) {

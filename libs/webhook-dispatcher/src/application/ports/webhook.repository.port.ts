@@ -25,7 +25,8 @@ export interface ClaimedDelivery {
 export interface DeliveryRepository {
   /**
    * One pending delivery per active webhook of the event's org subscribed to `type` that existed
-   * when the event occurred (a webhook never gets events older than itself); an event already
+   * when the event occurred, give or take 60 s of clock difference between services (a webhook
+   * never gets history from before it was registered); an event already
    * fanned out to a webhook is skipped (idempotent on (webhook, event)). Returns how many were
    * created.
    */
