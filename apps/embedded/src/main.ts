@@ -119,6 +119,7 @@ runApp('intent-gateway', async () => {
       WebhookDispatcherModule.register({
         db: webhooks.db,
         bus,
+        versionBoard,
         sealer: new KeyEncryption(webhookKek),
         allowPrivate: webhookConfig.WEBHOOKS_ALLOW_PRIVATE === 'true',
         ...(webhookConfig.WEBHOOK_TIMEOUT_MS ? { timeoutMs: Number(webhookConfig.WEBHOOK_TIMEOUT_MS) } : {}),

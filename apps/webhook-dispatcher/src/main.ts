@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@igw/config';
 import { createLogger } from '@igw/http';
-import { KeyEncryption, parseKek, createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
+import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, KeyEncryption, openServiceInfra, parseKek, runApp, serveService, StartupError } from '@igw/runtime';
 import { parseRetrySchedule, WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispatcherConfig, WebhookDispatcherModule } from '@igw/webhook-dispatcher';
 
 /**
@@ -24,6 +24,8 @@ runApp('webhook-dispatcher', async () => {
   const logger = createLogger(config.LOG_LEVEL, 'webhook-dispatcher');
   const bus = createEventBus(config, 'webhook-dispatcher', logger);
   const infra = await openServiceInfra(config, { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS, bus, logger });
+  const redis = createRedis(config, logger);
+  const versionBoard = createVersionBoard(config, redis);
 
   return serveService({
     name: 'webhook-dispatcher',
@@ -35,6 +37,7 @@ runApp('webhook-dispatcher', async () => {
       WebhookDispatcherModule.register({
         db: infra.db,
         bus,
+        versionBoard,
         sealer: new KeyEncryption(kek),
         allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === 'true',
         ...(config.WEBHOOK_CONSUMER_GROUP ? { consumerGroup: config.WEBHOOK_CONSUMER_GROUP } : {}),
@@ -42,6 +45,8 @@ runApp('webhook-dispatcher', async () => {
         ...(retryScheduleS ? { retryScheduleS } : {}),
       }),
     ],
-    checks: [databaseCheck(infra.db), eventsCheck(bus)],
+    checks: [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])],
+    redis,
+    redisWarning: 'redis is not reachable yet; events wait in Kafka until it is',
   });
 });

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
-import { EVENT_BUS, type EventBus } from '@igw/events';
+import { EVENT_BUS, VERSION_BOARD, type EventBus, type VersionBoard } from '@igw/events';
 import type { ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_RETRY_SCHEDULE_S } from './domain';
 import { DELIVERY_REPOSITORY, WEBHOOK_REPOSITORY } from './application/ports/webhook.repository.port';
 import { WEBHOOK_SENDER } from './application/ports/webhook-sender.port';
 import { SECRET_SEALER, type SecretSealer } from './application/webhook-secrets';
+import { WebhookSubscriptions } from './application/read-model/webhook-subscriptions.read-model';
 import { DELIVERY_SETTINGS, DeliverDueUseCase, type DeliverySettings } from './application/use-cases/deliver-due.use-case';
 import { DELIVERY_NUDGE, FanOutEventUseCase } from './application/use-cases/fan-out-event.use-case';
 import {
@@ -30,6 +31,8 @@ export interface WebhookDispatcherModuleOptions {
   db: ServiceDatabase;
   /** Delivers every service's public events. */
   bus: EventBus;
+  /** Where each org's subscription counter is advanced and read (memory in embedded, Redis in distributed). */
+  versionBoard: VersionBoard;
   /** Seals signing secrets at rest (KeyEncryption under the KEK). */
   sealer: SecretSealer;
   /** One group for all replicas: each event is fanned out once. */
@@ -58,8 +61,10 @@ export class WebhookDispatcherModule implements OnApplicationShutdown {
       { provide: EVENT_BUS, useValue: options.bus },
       { provide: WEBHOOK_EVENTS_GROUP, useValue: options.consumerGroup ?? 'webhook-dispatcher' },
       { provide: SECRET_SEALER, useValue: options.sealer },
-      { provide: WEBHOOK_REPOSITORY, useValue: new SqlWebhookRepository(options.db) },
-      { provide: DELIVERY_REPOSITORY, useValue: new SqlDeliveryRepository(options.db) },
+      { provide: VERSION_BOARD, useValue: options.versionBoard },
+      { provide: WEBHOOK_REPOSITORY, useValue: new SqlWebhookRepository(options.db, options.versionBoard) },
+      { provide: DELIVERY_REPOSITORY, useValue: new SqlDeliveryRepository(options.db, options.versionBoard) },
+      WebhookSubscriptions,
       { provide: WEBHOOK_SENDER, useValue: new HttpWebhookSender({ allowPrivate: options.allowPrivate === true, timeoutMs }) },
       { provide: DELIVERY_SETTINGS, useValue: settings },
       { provide: DELIVERY_WORKER_OPTIONS, useValue: { pollMs: options.pollMs ?? 1000, enabled: true } },

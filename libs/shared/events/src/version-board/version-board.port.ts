@@ -23,3 +23,5 @@ export const intentionsKey = (orgId: string): string => `intentions:${orgId}`;
 export const cardsKey = (orgId: string): string => `cards:${orgId}`;
 /** Board key of an org's mandate revocation counter (mandate-issuer `org_revocation_versions.version`). */
 export const revocationsKey = (orgId: string): string => `revocations:${orgId}`;
+/** Board key of an org's webhook subscriptions counter (webhook-dispatcher `org_webhook_versions`). */
+export const webhooksKey = (orgId: string): string => `webhooks:${orgId}`;

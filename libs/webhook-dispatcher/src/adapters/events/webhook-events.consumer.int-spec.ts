@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Topics, type EventEnvelope } from '@igw/contracts';
-import { KafkaEventBus } from '@igw/events';
+import { KafkaEventBus, MemoryVersionBoard } from '@igw/events';
 import { systemClock } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import type { Webhook } from '../../domain';
 import { FanOutEventUseCase } from '../../application/use-cases/fan-out-event.use-case';
+import { WebhookSubscriptions } from '../../application/read-model/webhook-subscriptions.read-model';
 import { WEBHOOK_DISPATCHER_MIGRATIONS } from '../../webhook-dispatcher.module';
 import { SqlDeliveryRepository, SqlWebhookRepository } from '../sql/sql-webhook.repository';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
@@ -70,10 +71,11 @@ describe('WebhookEventsConsumer (Kafka + PostgreSQL)', () => {
     if (brokers.length === 0) throw new Error('TEST_KAFKA_BROKERS is not set (jest.int.config.js globalSetup sets it)');
     db = openPostgresDatabase(url, schema, 6);
     await migrate(db, WEBHOOK_DISPATCHER_MIGRATIONS);
-    const webhooks = new SqlWebhookRepository(db);
+    const board = new MemoryVersionBoard();
+    const webhooks = new SqlWebhookRepository(db, board);
     for (const w of [hookA, hookAOther, hookB]) await webhooks.create(w);
 
-    fanOut = new FanOutEventUseCase(new SqlDeliveryRepository(db), { nudge: () => void nudges++ }, systemClock);
+    fanOut = new FanOutEventUseCase(new SqlDeliveryRepository(db, board), new WebhookSubscriptions(board, webhooks, systemClock), { nudge: () => void nudges++ }, systemClock);
     const execute = fanOut.execute.bind(fanOut);
     jest.spyOn(fanOut, 'execute').mockImplementation(async (event) => {
       handled.push(event.id);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MemoryVersionBoard, webhooksKey } from '@igw/events';
 import { DependencyUnavailableError, type PageKey } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
@@ -56,6 +57,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
   let db: ServiceDatabase;
   let webhooks: SqlWebhookRepository;
   let deliveries: SqlDeliveryRepository;
+  const board = new MemoryVersionBoard();
   const others: ServiceDatabase[] = [];
 
   const deliveriesOf = async (webhookId: string) =>
@@ -71,14 +73,38 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
   beforeAll(async () => {
     db = openPostgresDatabase(url, schema, 12);
     await migrate(db, WEBHOOK_DISPATCHER_MIGRATIONS);
-    webhooks = new SqlWebhookRepository(db);
-    deliveries = new SqlDeliveryRepository(db);
+    webhooks = new SqlWebhookRepository(db, board);
+    deliveries = new SqlDeliveryRepository(db, board);
   });
 
   afterAll(async () => {
     for (const o of others) await o.close().catch(() => undefined);
     await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await db?.close();
+  });
+
+  describe('subscriptions (the counter behind the in-memory copies)', () => {
+    it('create, delete and a 410 disable bump the org counter in their transaction and advance the board after commit', async () => {
+      const org = newOrg('subs');
+      expect(await webhooks.subscriptions(org)).toEqual({ version: 0, types: [] });
+      const a = webhook(org, { events: ['decision.made', 'intent.evaluated'] });
+      const b = webhook(org, { events: ['decision.made'] });
+      await webhooks.create(a);
+      expect(await board.current(webhooksKey(org))).toBe(1);
+      await webhooks.create(b);
+      expect(await webhooks.subscriptions(org)).toEqual({ version: 2, types: expect.arrayContaining(['decision.made', 'intent.evaluated']) });
+      expect((await webhooks.subscriptions(org)).types).toHaveLength(2);
+      expect(await webhooks.delete(org, a.id)).toBe(true);
+      expect(await webhooks.delete(org, a.id)).toBe(false);
+      expect(await webhooks.subscriptions(org)).toEqual({ version: 3, types: ['decision.made'] });
+      expect(await board.current(webhooksKey(org))).toBe(3);
+      await deliveries.fanOut(event(org, 'decision.made', 'evt_subs'), at(0));
+      const [c] = await deliveries.claimDue(5, 10_000, at(1));
+      await deliveries.recordAttempt(c!.delivery, afterAttempt(0, { status: 410, retryAfterS: null }, DEFAULT_RETRY_SCHEDULE_S, at(2)), at(2));
+      expect(await webhooks.subscriptions(org)).toEqual({ version: 4, types: [] });
+      expect(await board.current(webhooksKey(org))).toBe(4);
+      expect(await webhooks.subscriptions(newOrg('none'))).toEqual({ version: 0, types: [] });
+    });
   });
 
   describe('webhooks', () => {

@@ -1,5 +1,7 @@
+import { Logger } from '@nestjs/common';
+import { webhooksKey, type VersionBoard } from '@igw/events';
 import { newId, type PageKey } from '@igw/kernel';
-import { rethrowUnavailable, type ServiceDatabase } from '@igw/persistence';
+import { rethrowUnavailable, type ServiceDatabase, type SqlRunner } from '@igw/persistence';
 import type { AttemptOutcome, Delivery, DeliveryStatus, Webhook, WebhookSecret, WebhookStatus } from '../../domain';
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../../application/ports/webhook.repository.port';
 
@@ -46,19 +48,49 @@ const toDelivery = (r: Row): Delivery => ({
   deliveredAt: dateOrNull(r['delivered_at']),
 });
 
+const logger = new Logger('WebhookSubscriptions');
+
+/** Bumps the org's subscription counter inside the caller's transaction; returns the new value. */
+async function bumpSubscriptions(tx: SqlRunner, schema: string, orgId: string): Promise<number> {
+  const rows = await tx.query<Row>(
+    `INSERT INTO "${schema}"."org_webhook_versions" ("org_id", "version") VALUES ($1, 1)
+     ON CONFLICT ("org_id") DO UPDATE SET "version" = "org_webhook_versions"."version" + 1 RETURNING "version"`,
+    [orgId],
+  );
+  return Number(rows[0]!['version']);
+}
+
+/**
+ * After commit, before the caller answers: replicas that hold the org's subscriptions in memory
+ * see the board ahead of their copy and reload. A board that cannot be reached is logged; the
+ * readers' copies also expire on their own (WebhookSubscriptions), so the change is seen anyway.
+ */
+async function advance(board: VersionBoard | undefined, orgId: string, version: number): Promise<void> {
+  if (!board) return;
+  try {
+    await board.advance(webhooksKey(orgId), version);
+  } catch (err) {
+    logger.warn(`version board not advanced (${webhooksKey(orgId)} → ${version}): ${(err as Error).message}`);
+  }
+}
+
 const WEBHOOK_COLUMNS = `"id", "org_id", "url", "events", "description", "status", "disabled_reason", "secrets", "created_at", "updated_at"`;
 const DELIVERY_COLUMNS = `"id", "org_id", "webhook_id", "event_id", "event_type", "body", "status", "attempts", "last_response_code", "last_error", "next_attempt_at", "created_at", "delivered_at"`;
 
 export class SqlWebhookRepository implements WebhookRepository {
   private readonly t: string;
 
-  constructor(private readonly db: ServiceDatabase) {
+  constructor(
+    private readonly db: ServiceDatabase,
+    private readonly board?: VersionBoard,
+  ) {
     this.t = `"${db.schema}"."webhooks"`;
   }
 
   async create(w: Webhook): Promise<void> {
-    await this.db
-      .query(`INSERT INTO ${this.t} (${WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`, [
+    const version = await this.db
+      .transaction(async (tx) => {
+        await tx.query(`INSERT INTO ${this.t} (${WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`, [
         w.id,
         w.orgId,
         w.url,
@@ -69,7 +101,22 @@ export class SqlWebhookRepository implements WebhookRepository {
         JSON.stringify(w.secrets.map(toStored)),
         w.createdAt.toISOString(),
         w.updatedAt.toISOString(),
-      ])
+        ]);
+        return bumpSubscriptions(tx, this.db.schema, w.orgId);
+      })
+      .catch(rethrowUnavailable);
+    await advance(this.board, w.orgId, version);
+  }
+
+  async subscriptions(orgId: string): Promise<{ version: number; types: string[] }> {
+    return this.db
+      .transaction(async (tx) => {
+        // REPEATABLE READ: the counter and the set come from the same snapshot.
+        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+        const counter = await tx.query<Row>(`SELECT "version" FROM "${this.db.schema}"."org_webhook_versions" WHERE "org_id" = $1`, [orgId]);
+        const types = await tx.query<Row>(`SELECT DISTINCT unnest("events") AS "type" FROM ${this.t} WHERE "org_id" = $1 AND "status" = 'active'`, [orgId]);
+        return { version: Number(counter[0]?.['version'] ?? 0), types: types.map((r) => String(r['type'])) };
+      })
       .catch(rethrowUnavailable);
   }
 
@@ -93,8 +140,15 @@ export class SqlWebhookRepository implements WebhookRepository {
   }
 
   async delete(orgId: string, id: string): Promise<boolean> {
-    const rows = await this.db.query<Row>(`DELETE FROM ${this.t} WHERE "org_id" = $1 AND "id" = $2 RETURNING "id"`, [orgId, id]).catch(rethrowUnavailable);
-    return rows.length > 0;
+    const version = await this.db
+      .transaction(async (tx) => {
+        const rows = await tx.query<Row>(`DELETE FROM ${this.t} WHERE "org_id" = $1 AND "id" = $2 RETURNING "id"`, [orgId, id]);
+        return rows.length > 0 ? bumpSubscriptions(tx, this.db.schema, orgId) : null;
+      })
+      .catch(rethrowUnavailable);
+    if (version === null) return false;
+    await advance(this.board, orgId, version);
+    return true;
   }
 
   async updateSecrets(orgId: string, id: string, change: (current: WebhookSecret[]) => WebhookSecret[], now: Date): Promise<Webhook | null> {
@@ -119,7 +173,10 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   private readonly d: string;
   private readonly w: string;
 
-  constructor(private readonly db: ServiceDatabase) {
+  constructor(
+    private readonly db: ServiceDatabase,
+    private readonly board?: VersionBoard,
+  ) {
     this.d = `"${db.schema}"."webhook_deliveries"`;
     this.w = `"${db.schema}"."webhooks"`;
   }
@@ -167,8 +224,8 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 
   async recordAttempt(delivery: Pick<Delivery, 'id' | 'webhookId'>, o: AttemptOutcome, now: Date): Promise<void> {
-    await this.db
-      .transaction(async (tx) => {
+    const disabled = await this.db
+      .transaction(async (tx): Promise<{ orgId: string; version: number } | null> => {
         await tx.query(
           // A delivery cancelled meanwhile (its webhook answered 410 to another attempt) stays
           // cancelled, unless this attempt did arrive: then the record says so.
@@ -183,9 +240,16 @@ export class SqlDeliveryRepository implements DeliveryRepository {
             now.toISOString(),
           ]);
           await tx.query(`UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "webhook_id" = $1 AND "status" = 'pending'`, [delivery.webhookId]);
+          const owner = await tx.query<Row>(`SELECT "org_id" FROM ${this.w} WHERE "id" = $1`, [delivery.webhookId]);
+          if (owner[0]) {
+            const orgId = String(owner[0]['org_id']);
+            return { orgId, version: await bumpSubscriptions(tx, this.db.schema, orgId) };
+          }
         }
+        return null;
       })
       .catch(rethrowUnavailable);
+    if (disabled) await advance(this.board, disabled.orgId, disabled.version);
   }
 
   async cancel(deliveryId: string): Promise<void> {

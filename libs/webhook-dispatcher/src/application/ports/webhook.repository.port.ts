@@ -14,6 +14,12 @@ export interface WebhookRepository {
   delete(orgId: string, id: string): Promise<boolean>;
   /** Replaces the secrets under a row lock (concurrent rotations serialize); null when not found. */
   updateSecrets(orgId: string, id: string, change: (current: WebhookSecret[]) => WebhookSecret[], now: Date): Promise<Webhook | null>;
+  /**
+   * The event types the org's active webhooks subscribe to, and the org's subscription counter
+   * they correspond to, read in one snapshot. create, delete and a 410 disable bump the counter in
+   * their transaction and advance it on the version board after commit.
+   */
+  subscriptions(orgId: string): Promise<{ version: number; types: string[] }>;
 }
 
 /** A delivery taken for an attempt, with what the attempt needs of its webhook. */

@@ -2,11 +2,15 @@ import { Topics, type EventEnvelope } from '@igw/contracts';
 import { FixedClock } from '@igw/kernel';
 import { PUBLIC_TOPICS } from '../../domain';
 import type { DeliveryRepository } from '../ports/webhook.repository.port';
+import type { WebhookSubscriptions } from '../read-model/webhook-subscriptions.read-model';
 import { FanOutEventUseCase } from './fan-out-event.use-case';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 
-function setup(created = 1) {
+/** Every org wants every type unless told otherwise. */
+const wanting = (wants: (org: string, type: string) => boolean = () => true) => ({ wants: async (org: string, type: string) => wants(org, type) }) as unknown as WebhookSubscriptions;
+
+function setup(created = 1, subscriptions = wanting()) {
   const fanOuts: { event: { id: string; orgId: string; type: string; body: string; occurredAt: string }; now: Date }[] = [];
   const repo = {
     fanOut: async (event: { id: string; orgId: string; type: string; body: string; occurredAt: string }, now: Date) => {
@@ -15,7 +19,7 @@ function setup(created = 1) {
     },
   } as unknown as DeliveryRepository;
   let nudges = 0;
-  const useCase = new FanOutEventUseCase(repo, { nudge: () => void nudges++ }, new FixedClock(NOW));
+  const useCase = new FanOutEventUseCase(repo, subscriptions, { nudge: () => void nudges++ }, new FixedClock(NOW));
   return { useCase, fanOuts, nudges: () => nudges };
 }
 
@@ -52,6 +56,14 @@ describe('FanOutEventUseCase', () => {
     expect(t.nudges()).toBe(1);
   });
 
+  it('skips the repository when no webhook of the org wants the type (the in-memory subscriptions)', async () => {
+    const t = setup(1, wanting((org, type) => org === 'org_a' && type === 'approval.requested'));
+    expect(await t.useCase.execute(envelope(Topics.DecisionMade.name))).toBe(0);
+    expect(t.fanOuts).toEqual([]);
+    expect(await t.useCase.execute(envelope(Topics.ApprovalRequested.name))).toBe(1);
+    expect(t.fanOuts).toHaveLength(1);
+  });
+
   it('maps every public topic to its public type', async () => {
     for (const topic of PUBLIC_TOPICS) {
       const t = setup();
@@ -72,7 +84,7 @@ describe('FanOutEventUseCase', () => {
   it('a failing repository rejects (so the bus delivers the event again) and nudges nobody', async () => {
     let nudges = 0;
     const repo = { fanOut: async () => Promise.reject(new Error('database down')) } as unknown as DeliveryRepository;
-    const useCase = new FanOutEventUseCase(repo, { nudge: () => void nudges++ }, new FixedClock(NOW));
+    const useCase = new FanOutEventUseCase(repo, wanting(), { nudge: () => void nudges++ }, new FixedClock(NOW));
     await expect(useCase.execute(envelope(Topics.MandateRevoked.name))).rejects.toThrow('database down');
     expect(nudges).toBe(0);
   });

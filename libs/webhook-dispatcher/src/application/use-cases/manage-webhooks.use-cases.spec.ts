@@ -51,6 +51,10 @@ class MemoryWebhooks implements WebhookRepository {
     this.rows.set(id, updated);
     return structuredClone(updated);
   }
+  async subscriptions(orgId: string): Promise<{ version: number; types: string[] }> {
+    const types = [...this.rows.values()].filter((w) => w.orgId === orgId && w.status === 'active').flatMap((w) => w.events);
+    return { version: 0, types: [...new Set(types)] };
+  }
 }
 
 class FakeSender implements WebhookSender {
