@@ -260,7 +260,7 @@ const mcpProxyScenario = (name, extra = {}) => ({
   ...extra,
 });
 
-scenarios.push(mcpProxyScenario('mcp-proxy-call'), mcpProxyScenario('mcp-proxy-call-paced', { rate: 2000 }));
+scenarios.push(mcpProxyScenario('mcp-proxy-call'), mcpProxyScenario('mcp-proxy-call-paced', { rate: 2000 }), mcpProxyScenario('mcp-proxy-call-paced-500', { rate: 500, peers: false }));
 
 // Custom (run(ctx)): deliveries per second and delay of webhooks to a local receiver, in a fresh org.
 scenarios.push(webhookDeliveryScenario);

@@ -21,15 +21,17 @@ CREATE TABLE "decisions" (
   "arguments_sha256" TEXT NOT NULL,
   "key_id" TEXT NOT NULL,
   "approval_request_id" TEXT,
-  "review_id" TEXT UNIQUE,
+  "review_id" TEXT,
   "review_status" TEXT,
   "reviewed_at" TIMESTAMPTZ(3),
   "reviewed_by_key_id" TEXT,
   "review_note" TEXT,
   "created_at" TIMESTAMPTZ(3) NOT NULL
 );
-CREATE INDEX "decisions_org_created_idx" ON "decisions" ("org_id", "created_at" DESC, "decision_id" DESC);
-CREATE INDEX "decisions_reviews_idx" ON "decisions" ("org_id", "review_status", "created_at" DESC, "decision_id" DESC) WHERE "review_status" IS NOT NULL;
+-- Few indexes: every decision is inserted, only deferred ones are listed. The partial indexes hold
+-- review rows only, so an ordinary decision costs the primary key alone.
+CREATE UNIQUE INDEX "decisions_review_id_key" ON "decisions" ("review_id") WHERE "review_id" IS NOT NULL;
+CREATE INDEX "decisions_reviews_idx" ON "decisions" ("org_id", "created_at" DESC, "review_id" DESC) WHERE "review_id" IS NOT NULL;
 
 CREATE TABLE "outbox_events" (
   "seq" BIGSERIAL PRIMARY KEY,

@@ -224,15 +224,14 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 
   async recordAttempt(delivery: Pick<Delivery, 'id' | 'webhookId'>, o: AttemptOutcome, now: Date): Promise<void> {
+    // The common case is one statement (no transaction round trips); a 410 also disables.
+    if (!o.disableWebhook) {
+      await this.db.query(this.recordSql, this.recordParams(delivery.id, o)).catch(rethrowUnavailable);
+      return;
+    }
     const disabled = await this.db
       .transaction(async (tx): Promise<{ orgId: string; version: number } | null> => {
-        await tx.query(
-          // A delivery cancelled meanwhile (its webhook answered 410 to another attempt) stays
-          // cancelled, unless this attempt did arrive: then the record says so.
-          `UPDATE ${this.d} SET "status" = $2, "attempts" = $3, "last_response_code" = $4, "last_error" = $5, "next_attempt_at" = $6, "delivered_at" = $7, "lease_until" = NULL
-           WHERE "id" = $1 AND ("status" = 'pending' OR $2 = 'succeeded')`,
-          [delivery.id, o.status, o.attempts, o.lastResponseCode, o.lastError, o.nextAttemptAt?.toISOString() ?? null, o.deliveredAt?.toISOString() ?? null],
-        );
+        await tx.query(this.recordSql, this.recordParams(delivery.id, o));
         if (o.disableWebhook) {
           await tx.query(`UPDATE ${this.w} SET "status" = 'disabled', "disabled_reason" = $2, "updated_at" = $3 WHERE "id" = $1`, [
             delivery.webhookId,
@@ -250,6 +249,19 @@ export class SqlDeliveryRepository implements DeliveryRepository {
       })
       .catch(rethrowUnavailable);
     if (disabled) await advance(this.board, disabled.orgId, disabled.version);
+  }
+
+  /**
+   * One attempt's outcome. A delivery cancelled meanwhile (its webhook answered 410 to another
+   * attempt) stays cancelled, unless this attempt did arrive: then the record says so.
+   */
+  private get recordSql(): string {
+    return `UPDATE ${this.d} SET "status" = $2, "attempts" = $3, "last_response_code" = $4, "last_error" = $5, "next_attempt_at" = $6, "delivered_at" = $7, "lease_until" = NULL
+      WHERE "id" = $1 AND ("status" = 'pending' OR $2 = 'succeeded')`;
+  }
+
+  private recordParams(id: string, o: AttemptOutcome): unknown[] {
+    return [id, o.status, o.attempts, o.lastResponseCode, o.lastError, o.nextAttemptAt?.toISOString() ?? null, o.deliveredAt?.toISOString() ?? null];
   }
 
   async cancel(deliveryId: string): Promise<void> {
