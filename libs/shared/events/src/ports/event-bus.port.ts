@@ -15,6 +15,12 @@ export interface Subscription {
    * webhook delivery). Once a group has committed offsets it always resumes from them.
    */
   startAt?: 'beginning' | 'latest';
+  /**
+   * How many events of one partition may be handled at once (default 1: strictly in order). For
+   * handlers that do not depend on order and are idempotent: a failure redelivers from the first
+   * event that failed, so events after it that did succeed are handled again.
+   */
+  concurrency?: number;
 }
 
 /**

@@ -77,10 +77,15 @@ describe('WebhookEventsConsumer (Kafka + PostgreSQL)', () => {
 
     fanOut = new FanOutEventUseCase(new SqlDeliveryRepository(db, board), new WebhookSubscriptions(board, webhooks, systemClock), { nudge: () => void nudges++ }, systemClock);
     const execute = fanOut.execute.bind(fanOut);
+    // `handled` records an event once its fan-out has finished (events of a partition are handled
+    // concurrently, so "handled" must mean "committed", not "started").
     jest.spyOn(fanOut, 'execute').mockImplementation(async (event) => {
-      handled.push(event.id);
-      if (failOnce.delete(event.id)) throw new Error('database is unavailable; retry later');
-      return execute(event);
+      try {
+        if (failOnce.delete(event.id)) throw new Error('database is unavailable; retry later');
+        return await execute(event);
+      } finally {
+        handled.push(event.id);
+      }
     });
 
     bus = new KafkaEventBus({ brokers, clientId: `webhook-events-spec-${run}`, retryBackoffMs: 100 });

@@ -25,6 +25,8 @@ export class WebhookEventsConsumer implements OnModuleInit {
       topics: PUBLIC_TOPICS.map((t) => t.name),
       // A brand-new group does not replay history: a webhook gets what happens after it exists.
       startAt: 'latest',
+      // Fan-out does not depend on order and is idempotent: overlap the board reads and inserts.
+      concurrency: 32,
       handler: async (event) => {
         await this.fanOut.execute(event);
       },

@@ -42,6 +42,8 @@ interface Group {
   handlers: Map<string, EventHandler[]>;
   /** A new group starts at the earliest offsets unless every subscription of it asked for `latest`. */
   fromBeginning: boolean;
+  /** Events of one partition handled at once: the smallest any subscription of the group asked for. */
+  concurrency: number;
   consumer?: Consumer;
   /** `topic:partition` → the offset that failed and must be handled before anything after it. */
   retries: Map<string, PendingRetry>;
@@ -158,10 +160,11 @@ export class KafkaEventBus implements EventBus {
       throw new Error(`consumer group ${subscription.group} is already running; subscribe before start()`);
     }
     if (!group) {
-      group = { name: subscription.group, handlers: new Map(), retries: new Map(), timers: new Set(), lastAlive: Date.now(), fromBeginning: false };
+      group = { name: subscription.group, handlers: new Map(), retries: new Map(), timers: new Set(), lastAlive: Date.now(), fromBeginning: false, concurrency: Number.POSITIVE_INFINITY };
       this.groups.set(subscription.group, group);
     }
     if ((subscription.startAt ?? 'beginning') === 'beginning') group.fromBeginning = true;
+    group.concurrency = Math.min(group.concurrency, Math.max(1, Math.floor(subscription.concurrency ?? 1)));
     for (const topic of subscription.topics) {
       const handlers = group.handlers.get(topic) ?? [];
       handlers.push(subscription.handler);
@@ -365,15 +368,26 @@ export class KafkaEventBus implements EventBus {
     const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale, pause } = payload;
     const { topic, partition } = batch;
     const tp = `${topic}:${partition}`;
-    for (const message of batch.messages) {
+    const messages = batch.messages;
+    for (let i = 0; i < messages.length; ) {
       if (!isRunning() || isStale() || this.stopped) return;
       const pending = group.retries.get(tp);
       // Never run past an event that still has to be redelivered (a batch fetched before the seek).
-      if (pending && BigInt(message.offset) > BigInt(pending.offset)) return;
-      try {
-        await this.dispatch(group, topic, message);
-      } catch (err) {
-        const attempts = pending?.offset === message.offset ? pending.attempts + 1 : 1;
+      if (pending && BigInt(messages[i]!.offset) > BigInt(pending.offset)) return;
+      // While an event is being redelivered, one at a time; otherwise up to the group's concurrency.
+      const chunk = messages.slice(i, i + (pending ? 1 : group.concurrency));
+      const results = await Promise.allSettled(chunk.map((m) => this.dispatch(group, topic, m)));
+      const failedAt = results.findIndex((r) => r.status === 'rejected');
+      const handled = failedAt === -1 ? chunk.length : failedAt;
+      if (handled > 0) {
+        if (pending) group.retries.delete(tp);
+        resolveOffset(chunk[handled - 1]!.offset);
+      }
+      if (failedAt !== -1) {
+        const message = chunk[failedAt]!;
+        const err = (results[failedAt] as PromiseRejectedResult).reason;
+        const again = group.retries.get(tp);
+        const attempts = again?.offset === message.offset ? again.attempts + 1 : 1;
         group.retries.set(tp, { offset: message.offset, attempts });
         const delay = Math.min(MAX_RETRY_BACKOFF_MS, this.retryBackoffMs * 2 ** Math.min(attempts - 1, 16));
         if (attempts === 1 || attempts % 10 === 0) {
@@ -383,6 +397,7 @@ export class KafkaEventBus implements EventBus {
           );
         }
         // Not resolved, so not committed: rewind to it and hold the partition for the backoff.
+        await commitOffsetsIfNecessary();
         consumer.seek({ topic, partition, offset: message.offset });
         const resume = pause();
         const timer = setTimeout(() => {
@@ -392,8 +407,7 @@ export class KafkaEventBus implements EventBus {
         group.timers.add(timer);
         return;
       }
-      if (pending) group.retries.delete(tp);
-      resolveOffset(message.offset);
+      i += chunk.length;
       await commitOffsetsIfNecessary();
       await heartbeat();
     }
