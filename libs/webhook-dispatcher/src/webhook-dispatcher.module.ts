@@ -12,6 +12,7 @@ import { DELIVERY_SETTINGS, DeliverDueUseCase, type DeliverySettings } from './a
 import { DELIVERY_NUDGE, FanOutEventUseCase } from './application/use-cases/fan-out-event.use-case';
 import {
   DeleteWebhookUseCase,
+  EnableWebhookUseCase,
   ListDeliveriesUseCase,
   ListWebhooksUseCase,
   RegisterWebhookUseCase,
@@ -77,6 +78,7 @@ export class WebhookDispatcherModule implements OnApplicationShutdown {
       ListWebhooksUseCase,
       DeleteWebhookUseCase,
       RotateWebhookSecretUseCase,
+      EnableWebhookUseCase,
       ListDeliveriesUseCase,
     ];
     return { module: WebhookDispatcherModule, controllers: [WebhooksHttpController], providers, exports: [DeliveryWorker] };

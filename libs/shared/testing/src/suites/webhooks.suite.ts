@@ -177,6 +177,13 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
       await publishIntention();
       await new Promise((res) => setTimeout(res, 2500));
       expect(r.received).toHaveLength(1);
+      // Fixed on the receiving side: enabled again, it takes the next event.
+      expect((await otherAdmin.post(`/v1/webhooks/${hook.id}/enable`)).status).toBe(404);
+      const enabled = await admin.post(`/v1/webhooks/${hook.id}/enable`);
+      expect(enabled.status).toBe(200);
+      expect(enabled.body).toMatchObject({ id: hook.id, status: 'active', disabled_reason: null });
+      await publishIntention();
+      await r.waitFor((all) => all.length >= 2, 10_000);
     });
 
     it('a receiver slower than the deadline is a failed attempt, retried', async () => {

@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WebhookDeliveryListDto, WebhookListDto } from '@igw/contracts';
+import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
 import { CurrentCaller, RequireScope } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import {
   DeleteWebhookUseCase,
+  EnableWebhookUseCase,
   ListDeliveriesUseCase,
   ListWebhooksUseCase,
   RegisterWebhookUseCase,
@@ -22,6 +23,7 @@ export class WebhooksHttpController {
     private readonly listWebhooks: ListWebhooksUseCase,
     private readonly deleteWebhook: DeleteWebhookUseCase,
     private readonly rotate: RotateWebhookSecretUseCase,
+    private readonly enableWebhook: EnableWebhookUseCase,
     private readonly listDeliveries: ListDeliveriesUseCase,
   ) {}
 
@@ -57,6 +59,15 @@ export class WebhooksHttpController {
   @ApiResponse({ status: 404, type: ErrorDto })
   rotateSecret(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<RotatedWebhookSecretDto> {
     return this.rotate.execute(caller, id);
+  }
+
+  @Post(':id/enable')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Take events again after the endpoint was disabled (410 Gone); deliveries cancelled meanwhile are not sent.' })
+  @ApiResponse({ status: 200, type: WebhookDto })
+  @ApiResponse({ status: 404, type: ErrorDto })
+  enable(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<WebhookDto> {
+    return this.enableWebhook.execute(caller, id);
   }
 
   @Get(':id/deliveries')

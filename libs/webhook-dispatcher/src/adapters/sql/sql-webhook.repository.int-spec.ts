@@ -103,6 +103,10 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       await deliveries.recordAttempt(c!.delivery, afterAttempt(0, { status: 410, retryAfterS: null }, DEFAULT_RETRY_SCHEDULE_S, at(2)), at(2));
       expect(await webhooks.subscriptions(org)).toEqual({ version: 4, types: [] });
       expect(await board.current(webhooksKey(org))).toBe(4);
+      expect(await webhooks.enable(org, b.id, at(3))).toMatchObject({ status: 'active', disabledReason: null });
+      expect(await webhooks.subscriptions(org)).toEqual({ version: 5, types: ['decision.made'] });
+      expect(await board.current(webhooksKey(org))).toBe(5);
+      expect(await webhooks.enable(newOrg('x'), b.id, at(4))).toBeNull();
       expect(await webhooks.subscriptions(newOrg('none'))).toEqual({ version: 0, types: [] });
     });
   });

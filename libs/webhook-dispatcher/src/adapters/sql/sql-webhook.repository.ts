@@ -108,6 +108,22 @@ export class SqlWebhookRepository implements WebhookRepository {
     await advance(this.board, w.orgId, version);
   }
 
+  async enable(orgId: string, id: string, now: Date): Promise<Webhook | null> {
+    const result = await this.db
+      .transaction(async (tx) => {
+        const rows = await tx.query<Row>(
+          `UPDATE ${this.t} SET "status" = 'active', "disabled_reason" = NULL, "updated_at" = $3 WHERE "org_id" = $1 AND "id" = $2 RETURNING ${WEBHOOK_COLUMNS}`,
+          [orgId, id, now.toISOString()],
+        );
+        if (!rows[0]) return null;
+        return { webhook: toWebhook(rows[0]), version: await bumpSubscriptions(tx, this.db.schema, orgId) };
+      })
+      .catch(rethrowUnavailable);
+    if (!result) return null;
+    await advance(this.board, orgId, result.version);
+    return result.webhook;
+  }
+
   async subscriptions(orgId: string): Promise<{ version: number; types: string[] }> {
     return this.db
       .transaction(async (tx) => {

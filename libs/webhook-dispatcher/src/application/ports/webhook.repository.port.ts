@@ -12,6 +12,8 @@ export interface WebhookRepository {
   list(orgId: string, page: { limit: number; after: PageKey | null }): Promise<Webhook[]>;
   /** Removes it and its deliveries (pending ones are never sent). False when it does not exist. */
   delete(orgId: string, id: string): Promise<boolean>;
+  /** Re-activates a disabled webhook (after its endpoint was fixed); null when not found. */
+  enable(orgId: string, id: string, now: Date): Promise<Webhook | null>;
   /** Replaces the secrets under a row lock (concurrent rotations serialize); null when not found. */
   updateSecrets(orgId: string, id: string, change: (current: WebhookSecret[]) => WebhookSecret[], now: Date): Promise<Webhook | null>;
   /**

@@ -4,7 +4,7 @@ import { ROTATION_OVERLAP_MS, WEBHOOK_EVENT_TYPES, type AttemptOutcome, type Del
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../ports/webhook.repository.port';
 import type { OutgoingWebhook, WebhookSender } from '../ports/webhook-sender.port';
 import { openSecret, type SecretSealer } from '../webhook-secrets';
-import { ListDeliveriesUseCase, RegisterWebhookUseCase, RotateWebhookSecretUseCase } from './manage-webhooks.use-cases';
+import { EnableWebhookUseCase, ListDeliveriesUseCase, RegisterWebhookUseCase, RotateWebhookSecretUseCase } from './manage-webhooks.use-cases';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const caller = (orgId = 'org_a'): Caller => ({ orgId, keyId: 'key_admin', scope: 'admin' as Caller['scope'] });
@@ -48,6 +48,13 @@ class MemoryWebhooks implements WebhookRepository {
     const w = this.rows.get(id);
     if (!w || w.orgId !== orgId) return null;
     const updated = { ...w, secrets: change(structuredClone(w.secrets)), updatedAt: now };
+    this.rows.set(id, updated);
+    return structuredClone(updated);
+  }
+  async enable(orgId: string, id: string, now: Date): Promise<Webhook | null> {
+    const w = this.rows.get(id);
+    if (!w || w.orgId !== orgId) return null;
+    const updated = { ...w, status: 'active' as const, disabledReason: null, updatedAt: now };
     this.rows.set(id, updated);
     return structuredClone(updated);
   }
@@ -117,6 +124,7 @@ function setup() {
     register: new RegisterWebhookUseCase(webhooks, sender, sealer, clock),
     rotate: new RotateWebhookSecretUseCase(webhooks, sealer, clock),
     listDeliveries: new ListDeliveriesUseCase(webhooks, deliveries),
+    enable: new EnableWebhookUseCase(webhooks, clock),
   };
 }
 
@@ -247,6 +255,17 @@ describe('RotateWebhookSecretUseCase', () => {
     expect(secrets[1]).toMatchObject({ createdAt: NOW, expiresAt: new Date(rotatedAt.getTime() + ROTATION_OVERLAP_MS) });
     expect(secrets.map((s) => openSecret(t.sealer, created.id, s))).toEqual([rotated.secret, created.secret]);
     expect(JSON.stringify(secrets)).not.toContain(rotated.secret);
+  });
+});
+
+describe('EnableWebhookUseCase', () => {
+  it('re-activates a disabled webhook of the caller\'s org; 404 for another org', async () => {
+    const t = setup();
+    const created = await t.register.execute(caller(), GOOD);
+    t.webhooks.rows.set(created.id, { ...t.webhooks.rows.get(created.id)!, status: 'disabled', disabledReason: 'the endpoint answered 410 Gone' });
+    expect(await rejection(t.enable.execute(caller('org_other'), created.id))).toMatchObject({ kind: 'not_found' });
+    expect(t.webhooks.rows.get(created.id)!.status).toBe('disabled');
+    expect(await t.enable.execute(caller(), created.id)).toMatchObject({ id: created.id, status: 'active', disabled_reason: null });
   });
 });
 

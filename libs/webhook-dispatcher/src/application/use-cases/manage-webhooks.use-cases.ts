@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CreatedWebhookDto, CreateWebhookDto, RotatedWebhookSecretDto, WebhookDeliveryListDto, WebhookListDto } from '@igw/contracts';
+import type { CreatedWebhookDto, CreateWebhookDto, RotatedWebhookSecretDto, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
 import { CLOCK, invalidRequest, newId, notFound, parseKeysetQuery, single, toPage, type Caller, type Clock, type QueryValue } from '@igw/kernel';
 import { DELIVERY_STATUSES, rotateSecrets, ROTATION_OVERLAP_MS, urlProblem, WEBHOOK_EVENT_TYPES, type DeliveryStatus, type Webhook } from '../../domain';
 import { DELIVERY_REPOSITORY, WEBHOOK_REPOSITORY, type DeliveryRepository, type WebhookRepository } from '../ports/webhook.repository.port';
@@ -63,6 +63,24 @@ export class DeleteWebhookUseCase {
 
   async execute(caller: Caller, id: string): Promise<void> {
     if (!(await this.webhooks.delete(caller.orgId, id))) throw notFound('webhook');
+  }
+}
+
+/**
+ * `POST /v1/webhooks/{id}/enable`: an endpoint disabled by a 410 (or already active) takes events
+ * again from now on; what was cancelled while it was disabled is not sent.
+ */
+@Injectable()
+export class EnableWebhookUseCase {
+  constructor(
+    @Inject(WEBHOOK_REPOSITORY) private readonly webhooks: WebhookRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(caller: Caller, id: string): Promise<WebhookDto> {
+    const webhook = await this.webhooks.enable(caller.orgId, id, this.clock.now());
+    if (!webhook) throw notFound('webhook');
+    return toWebhookDto(webhook);
   }
 }
 
