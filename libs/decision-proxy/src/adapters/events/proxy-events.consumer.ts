@@ -29,6 +29,9 @@ export class ProxyEventsConsumer implements OnModuleInit {
     await this.bus.subscribe({
       group: this.group,
       topics: [...CARD_TOPICS, Topics.MandateRevoked.name],
+      // Each replica's group is new at every start: history is not needed (a model that is behind
+      // loads a snapshot), so a new group starts at the end of the topics.
+      startAt: 'latest',
       handler: async (event) => {
         try {
           if (CARD_TOPICS.includes(event.type)) this.cards.apply(event.org_id, parseEvent<IntentCardEventV1>(event));

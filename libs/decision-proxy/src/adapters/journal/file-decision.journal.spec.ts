@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DependencyUnavailableError } from '@igw/kernel';
 import type { DecisionRecord } from '../../domain';
@@ -125,6 +125,25 @@ describe('FileDecisionJournal', () => {
   });
 
   describe('append', () => {
+    it('a failed write rejects (503) and the next decisions go to a new segment, so a torn line never swallows them', async () => {
+      const j = journal();
+      await j.start();
+      await j.append(record());
+      const handle = (j as unknown as { handle: { write: (d: string) => Promise<unknown> } }).handle;
+      const write = handle.write.bind(handle);
+      handle.write = async (d: string) => {
+        await write(d.slice(0, 17)); // part of the line reaches the disk, then the device fails
+        throw new Error('EIO');
+      };
+      await expect(j.append(record())).rejects.toBeInstanceOf(DependencyUnavailableError);
+      const after = record();
+      await j.append(after);
+      expect(segments()).toEqual([segmentName(1), segmentName(2)]);
+      await j.flush();
+      expect(repo.stored.has(after.decisionId)).toBe(true);
+      expect(repo.stored.size).toBe(2);
+    });
+
     it('resolves once the line is on disk, before the repository has it', async () => {
       const j = journal();
       await j.start();
@@ -140,7 +159,7 @@ describe('FileDecisionJournal', () => {
     it('creates the directory and locks it with this process id', async () => {
       const j = journal();
       await j.start();
-      expect(readFileSync(join(dir, 'journal.lock'), 'utf8')).toBe(String(process.pid));
+      expect(readFileSync(join(dir, 'journal.lock'), 'utf8')).toBe(`${hostname()}:${process.pid}`);
       expect(segments()).toEqual([segmentName(1)]);
     });
 
@@ -255,7 +274,7 @@ describe('FileDecisionJournal', () => {
       const second = journal();
       await expect(second.start()).rejects.toThrow(/in use/);
       await second.close();
-      expect(readFileSync(join(dir, 'journal.lock'), 'utf8')).toBe(String(process.pid));
+      expect(readFileSync(join(dir, 'journal.lock'), 'utf8')).toBe(`${hostname()}:${process.pid}`);
       await expect(journal().start()).rejects.toThrow(/DECISION_JOURNAL_DIR/);
       await first.append(record());
       await first.flush();
@@ -274,8 +293,26 @@ describe('FileDecisionJournal', () => {
       writeFileSync(join(dir, 'journal.lock'), String(deadPid()));
       const j = journal();
       await j.start();
-      expect(readFileSync(join(dir, 'journal.lock'), 'utf8')).toBe(String(process.pid));
+      expect(readFileSync(join(dir, 'journal.lock'), 'utf8')).toBe(`${hostname()}:${process.pid}`);
       await expect(j.append(record())).resolves.toBeUndefined();
+    });
+
+    it('refuses a directory locked by a process on another host while its owner keeps touching the lock; takes it over once stale', async () => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'journal.lock'), `another-host:${process.pid}`);
+      await expect(journal().start()).rejects.toThrow(/another-host/);
+      writeFileSync(join(dir, 'journal.lock'), `another-host:${deadPid()}`);
+      await expect(journal().start()).rejects.toThrow(/DECISION_JOURNAL_DIR/);
+      const old = new Date(Date.now() - 31_000);
+      utimesSync(join(dir, 'journal.lock'), old, old);
+      await expect(journal().start()).resolves.toBeUndefined();
+      expect(readFileSync(join(dir, 'journal.lock'), 'utf8')).toBe(`${hostname()}:${process.pid}`);
+    });
+
+    it('takes over a lock naming this host and pid when no journal of this process holds it (a restarted container)', async () => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'journal.lock'), `${hostname()}:${process.pid}`);
+      await expect(journal().start()).resolves.toBeUndefined();
     });
 
     it('takes over a lock naming this pid when no journal of this process holds it (a restarted container reusing the pid)', async () => {

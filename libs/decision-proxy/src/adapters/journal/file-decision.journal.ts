@@ -1,5 +1,6 @@
-import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, writeSync, existsSync } from 'node:fs';
+import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeSync, existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { DependencyUnavailableError } from '@igw/kernel';
@@ -41,6 +42,9 @@ interface Segment {
  * crashed); this set tells that apart from a journal of this very process that still holds it.
  */
 const heldLocks = new Set<string>();
+/** A lock's owner touches it this often; one untouched for LOCK_STALE_MS is taken over. */
+const LOCK_HEARTBEAT_MS = 5_000;
+const LOCK_STALE_MS = 30_000;
 
 const SEGMENT = /^segment-(\d{12})\.ndjson$/;
 const segmentName = (seq: number) => `segment-${String(seq).padStart(12, '0')}.ndjson`;
@@ -83,6 +87,7 @@ export class FileDecisionJournal implements DecisionJournal {
   private retryAt = 0;
   private closed = false;
   private locked = false;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly repository: DecisionRepository,
@@ -189,6 +194,10 @@ export class FileDecisionJournal implements DecisionJournal {
       this.logger.error(`decision journal write failed: ${(err as Error).message}`);
       const failure = new DependencyUnavailableError('decision journal', err);
       for (const w of batch) w.reject(failure);
+      // Part of the batch may be on disk: never append after it (the next line would be glued to
+      // a torn one and lost on replay). The torn tail stays the last line of the closed segment,
+      // which replay skips.
+      await this.rotate().catch((e: Error) => this.logger.error(`decision journal cannot start a new segment: ${e.message}`));
       return;
     }
     segment.bytes += Buffer.byteLength(data);
@@ -262,24 +271,45 @@ export class FileDecisionJournal implements DecisionJournal {
     return out;
   }
 
-  /** One process per directory: a lock file naming the owner; a dead owner's lock is taken over. */
+  /**
+   * One process per directory: a lock file naming the owner (host and pid). A dead owner's lock
+   * on this host is taken over (also our own pid after a container restart, unless a journal of
+   * this process holds it). An owner on another host (a volume shared by replicas, or a container
+   * recreated under a new name) cannot be asked, so its lock counts as held while its owner keeps
+   * touching it (every LOCK_HEARTBEAT_MS) and as stale once it has not for LOCK_STALE_MS.
+   */
   private lock(): void {
-    const inUse = (owner: number) => new Error(`decision journal ${this.options.dir} is in use by process ${owner}; give each replica its own DECISION_JOURNAL_DIR`);
-    if (heldLocks.has(this.lockPath)) throw inUse(process.pid);
+    const inUse = (owner: string) => new Error(`decision journal ${this.options.dir} is in use by ${owner}; give each replica its own DECISION_JOURNAL_DIR`);
+    if (heldLocks.has(this.lockPath)) throw inUse(`this process (${process.pid})`);
+    const me = `${hostname()}:${process.pid}`;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const fd = openSync(this.lockPath, 'wx', 0o600);
-        writeSync(fd, String(process.pid));
+        writeSync(fd, me);
         closeSync(fd);
         heldLocks.add(this.lockPath);
         this.locked = true;
+        this.heartbeat = setInterval(() => {
+          const now = new Date();
+          try {
+            utimesSync(this.lockPath, now, now);
+          } catch {
+            // Gone or unwritable: the next start decides; the journal itself keeps working.
+          }
+        }, LOCK_HEARTBEAT_MS);
+        this.heartbeat.unref();
         return;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const owner = Number(existsSync(this.lockPath) ? readFileSync(this.lockPath, 'utf8').trim() : NaN);
-        if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-          throw inUse(owner);
+        const text = existsSync(this.lockPath) ? readFileSync(this.lockPath, 'utf8').trim() : '';
+        const m = /^(?:(.*):)?(\d+)$/.exec(text);
+        const host = m?.[1];
+        const pid = m ? Number(m[2]) : NaN;
+        if (host !== undefined && host !== hostname()) {
+          const touched = existsSync(this.lockPath) ? statSync(this.lockPath).mtimeMs : 0;
+          if (Date.now() - touched < LOCK_STALE_MS) throw inUse(text);
         }
+        if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw inUse(text);
         rmSync(this.lockPath, { force: true });
       }
     }
@@ -290,6 +320,7 @@ export class FileDecisionJournal implements DecisionJournal {
   private unlock(): void {
     if (!this.locked) return;
     this.locked = false;
+    if (this.heartbeat) clearInterval(this.heartbeat);
     heldLocks.delete(this.lockPath);
     rmSync(this.lockPath, { force: true });
   }

@@ -1,18 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DependencyUnavailableError } from '@igw/kernel';
 import { POLICY_REGISTRY_API, type IntentCardEventV1, type PolicyRegistryApi } from '@igw/contracts';
-import { compileCard, type CompiledCard } from '../../domain';
+import { CompiledCardCache, type CompiledCard } from '../../domain';
 
 /** One org's installed cards at one version of its cards counter, compiled. */
 class OrgCards {
   constructor(
+    readonly orgId: string,
     public version: number,
     readonly cards: Map<string, CompiledCard>,
+    private readonly compiled: CompiledCardCache,
   ) {}
 
   apply(e: IntentCardEventV1): void {
     if (e.deleted) this.cards.delete(e.id);
-    else this.cards.set(e.id, compileCard(e));
+    // A card version is compiled once, however many snapshots carry it.
+    else this.cards.set(e.id, this.compiled.get(this.orgId, e));
   }
 }
 
@@ -27,6 +30,7 @@ class OrgCards {
 export class IntentCardsReadModel {
   private readonly orgs = new Map<string, OrgCards>();
   private readonly refreshing = new Map<string, Promise<OrgCards>>();
+  private readonly compiled = new CompiledCardCache(10_000);
 
   constructor(@Inject(POLICY_REGISTRY_API) private readonly registry: Pick<PolicyRegistryApi, 'intentCards'>) {}
 
@@ -65,7 +69,7 @@ export class IntentCardsReadModel {
       }
       // The board is advanced after commit, so a snapshot read now is at least as new.
       if (snapshot.version < atLeast) throw new DependencyUnavailableError('policy-registry (snapshot older than the published version)');
-      const fresh = new OrgCards(snapshot.version, new Map());
+      const fresh = new OrgCards(orgId, snapshot.version, new Map(), this.compiled);
       for (const c of snapshot.cards) fresh.apply(c);
       const existing = this.orgs.get(orgId);
       if (!existing || existing.version < fresh.version) this.orgs.set(orgId, fresh);

@@ -28,6 +28,9 @@ export class IntentionEventsConsumer implements OnModuleInit {
     await this.bus.subscribe({
       group: this.group,
       topics: INTENTION_TOPICS,
+      // A replica's group is new at every start and the read model loads a snapshot when behind:
+      // no need to replay the topics' history.
+      startAt: 'latest',
       handler: async (event) => {
         let payload: IntentionEventV1;
         try {

@@ -97,7 +97,10 @@ export class ActiveIntentionsReadModel {
     }
     const model = this.orgs.get(orgId);
     if (model && model.version >= current) return model;
-    return this.refresh(orgId, current);
+    // A refresh already running may have read before the change this call was told about: once more.
+    let fresh = await this.refresh(orgId, current);
+    if (fresh.version < current) fresh = await this.refresh(orgId, current);
+    return fresh;
   }
 
   /** Applies an intention event if it is the next version; anything else waits for a refresh. */

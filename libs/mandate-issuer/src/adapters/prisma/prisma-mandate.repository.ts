@@ -157,9 +157,12 @@ export class PrismaMandateRepository implements MandateRepository {
         // each then reads the row as the previous one left it.
         const locked = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM ${this.table} WHERE "org_id" = $1 AND "cred_id" = $2 FOR UPDATE`, orgId, credId);
         if (locked.length === 0) return null;
-        const current = toMandate(await tx.mandate.findUniqueOrThrow({ where: { credId } }));
+        const row = await tx.mandate.findUniqueOrThrow({ where: { credId } });
+        const current = toMandate(row);
         const next = change(current);
-        if (next === null) return { mandate: current, written: 0, revocationVersion: null };
+        // Nothing to write. A mandate already revoked re-announces its number: the board never goes
+        // down, so this repairs a board write that failed when it was revoked (a retried revoke).
+        if (next === null) return { mandate: current, written: 0, revocationVersion: row.revocationSeq ?? null };
         if (next.credId !== current.credId || next.orgId !== current.orgId) {
           throw new RangeError(`a change may not move mandate ${credId} to another cred_id or org`);
         }

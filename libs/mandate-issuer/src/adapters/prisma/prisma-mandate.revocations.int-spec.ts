@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Topics, type EventEnvelope } from '@igw/contracts';
 import { envelope, MemoryVersionBoard, revocationsKey, type VersionBoard } from '@igw/events';
+import { DependencyUnavailableError } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import type { Mandate } from '../../domain/mandate';
 import type { MandateEvents, MandateWrite } from '../../application/ports/mandate.repository.port';
@@ -144,7 +145,10 @@ describe('PrismaMandateRepository revocation numbering (PostgreSQL)', () => {
 
     expect(await counter(org)).toBe(1);
     expect(await seqOf(m.credId)).toBe(1);
-    expect(board.advanced.map(([, v]) => v)).toEqual([1]);
+    // The repeat revoke re-announces the same number (repairing a board write that failed); the
+    // broker write announces nothing.
+    expect(board.advanced.map(([, v]) => v)).toEqual([1, 1]);
+    expect(await board.current(revocationsKey(org))).toBe(1);
   });
 
   it('a mandate created revoked (failed broker dispense) takes the next number; an active one none', async () => {
@@ -182,14 +186,19 @@ describe('PrismaMandateRepository revocation numbering (PostgreSQL)', () => {
     expect(await seqOf(m.credId)).toBe(1);
   });
 
-  it('a board that cannot be written does not fail the revocation', async () => {
+  it('a board that cannot be written fails the revoke with 503 (committed, not reported done); revoking again announces it', async () => {
     const org = newOrg();
     const m = mandate(org);
     await repo.create({ mandate: m, brokerRevocationSealed: null }, () => []);
     board.failing = true;
-    expect((await repo.update(org, m.credId, revoke(at(1000)), () => []))!.revokedAt).toEqual(at(1000));
+    await expect(repo.update(org, m.credId, revoke(at(1000)), () => [])).rejects.toBeInstanceOf(DependencyUnavailableError);
     expect(await counter(org)).toBe(1);
+    expect(await seqOf(m.credId)).toBe(1);
     expect(await board.current(revocationsKey(org))).toBe(0);
+    board.failing = false;
+    expect((await repo.update(org, m.credId, revoke(at(2000)), () => []))!.revokedAt).toEqual(at(1000));
+    expect(await board.current(revocationsKey(org))).toBe(1);
+    expect(await counter(org)).toBe(1);
   });
 
   it('concurrent revokes of different mandates of one org get distinct consecutive numbers (first ones included)', async () => {

@@ -41,7 +41,9 @@ export class HttpWebhookSender implements WebhookSender {
 
   constructor(private readonly options: HttpWebhookSenderOptions) {
     this.agent = new Agent({
-      connections: 16,
+      // At least a round's worth per origin: an attempt's deadline must not be spent queueing for
+      // a connection behind other deliveries to the same receiver.
+      connections: 128,
       keepAliveTimeout: 10_000,
       connect: { timeout: options.timeoutMs, lookup: safeLookup(options.allowPrivate, options.lookup) },
     });

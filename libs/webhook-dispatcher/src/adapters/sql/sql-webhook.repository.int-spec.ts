@@ -449,6 +449,10 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       const c = (await deliveriesOf(w.id))[2]!;
       await deliveries.recordAttempt({ id: c.id, webhookId: w.id }, outcome(), at(6_000));
       expect(await deliveries.nextDueAt()).toEqual(at(20_000));
+      // A leased delivery (another worker is on it) is not due before its lease ends: no busy polling.
+      const leased = await deliveries.claimDue(1, 60_000, at(30_000));
+      expect(leased.map((l) => l.delivery.eventId)).toEqual(['evt_b']);
+      expect(await deliveries.nextDueAt()).toEqual(at(50_000));
       await webhooks.delete(org, w.id);
       expect(await deliveries.nextDueAt()).toBeNull();
     });

@@ -303,7 +303,7 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 
   async nextDueAt(): Promise<Date | null> {
-    const rows = await this.db.query<Row>(`SELECT min("next_attempt_at") AS "at" FROM ${this.d} WHERE "status" = 'pending'`).catch(rethrowUnavailable);
+    const rows = await this.db.query<Row>(`SELECT min(GREATEST("next_attempt_at", COALESCE("lease_until", "next_attempt_at"))) AS "at" FROM ${this.d} WHERE "status" = 'pending'`).catch(rethrowUnavailable);
     return dateOrNull(rows[0]?.['at']);
   }
 }

@@ -51,6 +51,6 @@ export interface DeliveryRepository {
   cancel(deliveryId: string): Promise<void>;
   /** A webhook's deliveries, newest first. */
   list(orgId: string, webhookId: string, page: { limit: number; after: PageKey | null; status?: DeliveryStatus }): Promise<Delivery[]>;
-  /** The earliest next attempt of any pending delivery (for the worker's timer); null when none. */
+  /** When the next pending delivery can be taken: its attempt time, or its lease's end if later (for the worker's timer); null when none. */
   nextDueAt(): Promise<Date | null>;
 }

@@ -164,7 +164,8 @@ export class KafkaEventBus implements EventBus {
       this.groups.set(subscription.group, group);
     }
     if ((subscription.startAt ?? 'beginning') === 'beginning') group.fromBeginning = true;
-    group.concurrency = Math.min(group.concurrency, Math.max(1, Math.floor(subscription.concurrency ?? 1)));
+    const wanted = subscription.concurrency ?? 1;
+    group.concurrency = Math.min(group.concurrency, Number.isFinite(wanted) ? Math.max(1, Math.floor(wanted)) : 1);
     for (const topic of subscription.topics) {
       const handlers = group.handlers.get(topic) ?? [];
       handlers.push(subscription.handler);
