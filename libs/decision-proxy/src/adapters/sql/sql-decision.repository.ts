@@ -118,7 +118,7 @@ export class SqlDecisionRepository implements DecisionRepository {
     this.insertBatch = `WITH fresh AS (
         INSERT INTO ${this.table} (${names})
         SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})
-        ON CONFLICT ("decision_id") DO NOTHING
+        ON CONFLICT DO NOTHING
         RETURNING "decision_id")
       INSERT INTO "${schema}"."outbox_events" ("id", "topic", "key", "envelope")
       SELECT e->>'id', e->>'type', e->>'org_id', e

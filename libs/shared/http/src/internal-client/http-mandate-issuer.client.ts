@@ -1,8 +1,6 @@
-import { plainToInstance } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
 import { RevocationsDto, type MandateIssuerApi } from '@igw/contracts';
-import { DependencyUnavailableError } from '@igw/kernel';
-import { InternalServiceResponseError, type InternalServiceClient } from './internal-service.client';
+import type { InternalServiceClient } from './internal-service.client';
+import { getValidated } from './validated-get';
 
 const REVOCATIONS = '/internal/mandates/revocations';
 
@@ -25,28 +23,10 @@ export class HttpMandateIssuerClient implements MandateIssuerApi {
    */
   async revocationsSince(orgId: string, afterVersion: number): Promise<RevocationsDto> {
     if (!Number.isSafeInteger(afterVersion) || afterVersion < 0) throw new RangeError(`afterVersion must be a non-negative integer, got ${afterVersion}`);
-    const path = `${REVOCATIONS}?after=${afterVersion}`;
-    const res = await this.http.request('GET', path, { orgId, keyId: this.serviceKeyId, scope: 'read_only' });
-    if (res.status !== 200) throw InternalServiceResponseError.of(this.http.service, `GET ${REVOCATIONS}`, res);
-    if (res.body === null || typeof res.body !== 'object' || Array.isArray(res.body)) {
-      throw new DependencyUnavailableError(this.http.service, new Error(`GET ${REVOCATIONS} answered a body that is not an object`));
-    }
-    const dto = plainToInstance(RevocationsDto, res.body);
-    const errors = validateSync(dto, { forbidUnknownValues: true });
-    if (errors.length > 0) {
-      throw new DependencyUnavailableError(this.http.service, new Error(`GET ${REVOCATIONS} answered an invalid body: ${firstViolation(errors[0]!)}`));
-    }
-    return dto;
+    return getValidated(this.http, RevocationsDto, `${REVOCATIONS}?after=${afterVersion}`, { orgId, keyId: this.serviceKeyId });
   }
 
   async close(): Promise<void> {
     await this.http.close();
   }
-}
-
-/** `revoked.1.expires_at must be …`: the first leaf of a nested validation error. */
-function firstViolation(error: ValidationError, parent = ''): string {
-  const child = error.children?.[0];
-  if (child) return firstViolation(child, `${parent}${error.property}.`);
-  return `${parent}${Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid`}`;
 }

@@ -204,7 +204,9 @@ export class SqlDeliveryRepository implements DeliveryRepository {
         `INSERT INTO ${this.d} ("id", "org_id", "webhook_id", "event_id", "event_type", "body", "status", "attempts", "next_attempt_at", "created_at")
          SELECT 'whd_' || md5($1 || w."id"), w."org_id", w."id", $1, $3, $4, 'pending', 0, $5, $5
          FROM ${this.w} w WHERE w."org_id" = $2 AND w."status" = 'active' AND $3 = ANY (w."events") AND w."created_at" <= $6::timestamptz + interval '60 seconds'
-         ON CONFLICT ("webhook_id", "event_id") DO NOTHING
+         -- Any conflict: the id is derived from (event, webhook), so two concurrent fan-outs of one
+         -- event can collide on the primary key before the (webhook, event) constraint.
+         ON CONFLICT DO NOTHING
          RETURNING "id"`,
         [event.id, event.orgId, event.type, event.body, now.toISOString(), event.occurredAt],
       )
