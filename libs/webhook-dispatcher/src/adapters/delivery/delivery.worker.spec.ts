@@ -20,6 +20,11 @@ class FakeRounds {
   rounds = 0;
   gate: Promise<void> | null = null;
   failNext: Error | null = null;
+  onSettled: (() => void) | null = null;
+  drains = 0;
+  async drain(): Promise<void> {
+    this.drains++;
+  }
   async execute(): Promise<number> {
     this.rounds++;
     if (this.gate) await this.gate;
@@ -128,8 +133,9 @@ describe('DeliveryWorker', () => {
     expect(stopped).toBe(false);
     open();
     await stopping;
-    // The round in flight finished; the rounds it would have repeated did not start.
+    // The round in flight finished, then the attempts it started (drain); the rounds it would have repeated did not start.
     expect(t.rounds.rounds).toBe(1);
+    expect(t.rounds.drains).toBe(1);
     t.worker.nudge();
     await sleep(40);
     expect(t.rounds.rounds).toBe(1);

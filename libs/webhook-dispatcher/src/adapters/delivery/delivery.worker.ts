@@ -35,14 +35,17 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   onApplicationBootstrap(): void {
     if (!this.options.enabled) return;
     this.stopped = false;
+    // A finished attempt makes room: take more at once.
+    this.deliverDue.onSettled = () => this.nudge();
     this.nudge();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    // An attempt in flight finishes and is recorded; leases of anything else simply run out.
+    // Attempts in flight finish and are recorded; leases of anything else simply run out.
     while (this.running) await this.running;
+    await this.deliverDue.drain();
   }
 
   nudge(): void {
@@ -65,7 +68,8 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   private async loop(): Promise<void> {
     let delay = this.options.pollMs;
     try {
-      while (!this.stopped && (await this.deliverDue.execute()) > 0) this.again = false;
+      // Rounds start attempts without waiting for them (a slow receiver holds up nobody else).
+      while (!this.stopped && (await this.deliverDue.execute({ wait: false })) > 0) this.again = false;
       const next = await this.deliveries.nextDueAt();
       if (next) delay = Math.max(10, Math.min(delay, next.getTime() - this.clock.now().getTime()));
     } catch (err) {

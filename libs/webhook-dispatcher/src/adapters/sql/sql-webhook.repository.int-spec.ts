@@ -4,7 +4,7 @@ import { DependencyUnavailableError, type PageKey } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
 import { WEBHOOK_DISPATCHER_MIGRATIONS } from '../../webhook-dispatcher.module';
-import { SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
+import { MAX_LEASED_PER_WEBHOOK, SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const schema = `it_webhooks_${randomBytes(4).toString('hex')}`;
@@ -435,6 +435,28 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       expect((await deliveries.list(org, w.id, { limit: 10, after: null, status: 'succeeded' })).map((d) => d.eventId)).toEqual(['evt_1']);
       expect((await deliveries.list(org, w.id, { limit: 10, after: null, status: 'pending' })).map((d) => d.eventId)).toEqual(['evt_4', 'evt_3', 'evt_2', 'evt_0']);
       expect(await deliveries.list(newOrg('intruder'), w.id, { limit: 10, after: null })).toEqual([]);
+    });
+
+    it('a webhook with MAX_LEASED_PER_WEBHOOK attempts under way gets no more until some finish; others still do', async () => {
+      const org = newOrg('fair');
+      const slow = webhook(org);
+      const other = webhook(org);
+      await webhooks.create(slow);
+      for (let i = 0; i < 40; i++) await deliveries.fanOut(event(org, 'decision.made', `evt_slow_${i}`), at(i));
+      await webhooks.create(other);
+      for (let i = 0; i < 3; i++) await deliveries.fanOut(event(org, 'decision.made', `evt_other_${i}`), at(100 + i));
+      // `other` was created after the slow backlog: only the last three events reach both.
+      const first = await deliveries.claimDue(100, 60_000, at(1_000));
+      const perHook = (list: typeof first) => list.reduce((m, c) => m.set(c.webhook.id, (m.get(c.webhook.id) ?? 0) + 1), new Map<string, number>());
+      expect(perHook(first).get(slow.id)).toBe(MAX_LEASED_PER_WEBHOOK);
+      expect(perHook(first).get(other.id)).toBe(3);
+      const again = await deliveries.claimDue(100, 60_000, at(1_001));
+      expect(perHook(again).get(slow.id) ?? 0).toBe(0);
+      const done = first.filter((c) => c.webhook.id === slow.id).slice(0, 5);
+      for (const c of done) await deliveries.recordAttempt(c.delivery, outcome(), at(1_002));
+      const more = await deliveries.claimDue(100, 60_000, at(1_003));
+      expect(perHook(more).get(slow.id)).toBeGreaterThan(0);
+      expect(perHook(more).get(slow.id)).toBeLessThanOrEqual(5);
     });
 
     it('nextDueAt is the earliest next attempt of any pending delivery, null when none', async () => {

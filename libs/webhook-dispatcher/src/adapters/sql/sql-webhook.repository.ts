@@ -74,6 +74,9 @@ async function advance(board: VersionBoard | undefined, orgId: string, version: 
   }
 }
 
+/** Attempts one webhook may have under way at once (across replicas). */
+export const MAX_LEASED_PER_WEBHOOK = 16;
+
 const WEBHOOK_COLUMNS = `"id", "org_id", "url", "events", "description", "status", "disabled_reason", "secrets", "created_at", "updated_at"`;
 const DELIVERY_COLUMNS = `"id", "org_id", "webhook_id", "event_id", "event_type", "body", "status", "attempts", "last_response_code", "last_error", "next_attempt_at", "created_at", "delivered_at"`;
 
@@ -217,15 +220,28 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   async claimDue(limit: number, leaseMs: number, now: Date): Promise<ClaimedDelivery[]> {
     const rows = await this.db
       .query<Row>(
-        `WITH due AS (
-           SELECT "id" FROM ${this.d}
-           WHERE "status" = 'pending' AND "next_attempt_at" <= $1 AND ("lease_until" IS NULL OR "lease_until" < $1)
-           ORDER BY "next_attempt_at" LIMIT $2 FOR UPDATE SKIP LOCKED)
+        // Fairness: a webhook gets at most MAX_LEASED_PER_WEBHOOK attempts under way (those already
+        // leased count), so a slow receiver with a backlog cannot take every worker slot. Ranked
+        // over the oldest due candidates only, so a large backlog costs a bounded scan.
+        `WITH candidates AS (
+           SELECT c."id", c."webhook_id", c."next_attempt_at" FROM ${this.d} c
+           WHERE c."status" = 'pending' AND c."next_attempt_at" <= $1 AND (c."lease_until" IS NULL OR c."lease_until" < $1)
+           ORDER BY c."next_attempt_at" LIMIT $5),
+         ranked AS (
+           SELECT k."id", row_number() OVER (PARTITION BY k."webhook_id" ORDER BY k."next_attempt_at") +
+             (SELECT count(*) FROM ${this.d} l WHERE l."webhook_id" = k."webhook_id" AND l."status" = 'pending' AND l."lease_until" >= $1) AS "slot"
+           FROM candidates k),
+         due AS (
+           SELECT x."id" FROM ${this.d} x JOIN ranked r ON r."id" = x."id"
+           -- Repeated on the locked row: a row another worker claimed after the candidates were read
+           -- is re-checked once locked (READ COMMITTED) and dropped, never sent twice.
+           WHERE r."slot" <= $4 AND x."status" = 'pending' AND (x."lease_until" IS NULL OR x."lease_until" < $1)
+           ORDER BY x."next_attempt_at" LIMIT $2 FOR UPDATE OF x SKIP LOCKED)
          UPDATE ${this.d} d SET "lease_until" = $3 FROM due WHERE d."id" = due."id"
          RETURNING ${DELIVERY_COLUMNS.split(', ')
            .map((c) => `d.${c}`)
            .join(', ')}`,
-        [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString()],
+        [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString(), MAX_LEASED_PER_WEBHOOK, Math.max(limit * 20, 1000)],
       )
       .catch(rethrowUnavailable);
     if (rows.length === 0) return [];

@@ -12,6 +12,8 @@ export interface DeliverySettings {
   retryScheduleS: readonly number[];
   /** Deliveries taken per round. */
   batch: number;
+  /** Attempts in flight at most (a round takes only what fits). */
+  maxInFlight?: number;
   /** How long a taken delivery is reserved for this worker (longer than the send timeout). */
   leaseMs: number;
 }
@@ -34,10 +36,36 @@ export class DeliverDueUseCase {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(): Promise<number> {
-    const claimed = await this.deliveries.claimDue(this.settings.batch, this.settings.leaseMs, this.clock.now());
-    await Promise.all(claimed.map((c) => this.attempt(c)));
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Called whenever an attempt finishes (the worker starts the next round then). */
+  onSettled: (() => void) | null = null;
+
+  /**
+   * Takes what is due (up to the batch, and up to the room left under `maxInFlight`) and starts
+   * the attempts. `wait: false` returns as soon as they are started, so one slow receiver never
+   * holds up the deliveries of others; by default the round's attempts are awaited.
+   */
+  async execute(options: { wait?: boolean } = {}): Promise<number> {
+    const room = (this.settings.maxInFlight ?? Number.POSITIVE_INFINITY) - this.inFlight.size;
+    if (room <= 0) return 0;
+    const claimed = await this.deliveries.claimDue(Math.min(this.settings.batch, room), this.settings.leaseMs, this.clock.now());
+    const started = claimed.map((c) => {
+      const run: Promise<void> = this.attempt(c)
+        .catch((err: Error) => this.logger.warn({ msg: 'webhook attempt not recorded; its lease runs out and it is tried again', delivery_id: c.delivery.id, err: err.message }))
+        .finally(() => {
+          this.inFlight.delete(run);
+          this.onSettled?.();
+        });
+      this.inFlight.add(run);
+      return run;
+    });
+    if (options.wait !== false) await Promise.all(started);
     return claimed.length;
+  }
+
+  /** Resolves once no attempt is in flight (shutdown). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
   private async attempt({ delivery, webhook }: ClaimedDelivery): Promise<void> {
