@@ -68,7 +68,7 @@ export class WebhookDispatcherModule implements OnApplicationShutdown {
       WebhookSubscriptions,
       { provide: WEBHOOK_SENDER, useValue: new HttpWebhookSender({ allowPrivate: options.allowPrivate === true, timeoutMs }) },
       { provide: DELIVERY_SETTINGS, useValue: settings },
-      { provide: DELIVERY_WORKER_OPTIONS, useValue: { pollMs: options.pollMs ?? 1000, enabled: true } },
+      { provide: DELIVERY_WORKER_OPTIONS, useValue: { pollMs: options.pollMs ?? 1000, enabled: true, maxInFlightHint: settings.maxInFlight ?? 500 } },
       DeliverDueUseCase,
       DeliveryWorker,
       { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker },

@@ -20,7 +20,7 @@ class FakeRounds {
   rounds = 0;
   gate: Promise<void> | null = null;
   failNext: Error | null = null;
-  onSettled: (() => void) | null = null;
+  onSettled: ((inFlight: number) => void) | null = null;
   drains = 0;
   async drain(): Promise<void> {
     this.drains++;
@@ -46,7 +46,7 @@ function setup(opts: { pollMs?: number; enabled?: boolean; nextDueAt?: () => Dat
       return opts.nextDueAt ? opts.nextDueAt() : null;
     },
   } as unknown as DeliveryRepository;
-  const worker = new DeliveryWorker(rounds as unknown as DeliverDueUseCase, repo, { pollMs: opts.pollMs ?? 60_000, enabled: opts.enabled ?? true }, systemClock);
+  const worker = new DeliveryWorker(rounds as unknown as DeliverDueUseCase, repo, { pollMs: opts.pollMs ?? 60_000, enabled: opts.enabled ?? true, maxInFlightHint: 500 }, systemClock);
   return { worker, rounds, dueQueries: () => dueQueries };
 }
 

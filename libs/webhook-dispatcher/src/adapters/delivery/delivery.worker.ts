@@ -5,11 +5,15 @@ import { DeliverDueUseCase } from '../../application/use-cases/deliver-due.use-c
 import type { DeliveryNudge } from '../../application/use-cases/fan-out-event.use-case';
 
 export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
+/** Nudges within this window share one delivery round. */
+const NUDGE_COALESCE_MS = 5;
 export interface DeliveryWorkerOptions {
   /** Longest sleep between rounds (other replicas' new deliveries are found within this). */
   pollMs: number;
   /** Off in tests that drive rounds themselves. */
   enabled: boolean;
+  /** The use case's in-flight limit: at half of it a settling attempt starts the next round. */
+  maxInFlightHint: number;
 }
 
 /**
@@ -24,6 +28,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = true;
+  private soon: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly deliverDue: DeliverDueUseCase,
@@ -35,14 +40,18 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   onApplicationBootstrap(): void {
     if (!this.options.enabled) return;
     this.stopped = false;
-    // A finished attempt makes room: take more at once.
-    this.deliverDue.onSettled = () => this.nudge();
+    // Take more when the attempts under way are done (or half done): a claim per finished attempt
+    // would cost a query each; rounds in between are started by the timer and by fan-outs.
+    this.deliverDue.onSettled = (inFlight) => {
+      if (inFlight === 0 || inFlight === Math.floor(this.options.maxInFlightHint / 2)) this.nudge();
+    };
     this.nudge();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.soon) clearTimeout(this.soon);
     // Attempts in flight finish and are recorded; leases of anything else simply run out.
     while (this.running) await this.running;
     await this.deliverDue.drain();
@@ -54,6 +63,16 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
       this.again = true;
       return;
     }
+    // Nudges that come together (a fan-out per event) share one round: a claim is a query.
+    if (this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      this.start();
+    }, NUDGE_COALESCE_MS);
+  }
+
+  private start(): void {
+    if (this.stopped || this.running) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.running = this.loop().finally(() => {

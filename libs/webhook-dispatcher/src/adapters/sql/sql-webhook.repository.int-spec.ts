@@ -442,7 +442,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       const slow = webhook(org);
       const other = webhook(org);
       await webhooks.create(slow);
-      for (let i = 0; i < 40; i++) await deliveries.fanOut(event(org, 'decision.made', `evt_slow_${i}`), at(i));
+      for (let i = 0; i < MAX_LEASED_PER_WEBHOOK + 10; i++) await deliveries.fanOut(event(org, 'decision.made', `evt_slow_${i}`), at(i));
       await webhooks.create(other);
       for (let i = 0; i < 3; i++) await deliveries.fanOut(event(org, 'decision.made', `evt_other_${i}`), at(100 + i));
       // `other` was created after the slow backlog: only the last three events reach both.

@@ -75,7 +75,7 @@ async function advance(board: VersionBoard | undefined, orgId: string, version: 
 }
 
 /** Attempts one webhook may have under way at once (across replicas). */
-export const MAX_LEASED_PER_WEBHOOK = 16;
+export const MAX_LEASED_PER_WEBHOOK = 64;
 
 const WEBHOOK_COLUMNS = `"id", "org_id", "url", "events", "description", "status", "disabled_reason", "secrets", "created_at", "updated_at"`;
 const DELIVERY_COLUMNS = `"id", "org_id", "webhook_id", "event_id", "event_type", "body", "status", "attempts", "last_response_code", "last_error", "next_attempt_at", "created_at", "delivered_at"`;
@@ -227,10 +227,13 @@ export class SqlDeliveryRepository implements DeliveryRepository {
            SELECT c."id", c."webhook_id", c."next_attempt_at" FROM ${this.d} c
            WHERE c."status" = 'pending' AND c."next_attempt_at" <= $1 AND (c."lease_until" IS NULL OR c."lease_until" < $1)
            ORDER BY c."next_attempt_at" LIMIT $5),
+         leased AS (
+           SELECT l."webhook_id", count(*) AS "n" FROM ${this.d} l
+           WHERE l."status" = 'pending' AND l."lease_until" IS NOT NULL AND l."lease_until" >= $1
+           GROUP BY l."webhook_id"),
          ranked AS (
-           SELECT k."id", row_number() OVER (PARTITION BY k."webhook_id" ORDER BY k."next_attempt_at") +
-             (SELECT count(*) FROM ${this.d} l WHERE l."webhook_id" = k."webhook_id" AND l."status" = 'pending' AND l."lease_until" >= $1) AS "slot"
-           FROM candidates k),
+           SELECT k."id", row_number() OVER (PARTITION BY k."webhook_id" ORDER BY k."next_attempt_at") + COALESCE(le."n", 0) AS "slot"
+           FROM candidates k LEFT JOIN leased le ON le."webhook_id" = k."webhook_id"),
          due AS (
            SELECT x."id" FROM ${this.d} x JOIN ranked r ON r."id" = x."id"
            -- Repeated on the locked row: a row another worker claimed after the candidates were read
@@ -241,7 +244,7 @@ export class SqlDeliveryRepository implements DeliveryRepository {
          RETURNING ${DELIVERY_COLUMNS.split(', ')
            .map((c) => `d.${c}`)
            .join(', ')}`,
-        [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString(), MAX_LEASED_PER_WEBHOOK, Math.max(limit * 20, 1000)],
+        [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString(), MAX_LEASED_PER_WEBHOOK, limit * 3],
       )
       .catch(rethrowUnavailable);
     if (rows.length === 0) return [];

@@ -37,8 +37,8 @@ export class DeliverDueUseCase {
   ) {}
 
   private readonly inFlight = new Set<Promise<void>>();
-  /** Called whenever an attempt finishes (the worker starts the next round then). */
-  onSettled: (() => void) | null = null;
+  /** Called whenever an attempt finishes, with how many are still in flight (the worker decides when to take more). */
+  onSettled: ((inFlight: number) => void) | null = null;
 
   /**
    * Takes what is due (up to the batch, and up to the room left under `maxInFlight`) and starts
@@ -54,7 +54,7 @@ export class DeliverDueUseCase {
         .catch((err: Error) => this.logger.warn({ msg: 'webhook attempt not recorded; its lease runs out and it is tried again', delivery_id: c.delivery.id, err: err.message }))
         .finally(() => {
           this.inFlight.delete(run);
-          this.onSettled?.();
+          this.onSettled?.(this.inFlight.size);
         });
       this.inFlight.add(run);
       return run;
