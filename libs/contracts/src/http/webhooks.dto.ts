@@ -50,11 +50,19 @@ export class RotatedWebhookSecretDto {
   @ApiProperty({ format: 'date-time', description: 'Until then the previous secret signs too.' }) previous_secret_expires_at!: string;
 }
 
+/**
+ * pending: waiting for its next attempt; succeeded: a 2xx; exhausted: the retry schedule ran out;
+ * failed: the endpoint answered 410 Gone (and was disabled); cancelled: the webhook was disabled
+ * or deleted before it could be delivered.
+ */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'exhausted', 'failed', 'cancelled'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
 export class WebhookDeliveryDto {
   @ApiProperty() id!: string;
   @ApiProperty({ description: 'The event id, sent as `webhook-id` on every attempt.' }) event_id!: string;
   @ApiProperty() event_type!: string;
-  @ApiProperty({ enum: ['pending', 'succeeded', 'exhausted', 'failed', 'cancelled'] }) status!: string;
+  @ApiProperty({ enum: WEBHOOK_DELIVERY_STATUSES }) status!: WebhookDeliveryStatus;
   @ApiProperty() attempts!: number;
   @ApiPropertyOptional({ nullable: true, type: Number }) last_response_code!: number | null;
   @ApiPropertyOptional({ nullable: true, type: String }) last_error!: string | null;

@@ -1,12 +1,13 @@
-import type { DecisionMadeV1 } from '@igw/contracts';
+import { REVIEW_STATUSES, type DecisionMadeV1, type ReviewStatusDto } from '@igw/contracts';
 import type { DecisionKind } from '@igw/kernel';
 import type { DecisionStage } from './decision';
 
 /** A decision as it goes on the wire: `kind`, `decision_id`, `rule_id` when a rule decided, the kind's fields. */
 export type WireDecision = { kind: DecisionKind; decision_id: string; rule_id?: string } & Record<string, unknown>;
 
-export const REVIEW_STATUSES = ['pending', 'accepted', 'rejected'] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+/** The review queue's states are the contract's (`ReviewDto.status`). */
+export { REVIEW_STATUSES };
+export type ReviewStatus = ReviewStatusDto;
 
 /**
  * What is kept of every decision (DESIGN 6.9: "every decision … is recorded"). The call's

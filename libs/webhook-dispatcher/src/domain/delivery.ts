@@ -1,12 +1,9 @@
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '@igw/contracts';
 import { nextAttemptAt, verdictOf } from './retry-schedule';
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'exhausted', 'failed', 'cancelled'] as const;
-/**
- * pending: waiting for its next attempt; succeeded: a 2xx; exhausted: the retry schedule ran out;
- * failed: the endpoint answered 410 Gone (and was disabled); cancelled: the webhook was disabled
- * or deleted before it could be delivered.
- */
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** The contract's delivery states (`WebhookDeliveryDto.status`; their meaning is documented there). */
+export const DELIVERY_STATUSES = WEBHOOK_DELIVERY_STATUSES;
+export type DeliveryStatus = WebhookDeliveryStatus;
 
 export interface Delivery {
   id: string;

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
+import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
 import { CurrentCaller, RequireScope } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import {
@@ -72,7 +72,7 @@ export class WebhooksHttpController {
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: "The endpoint's deliveries: status, attempts, last response code, next attempt." })
-  @ApiQuery({ name: 'status', required: false, enum: ['pending', 'succeeded', 'exhausted', 'failed', 'cancelled'] })
+  @ApiQuery({ name: 'status', required: false, enum: WEBHOOK_DELIVERY_STATUSES })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
   @ApiQuery({ name: 'cursor', required: false, type: String })
   @ApiResponse({ status: 200, type: WebhookDeliveryListDto })

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { webhooksKey, type VersionBoard } from '@igw/events';
-import { newId, type PageKey } from '@igw/kernel';
+import type { PageKey } from '@igw/kernel';
 import { rethrowUnavailable, type ServiceDatabase, type SqlRunner } from '@igw/persistence';
 import type { AttemptOutcome, Delivery, DeliveryStatus, Webhook, WebhookSecret, WebhookStatus } from '../../domain';
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../../application/ports/webhook.repository.port';
@@ -269,20 +269,16 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     const disabled = await this.db
       .transaction(async (tx): Promise<{ orgId: string; version: number } | null> => {
         await tx.query(this.recordSql, this.recordParams(delivery.id, o));
-        if (o.disableWebhook) {
-          await tx.query(`UPDATE ${this.w} SET "status" = 'disabled', "disabled_reason" = $2, "updated_at" = $3 WHERE "id" = $1`, [
-            delivery.webhookId,
-            'the endpoint answered 410 Gone',
-            now.toISOString(),
-          ]);
-          await tx.query(`UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "webhook_id" = $1 AND "status" = 'pending'`, [delivery.webhookId]);
-          const owner = await tx.query<Row>(`SELECT "org_id" FROM ${this.w} WHERE "id" = $1`, [delivery.webhookId]);
-          if (owner[0]) {
-            const orgId = String(owner[0]['org_id']);
-            return { orgId, version: await bumpSubscriptions(tx, this.db.schema, orgId) };
-          }
-        }
-        return null;
+        await tx.query(`UPDATE ${this.w} SET "status" = 'disabled', "disabled_reason" = $2, "updated_at" = $3 WHERE "id" = $1`, [
+          delivery.webhookId,
+          'the endpoint answered 410 Gone',
+          now.toISOString(),
+        ]);
+        await tx.query(`UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "webhook_id" = $1 AND "status" = 'pending'`, [delivery.webhookId]);
+        const owner = await tx.query<Row>(`SELECT "org_id" FROM ${this.w} WHERE "id" = $1`, [delivery.webhookId]);
+        if (!owner[0]) return null;
+        const orgId = String(owner[0]['org_id']);
+        return { orgId, version: await bumpSubscriptions(tx, this.db.schema, orgId) };
       })
       .catch(rethrowUnavailable);
     if (disabled) await advance(this.board, disabled.orgId, disabled.version);
@@ -329,4 +325,3 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 }
 
-export const newWebhookId = () => newId('whk');
