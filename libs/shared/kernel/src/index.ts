@@ -8,3 +8,4 @@ export * from './keyset-paging';
 export * from './scope-glob';
 export * from './rule-condition';
 export * from './canonical-json';
+export * from './compact-jws';
