@@ -276,12 +276,9 @@ export async function startDistributed() {
   const apps = [];
   let dropDb = null;
   const kafkaSteps = [];
-  // The decision proxy journals decisions on local disk before answering (one dir per replica).
-  const journalDir = mkdtempSync(join(tmpdir(), 'igw-bench-journal-'));
   // In order at stop: apps (gateway before registry), then the database, then a Kafka we started.
   const stop = stopOnce([
     () => Promise.all([...apps].reverse().map((a) => a.stop())),
-    () => rmSync(journalDir, { recursive: true, force: true }),
     async () => dropDb?.(),
     async () => {
       for (const s of kafkaSteps) await s();
@@ -330,7 +327,7 @@ export async function startDistributed() {
     apps.push(await startApp('approvals', common, approvalsPort));
     apps.push(await startApp('intent-evaluator', { ...common, ...urls, GRANT_SIGNING_KEY: grantKey }, evaluatorPort));
     apps.push(await startApp('mandate-issuer', { ...common, ...urls, MANDATE_KEK: randomBytes(32).toString('base64url') }, issuerPort));
-    apps.push(await startApp('decision-proxy', { ...common, ...urls, DECISION_JOURNAL_DIR: journalDir }, proxyPort));
+    apps.push(await startApp('decision-proxy', { ...common, ...urls }, proxyPort));
     // The gateway routes /v1/webhooks here (it refuses to start without WEBHOOK_DISPATCHER_URL);
     // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1.
     // A consumer group of its own per run: a new group starts at the latest offsets, so events other

@@ -5,7 +5,7 @@ import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHE
 import { SERVICE_ROUTES } from '@igw/contracts';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger, type ReadinessCheck } from '@igw/http';
 import { VERSION } from '@igw/kernel';
-import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
+import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serviceReadiness, StartupError } from '@igw/runtime';
 
 /** Distributed mode: the public edge in front of the services. */
 runApp('api-gateway', async () => {
@@ -17,9 +17,10 @@ runApp('api-gateway', async () => {
   const infra = await openServiceInfra(config, { schema: GATEWAY_SCHEMA, migrations: GATEWAY_MIGRATIONS, bus, logger });
   const env = config as unknown as Record<string, string | undefined>;
   const services = Object.fromEntries(SERVICE_ROUTES.map((r) => [r.service, env[r.urlSetting]!]));
+  // Each service's own readiness; a service that serves but reports `warn` (records set aside…) passes it on with its numbers.
   const serviceChecks: ReadinessCheck[] = Object.entries(services).map(([name, url]) => ({
     name: name.replace(/-/g, '_'),
-    check: async () => (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined))?.ok ?? false,
+    check: () => serviceReadiness(url),
   }));
   const core = [databaseCheck(infra.db), eventsCheck(bus), cacheCheck(redis)];
 
@@ -36,7 +37,7 @@ runApp('api-gateway', async () => {
         db: infra.db,
         notifier: infra.notifier,
         redis,
-        healthChecks: [...core, ...serviceChecks],
+        healthChecks: [...core, recordsCheck([infra]), ...serviceChecks],
         upstreams: { services, internalToken: config.INTERNAL_AUTH_TOKEN! },
       }),
     ],

@@ -5,13 +5,14 @@ import { APPROVALS_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/con
 import { loadConfigOrExit } from '@igw/config';
 import { createLogger, HttpApprovalsClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import { acrLevelsOf, DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, HttpJwksSource, JWKS_SOURCE } from '@igw/decision-proxy';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
+import { ReadModelTracker } from '@igw/events';
+import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serveService, StartupError } from '@igw/runtime';
 
 /**
  * Distributed mode: `POST /v1/mcp-proxy/call` and the review queue behind the gateway. Cards come
  * from the registry, keys and revocations from the issuer, both kept in memory and current through
- * events plus the version board in Redis; decisions are journaled on local disk (one directory per
- * replica) and drained into PostgreSQL.
+ * events plus the version board in Redis (both loaded at start, before the process reports ready);
+ * every decision is committed to PostgreSQL (group commit) before it is answered.
  */
 runApp('decision-proxy', async () => {
   const config = loadConfigOrExit(DecisionProxyConfig, { GATEWAY_MODE: 'distributed', PORT: '8084', ...process.env });
@@ -26,7 +27,9 @@ runApp('decision-proxy', async () => {
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL!, token, { service: 'policy-registry' });
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL!, token, { service: 'approvals' });
   const issuerHttp = new InternalServiceClient(config.MANDATE_ISSUER_URL!, token, { service: 'mandate-issuer' });
-  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])];
+  // Ready once cards and revocations of every org that has any are loaded from their owners.
+  const readModels = new ReadModelTracker();
+  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : []), readModels.check(), recordsCheck([infra])];
 
   return serveService({
     name: 'decision-proxy',
@@ -38,11 +41,13 @@ runApp('decision-proxy', async () => {
       DecisionProxyModule.register({
         db: infra.db,
         notifier: infra.notifier,
+        deadLetters: infra.deadLetters,
+        readModels,
         bus,
         // Every replica keeps its own read models, so each needs every event.
         readModelGroup: `decision-proxy.read-model.${hostname()}.${process.pid}`,
         versionBoard,
-        journalDir: config.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
+        legacyJournalDir: config.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
         ...(acrLevelsOf(config) ? { acrLevels: acrLevelsOf(config) } : {}),
         providers: [
           { provide: POLICY_REGISTRY_API, useValue: new HttpPolicyRegistryClient(registryHttp, 'svc:decision-proxy') },

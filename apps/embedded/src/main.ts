@@ -20,7 +20,8 @@ import { parseRetrySchedule, WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_S
 import { acrLevelsOf, DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, JWKS_SOURCE, type JwkSet } from '@igw/decision-proxy';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
-import { cacheCheck, KeyEncryption, loadOrCreateEmbeddedKey, parseKek as parseKeyText, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, StartupError } from '@igw/runtime';
+import { ReadModelTracker } from '@igw/events';
+import { cacheCheck, KeyEncryption, loadOrCreateEmbeddedKey, parseKek as parseKeyText, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, StartupError } from '@igw/runtime';
 import { VERSION } from '@igw/kernel';
 
 /** Embedded mode: every service in one process, PGlite under DATA_DIR, the in-process bus. */
@@ -61,8 +62,11 @@ runApp('intent-gateway', async () => {
   const issuer = await openServiceInfra(config, { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS, bus, logger });
   const proxy = await openServiceInfra(config, { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS, bus, logger });
   const webhooks = await openServiceInfra(config, { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS, bus, logger });
-  const relays = [gateway.relay, registry.relay, approvals.relay, evaluator.relay, issuer.relay, proxy.relay, webhooks.relay];
-  const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined)];
+  const infras = [gateway, registry, approvals, evaluator, issuer, proxy, webhooks];
+  const relays = infras.map((i) => i.relay);
+  // Cards, revocations, active intentions and webhook subscriptions are loaded before listening.
+  const readModels = new ReadModelTracker();
+  const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined), readModels.check(), recordsCheck(infras)];
   // The process's one board: the registry and the issuer advance it, the services that cache their state read it.
   const versionBoard = createVersionBoard(config, undefined);
   const registryModule = PolicyRegistryModule.register({ db: registry.db, notifier: registry.notifier, versionBoard });
@@ -95,6 +99,8 @@ runApp('intent-gateway', async () => {
       IntentEvaluatorModule.register({
         db: evaluator.db,
         notifier: evaluator.notifier,
+        deadLetters: evaluator.deadLetters,
+        readModels,
         bus,
         readModelGroup: 'intent-evaluator.read-model',
         versionBoard,
@@ -107,10 +113,12 @@ runApp('intent-gateway', async () => {
       DecisionProxyModule.register({
         db: proxy.db,
         notifier: proxy.notifier,
+        deadLetters: proxy.deadLetters,
+        readModels,
         bus,
         readModelGroup: 'decision-proxy.read-model',
         versionBoard,
-        journalDir: proxyConfig.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
+        legacyJournalDir: proxyConfig.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
         ...(acrLevelsOf(proxyConfig) ? { acrLevels: acrLevelsOf(proxyConfig) } : {}),
         // In-process registry, approvals and issuer (revocations); the issuer's key ring is the JWKS.
         imports: [registryModule, approvalsModule, issuerModule],
@@ -120,6 +128,7 @@ runApp('intent-gateway', async () => {
         db: webhooks.db,
         bus,
         versionBoard,
+        readModels,
         sealer: new KeyEncryption(webhookKek),
         allowPrivate: webhookConfig.WEBHOOKS_ALLOW_PRIVATE === 'true',
         ...(webhookConfig.WEBHOOK_TIMEOUT_MS ? { timeoutMs: Number(webhookConfig.WEBHOOK_TIMEOUT_MS) } : {}),
@@ -140,6 +149,8 @@ runApp('intent-gateway', async () => {
   for (const relay of relays) relay.start();
 
   const boot = await app.get(BootstrapOrgUseCase).execute();
+  // Every service is in this process, so nothing can keep the read models from loading: wait.
+  await readModels.whenReady();
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT, mode: 'embedded', data_dir: config.DATA_DIR }, 'intent gateway listening');
   if (boot.generatedKey) {

@@ -12,7 +12,8 @@ import {
   JoseGrantService,
   parseGrantKeySetting,
 } from '@igw/intent-evaluator';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
+import { ReadModelTracker } from '@igw/events';
+import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serveService, StartupError } from '@igw/runtime';
 
 /**
  * Distributed mode: `POST /v1/intent/evaluate`, `GET /v1/intent/history`, `POST /v1/grants/verify`
@@ -38,7 +39,9 @@ runApp('intent-evaluator', async () => {
   const token = config.INTERNAL_AUTH_TOKEN!;
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL!, token, { service: 'policy-registry' });
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL!, token, { service: 'approvals' });
-  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])];
+  // Ready once every org's active intentions are loaded from the registry.
+  const readModels = new ReadModelTracker();
+  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : []), readModels.check(), recordsCheck([infra])];
 
   return serveService({
     name: 'intent-evaluator',
@@ -50,6 +53,8 @@ runApp('intent-evaluator', async () => {
       IntentEvaluatorModule.register({
         db: infra.db,
         notifier: infra.notifier,
+        deadLetters: infra.deadLetters,
+        readModels,
         bus,
         // Every replica keeps its own read model, so each needs every event.
         readModelGroup: `intent-evaluator.read-model.${hostname()}.${process.pid}`,

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@igw/config';
 import { createLogger } from '@igw/http';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, KeyEncryption, openServiceInfra, parseKek, runApp, serveService, StartupError } from '@igw/runtime';
+import { ReadModelTracker } from '@igw/events';
+import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, KeyEncryption, openServiceInfra, recordsCheck, parseKek, runApp, serveService, StartupError } from '@igw/runtime';
 import { parseRetrySchedule, WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispatcherConfig, WebhookDispatcherModule } from '@igw/webhook-dispatcher';
 
 /**
@@ -26,6 +27,8 @@ runApp('webhook-dispatcher', async () => {
   const infra = await openServiceInfra(config, { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS, bus, logger });
   const redis = createRedis(config, logger);
   const versionBoard = createVersionBoard(config, redis);
+  // Ready once the subscriptions of every org with an active webhook are loaded.
+  const readModels = new ReadModelTracker();
 
   return serveService({
     name: 'webhook-dispatcher',
@@ -36,6 +39,7 @@ runApp('webhook-dispatcher', async () => {
     imports: [
       WebhookDispatcherModule.register({
         db: infra.db,
+        readModels,
         bus,
         versionBoard,
         sealer: new KeyEncryption(kek),
@@ -45,7 +49,7 @@ runApp('webhook-dispatcher', async () => {
         ...(retryScheduleS ? { retryScheduleS } : {}),
       }),
     ],
-    checks: [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])],
+    checks: [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : []), readModels.check(), recordsCheck([infra])],
     redis,
     redisWarning: 'redis is not reachable yet; events wait in Kafka until it is',
   });

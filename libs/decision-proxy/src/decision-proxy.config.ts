@@ -5,8 +5,8 @@ const url = (name: string) => ({ message: `${name} must be an http(s)://host:por
 const distributed = (c: DecisionProxyConfig) => c.GATEWAY_MODE === 'distributed';
 
 /**
- * Settings of the decision proxy: the services it reads (distributed mode), where it journals
- * decisions, and the order of authentication levels for step_up.
+ * Settings of the decision proxy: the services it reads (distributed mode), where an older
+ * version's decision journal may have been left, and the order of authentication levels for step_up.
  */
 export class DecisionProxyConfig extends BaseConfig {
   @ValidateIf(distributed)
@@ -22,7 +22,10 @@ export class DecisionProxyConfig extends BaseConfig {
   @Matches(/^https?:\/\/[^/\s]+$/, url('MANDATE_ISSUER_URL'))
   MANDATE_ISSUER_URL?: string;
 
-  /** Where decisions are journaled before they are answered (default DATA_DIR/decision-journal); one directory per replica. */
+  /**
+   * Versions before 0.7 journaled decisions here (default DATA_DIR/decision-journal) before storing
+   * them; what such a version left undrained is stored at start. Decisions are no longer journaled.
+   */
   @IsOptional()
   @IsString()
   DECISION_JOURNAL_DIR?: string;

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
+import { Inject, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
-import { EVENT_BUS, VERSION_BOARD, type EventBus, type OutboxNotifier, type VersionBoard } from '@igw/events';
-import type { ServiceDatabase } from '@igw/persistence';
+import { EVENT_BUS, ReadModelTracker, VERSION_BOARD, type EventBus, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_ACR_LEVELS } from './domain';
-import { DECISION_JOURNAL, DECISION_REPOSITORY } from './application/ports/decision.repository.port';
+import { DECISION_REPOSITORY } from './application/ports/decision.repository.port';
 import { IntentCardsReadModel } from './application/read-model/intent-cards.read-model';
 import { RevocationsReadModel } from './application/read-model/revocations.read-model';
 import { DECISION_ENGINE_OPTIONS, DecideToolCallUseCase, type DecisionEngineSettings } from './application/use-cases/decide-tool-call.use-case';
@@ -17,7 +17,7 @@ import { InMemoryRevocationSet, REVOCATION_SET } from './application/verificatio
 import { PROXY_EVENTS_GROUP, ProxyEventsConsumer } from './adapters/events/proxy-events.consumer';
 import { McpProxyHttpController } from './adapters/http/mcp-proxy.http.controller';
 import { JoseMandateVerifier, type JoseMandateVerifierOptions } from './adapters/jose/jose-mandate.verifier';
-import { FileDecisionJournal } from './adapters/journal/file-decision.journal';
+import { replayLegacyJournal } from './adapters/legacy/legacy-journal.replay';
 import { SqlDecisionRepository } from './adapters/sql/sql-decision.repository';
 
 export const DECISION_PROXY_SCHEMA = 'decision_proxy';
@@ -34,8 +34,12 @@ export interface DecisionProxyModuleOptions {
   readModelGroup: string;
   /** Where the registry (cards) and the issuer (revocations) advance their per-org counters. */
   versionBoard: VersionBoard;
-  /** This replica's journal directory (see FileDecisionJournal). */
-  journalDir: string;
+  /** Where decisions the store refuses are set aside (default: the schema's own, unlogged). */
+  deadLetters?: SqlDeadLetters;
+  /** Tracks this process's read models for readiness (cards and revocations are loaded at start). */
+  readModels?: ReadModelTracker;
+  /** Where a version before 0.7 may have left journaled decisions; stored at start, then removed. */
+  legacyJournalDir?: string;
   acrLevels?: readonly string[];
   verifier?: JoseMandateVerifierOptions;
   /**
@@ -51,14 +55,25 @@ export interface DecisionProxyModuleOptions {
  * The mandate path's decision point: `POST /v1/mcp-proxy/call` (DESIGN 6.9), the review queue of
  * deferred calls and the decision records. The app provides the global caller guard.
  */
+const MODULE_OPTIONS = Symbol('DECISION_PROXY_MODULE_OPTIONS');
+
 @Module({})
 export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(@Inject(DECISION_JOURNAL) private readonly journal: FileDecisionJournal) {}
+  private readonly logger = new Logger('DecisionProxy');
+
+  constructor(
+    @Inject(DECISION_REPOSITORY) private readonly decisions: SqlDecisionRepository,
+    @Inject(DEAD_LETTERS) private readonly deadLetters: SqlDeadLetters,
+    @Inject(MODULE_OPTIONS) private readonly options: Pick<DecisionProxyModuleOptions, 'readModels' | 'legacyJournalDir'>,
+    private readonly cards: IntentCardsReadModel,
+    private readonly revocations: RevocationsReadModel,
+  ) {}
 
   static register(options: DecisionProxyModuleOptions): DynamicModule {
     const clock = options.clock ?? systemClock;
     const settings: DecisionEngineSettings = { acrLevels: options.acrLevels ?? DEFAULT_ACR_LEVELS };
-    const repository = new SqlDecisionRepository(options.db, options.notifier);
+    const deadLetters = options.deadLetters ?? new SqlDeadLetters(options.db);
+    const repository = new SqlDecisionRepository(options.db, options.notifier, deadLetters);
     const revocationSet = new InMemoryRevocationSet(clock);
     const providers: Provider[] = [
       { provide: CLOCK, useValue: clock },
@@ -67,7 +82,8 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: PROXY_EVENTS_GROUP, useValue: options.readModelGroup },
       { provide: DECISION_ENGINE_OPTIONS, useValue: settings },
       { provide: DECISION_REPOSITORY, useValue: repository },
-      { provide: DECISION_JOURNAL, useValue: new FileDecisionJournal(repository, { dir: options.journalDir }) },
+      { provide: DEAD_LETTERS, useValue: deadLetters },
+      { provide: MODULE_OPTIONS, useValue: { readModels: options.readModels, legacyJournalDir: options.legacyJournalDir } },
       { provide: InMemoryRevocationSet, useValue: revocationSet },
       { provide: REVOCATION_SET, useValue: revocationSet },
       { provide: MANDATE_VERIFIER, useFactory: (jwks: JwksSource) => new JoseMandateVerifier(jwks, revocationSet, { clock, ...options.verifier }), inject: [JWKS_SOURCE] },
@@ -85,17 +101,30 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       imports: options.imports ?? [],
       controllers: [McpProxyHttpController],
       providers,
-      exports: [DecideToolCallUseCase, DECISION_JOURNAL],
+      exports: [DecideToolCallUseCase, DECISION_REPOSITORY],
     };
   }
 
-  /** Replays what a previous process journaled before the first call is taken. */
+  /**
+   * Loads cards and revocations of every org that has any, in the background (the process reports
+   * ready once they are in; calls meanwhile load what they need, or fail closed), and stores what
+   * an older version's journal left.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    await this.journal.start();
+    for (const model of [this.cards.model, this.revocations.model]) {
+      this.options.readModels?.track(model);
+      void model.warmUntilReady(this.logger);
+    }
+    if (this.options.legacyJournalDir) {
+      const replayed = await replayLegacyJournal(this.options.legacyJournalDir, this.decisions, this.deadLetters);
+      if (replayed.stored + replayed.setAside > 0 || !replayed.complete) {
+        this.logger.warn(`legacy decision journal: ${replayed.stored} stored, ${replayed.setAside} set aside${replayed.complete ? '' : '; the rest stays for the next start'}`);
+      }
+    }
   }
 
-  /** Answered decisions are never lost: drained into the database, or left on disk for the next start. */
+  /** Answered decisions are in the store already; this waits for the ones being committed. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.journal.close();
+    await this.decisions.drain();
   }
 }

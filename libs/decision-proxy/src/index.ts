@@ -7,4 +7,3 @@ export * from './application/verification/revocation-set';
 export { DecideToolCallUseCase } from './application/use-cases/decide-tool-call.use-case';
 export { JoseMandateVerifier } from './adapters/jose/jose-mandate.verifier';
 export { HttpJwksSource } from './adapters/http/http-jwks.source';
-export { FileDecisionJournal } from './adapters/journal/file-decision.journal';

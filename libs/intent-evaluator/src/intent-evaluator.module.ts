@@ -1,7 +1,7 @@
-import { Inject, Module, type DynamicModule, type ModuleMetadata, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
-import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type EventBus, type OutboxNotifier, type VersionBoard } from '@igw/events';
-import type { ServiceDatabase } from '@igw/persistence';
+import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type EventBus, type OutboxNotifier, type ReadModelTracker, type VersionBoard } from '@igw/events';
+import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { ClassificationCascade } from './application/classification/classification-cascade';
 import { GRANT_SIGNER, GRANT_VERIFIER } from './application/grants/grant.port';
 import { INTENT_EVENT_STORE } from './application/ports/intent-event.repository.port';
@@ -21,12 +21,16 @@ export interface IntentEvaluatorModuleOptions {
   db: ServiceDatabase;
   /** Told after each commit that wrote outbox rows, so the relay publishes them at once. */
   notifier: OutboxNotifier;
+  /** Where evaluations the store refuses are set aside (default: the schema's own, unlogged). */
+  deadLetters?: SqlDeadLetters;
   /** Delivers policy-registry events to the read model. */
   bus: EventBus;
   /** Consumer group of this process's read model: unique per replica, since every replica needs every event. */
   readModelGroup: string;
   /** Where the registry advances each org's intentions version (memory in embedded, Redis in distributed). */
   versionBoard: VersionBoard;
+  /** Tracks this process's read models for readiness (active intentions are loaded at start). */
+  readModels?: ReadModelTracker;
   /** The Ed25519 key grants are signed with (shared by every replica). */
   grantKey: GrantKeyInput;
   /**
@@ -46,20 +50,28 @@ export interface IntentEvaluatorModuleOptions {
  * registry snapshot + events) and records every evaluation before answering. The app provides the
  * global caller guard; every route here is open to any valid key (read_only included).
  */
+const READ_MODELS = Symbol('EVALUATOR_READ_MODELS');
+
 @Module({})
-export class IntentEvaluatorModule implements OnApplicationShutdown {
-  constructor(@Inject(EVALUATOR_PRISMA) private readonly prisma: EvaluatorPrisma) {}
+export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(EVALUATOR_PRISMA) private readonly prisma: EvaluatorPrisma,
+    @Inject(READ_MODELS) private readonly tracker: ReadModelTracker | null,
+    private readonly intentions: ActiveIntentionsReadModel,
+  ) {}
 
   static register(options: IntentEvaluatorModuleOptions): DynamicModule {
     const clock = options.clock ?? systemClock;
     const providers: Provider[] = [
       { provide: EVALUATOR_PRISMA, useFactory: () => createEvaluatorPrisma(options.db) },
       { provide: EVALUATOR_DB, useValue: options.db },
+      { provide: DEAD_LETTERS, useValue: options.deadLetters ?? new SqlDeadLetters(options.db) },
       { provide: OUTBOX_NOTIFIER, useValue: options.notifier },
       { provide: EVENT_BUS, useValue: options.bus },
       { provide: VERSION_BOARD, useValue: options.versionBoard },
       { provide: INTENTION_EVENTS_GROUP, useValue: options.readModelGroup },
       { provide: CLOCK, useValue: clock },
+      { provide: READ_MODELS, useValue: options.readModels ?? null },
       { provide: JoseGrantService, useFactory: () => new JoseGrantService(options.grantKey, clock) },
       { provide: GRANT_SIGNER, useExisting: JoseGrantService },
       { provide: GRANT_VERIFIER, useExisting: JoseGrantService },
@@ -80,6 +92,12 @@ export class IntentEvaluatorModule implements OnApplicationShutdown {
       providers,
       exports: [EvaluateIntentUseCase, VerifyGrantUseCase, ActiveIntentionsReadModel],
     };
+  }
+
+  /** Loads every org's active intentions in the background; the process reports ready once they are in. */
+  onApplicationBootstrap(): void {
+    this.tracker?.track(this.intentions.model);
+    void this.intentions.model.warmUntilReady(new Logger('IntentEvaluator'));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -16,6 +16,7 @@ import { GetIntentionUseCase } from './application/use-cases/get-intention.use-c
 import { InstallIntentCardUseCase } from './application/use-cases/install-intent-card.use-case';
 import { ListIntentCardsUseCase } from './application/use-cases/list-intent-cards.use-case';
 import { ListIntentionsUseCase } from './application/use-cases/list-intentions.use-case';
+import { ListStatefulOrgsUseCase } from './application/use-cases/list-stateful-orgs.use-case';
 import { PublishIntentionUseCase } from './application/use-cases/publish-intention.use-case';
 import { IntentCardsHttpController } from './adapters/http/intent-cards.http.controller';
 import { IntentionsHttpController } from './adapters/http/intentions.http.controller';
@@ -63,6 +64,7 @@ export const POLICY_REGISTRY_USE_CASES = [
   DeleteIntentCardUseCase,
   GetActiveIntentionsUseCase,
   GetIntentCardsSnapshotUseCase,
+  ListStatefulOrgsUseCase,
 ];
 
 /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
-import { EVENT_BUS, VERSION_BOARD, type EventBus, type VersionBoard } from '@igw/events';
+import { EVENT_BUS, VERSION_BOARD, type EventBus, type ReadModelTracker, type VersionBoard } from '@igw/events';
 import type { ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_RETRY_SCHEDULE_S } from './domain';
 import { DELIVERY_REPOSITORY, WEBHOOK_REPOSITORY } from './application/ports/webhook.repository.port';
@@ -41,6 +41,8 @@ export interface WebhookDispatcherModuleOptions {
   allowPrivate?: boolean;
   timeoutMs?: number;
   retryScheduleS?: readonly number[];
+  /** Tracks this process's read models for readiness (subscriptions are loaded at start). */
+  readModels?: ReadModelTracker;
   /** Longest wait between delivery rounds (default 1000 ms). */
   pollMs?: number;
   clock?: Clock;
@@ -50,9 +52,15 @@ export interface WebhookDispatcherModuleOptions {
  * Webhooks (DESIGN 6.11): `/v1/webhooks*`, the fan-out of every public event into persisted
  * deliveries, and the worker that signs and sends them with retries.
  */
+const READ_MODELS = Symbol('WEBHOOK_READ_MODELS');
+
 @Module({})
-export class WebhookDispatcherModule implements OnApplicationShutdown {
-  constructor(@Inject(WEBHOOK_SENDER) private readonly sender: HttpWebhookSender) {}
+export class WebhookDispatcherModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(WEBHOOK_SENDER) private readonly sender: HttpWebhookSender,
+    @Inject(READ_MODELS) private readonly tracker: ReadModelTracker | null,
+    private readonly subscriptions: WebhookSubscriptions,
+  ) {}
 
   static register(options: WebhookDispatcherModuleOptions): DynamicModule {
     const timeoutMs = options.timeoutMs ?? 10_000;
@@ -63,6 +71,7 @@ export class WebhookDispatcherModule implements OnApplicationShutdown {
       { provide: WEBHOOK_EVENTS_GROUP, useValue: options.consumerGroup ?? 'webhook-dispatcher' },
       { provide: SECRET_SEALER, useValue: options.sealer },
       { provide: VERSION_BOARD, useValue: options.versionBoard },
+      { provide: READ_MODELS, useValue: options.readModels ?? null },
       { provide: WEBHOOK_REPOSITORY, useValue: new SqlWebhookRepository(options.db, options.versionBoard) },
       { provide: DELIVERY_REPOSITORY, useValue: new SqlDeliveryRepository(options.db, options.versionBoard) },
       WebhookSubscriptions,
@@ -82,6 +91,12 @@ export class WebhookDispatcherModule implements OnApplicationShutdown {
       ListDeliveriesUseCase,
     ];
     return { module: WebhookDispatcherModule, controllers: [WebhooksHttpController], providers, exports: [DeliveryWorker] };
+  }
+
+  /** Loads the subscriptions of every org with an active webhook; the process reports ready once they are in. */
+  onApplicationBootstrap(): void {
+    this.tracker?.track(this.subscriptions.model);
+    void this.subscriptions.model.warmUntilReady(new Logger('WebhookDispatcher'));
   }
 
   async onApplicationShutdown(): Promise<void> {

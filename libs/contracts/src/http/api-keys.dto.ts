@@ -84,5 +84,8 @@ export class HealthDto {
   @ApiProperty({ enum: ['ok', 'degraded'] }) status!: 'ok' | 'degraded';
   @ApiProperty() version!: string;
   @ApiProperty({ enum: ['embedded', 'distributed'] }) mode!: string;
-  @ApiProperty({ example: { database: 'ok', events: 'ok', cache: 'ok' } }) checks!: Record<string, 'ok' | 'down'>;
+  @ApiProperty({ example: { database: 'ok', events: 'ok', cache: 'ok', read_models: 'ok', records: 'warn' }, description: '`ok`, `down` (503) or `warn`.' })
+  checks!: Record<string, 'ok' | 'down' | 'warn'>;
+  @ApiProperty({ required: false, example: { records: { set_aside: 1, set_aside_by_schema: { decision_proxy: 1 }, oldest_unpublished_event_s: 0 } } })
+  details?: Record<string, Record<string, unknown>>;
 }

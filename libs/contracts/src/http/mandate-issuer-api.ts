@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsISO8601, IsString, Min, ValidateNested } from 'class-validator';
+import type { OrgIdsDto } from './policy-registry-api';
 
 /** One revoked mandate a verifier must refuse: its `cred_id` (the JWT `jti`) and when it expires anyway. */
 export class RevokedCredentialDto {
@@ -29,6 +30,8 @@ export class RevocationsDto {
 export interface MandateIssuerApi {
   /** Revocations of the org numbered above `afterVersion` (a non-negative integer), with the org's current counter. */
   revocationsSince(orgId: string, afterVersion: number): Promise<RevocationsDto>;
+  /** Every org that ever revoked a mandate (`GET /internal/mandates/revocation-orgs`, a service route). */
+  orgsWithRevocations(): Promise<OrgIdsDto>;
 }
 
 export const MANDATE_ISSUER_API = Symbol('MANDATE_ISSUER_API');

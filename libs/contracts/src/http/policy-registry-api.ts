@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsString, Min, ValidateNested } from 'class-validator';
 import { IntentCardEventV1, IntentionEventV1 } from '../events/payloads';
 import type { IntentCardDto } from './intent-cards.dto';
 
@@ -29,11 +29,23 @@ export class IntentCardsSnapshotDto {
 }
 
 /**
+ * The orgs an owner holds state for (`GET /internal/orgs?with=…` on the registry,
+ * `GET /internal/mandates/revocation-orgs` on the issuer): what a read model loads at start,
+ * before its process reports ready.
+ */
+export class OrgIdsDto {
+  @IsArray() @IsString({ each: true }) org_ids!: string[];
+}
+
+/** Which of an org's counters `orgsWith` asks about. */
+export type RegistryCounter = 'intentions' | 'cards';
+
+/**
  * How other services read policy-registry state synchronously: in-process in embedded mode
  * (POLICY_REGISTRY_API, exported by PolicyRegistryModule), over HTTP in distributed mode
  * (`GET /internal/intentions/active`, `GET /internal/intent-cards`, `GET /internal/intent-cards/{id}`
  * on the registry, internal token, caller headers naming the org — the org is the caller's, never
- * a parameter).
+ * a parameter; `GET /internal/orgs` lists org ids only, for a reader's warm start).
  */
 export interface PolicyRegistryApi {
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto>;
@@ -41,6 +53,8 @@ export interface PolicyRegistryApi {
   intentCard(orgId: string, id: string): Promise<IntentCardDto | null>;
   /** All installed intent cards of the org and the cards counter they correspond to (`GET /internal/intent-cards`). */
   intentCards(orgId: string): Promise<IntentCardsSnapshotDto>;
+  /** Every org whose intentions (or cards) ever changed (`GET /internal/orgs?with=…`, a service route). */
+  orgsWith(counter: RegistryCounter): Promise<OrgIdsDto>;
 }
 
 export const POLICY_REGISTRY_API = Symbol('POLICY_REGISTRY_API');

@@ -4,3 +4,4 @@ export * from './outbox/outbox-relay';
 export * from './envelope';
 export * from './adapters/kafka/kafka-event-bus';
 export * from './version-board';
+export * from './read-model/exact-read-model';

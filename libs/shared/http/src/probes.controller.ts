@@ -5,9 +5,29 @@ import { Public } from './caller';
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
+/**
+ * What a check found: `ok`; `down` (the process cannot serve: not ready, health 503); or `warn`
+ * (it serves, but something needs an operator — records set aside, events waiting long — shown in
+ * health without taking the process out of rotation). `detail` says what, in numbers.
+ */
+export interface CheckResult {
+  status: CheckStatus;
+  detail?: Record<string, unknown>;
+}
+export type CheckStatus = 'ok' | 'down' | 'warn';
+
 export interface ReadinessCheck {
   name: string;
-  check(): Promise<boolean>;
+  /** true/false are `ok`/`down`. */
+  check(): Promise<boolean | CheckResult>;
+}
+
+export interface CheckReport {
+  checks: Record<string, CheckStatus>;
+  /** Per check, when it said more than its status. */
+  details: Record<string, Record<string, unknown>>;
+  /** No check is `down`. */
+  ready: boolean;
 }
 
 /** Kubernetes probes, no auth: liveness is the process; readiness is its dependencies. */
@@ -25,19 +45,26 @@ export class ProbesController {
   @Public()
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
-    const results = await runChecks(this.checks);
-    const ready = Object.values(results).every((v) => v === 'ok');
-    reply.status(ready ? 200 : 503);
-    return { status: ready ? 'ok' : 'unavailable', checks: results };
+    const report = await runChecks(this.checks);
+    reply.status(report.ready ? 200 : 503);
+    return { status: report.ready ? 'ok' : 'unavailable', checks: report.checks, ...(Object.keys(report.details).length ? { details: report.details } : {}) };
   }
 }
 
-export async function runChecks(checks: ReadinessCheck[], timeoutMs = 1500): Promise<Record<string, 'ok' | 'down'>> {
-  const entries = await Promise.all(
+/** Runs the checks at once, each bounded by `timeoutMs` (a check that does not answer is `down`). */
+export async function runChecks(checks: ReadinessCheck[], timeoutMs = 1500): Promise<CheckReport> {
+  const results = await Promise.all(
     checks.map(async (c) => {
-      const ok = await Promise.race([c.check().catch(() => false), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]);
-      return [c.name, ok ? 'ok' : 'down'] as const;
+      const raw = await Promise.race([c.check().catch(() => false), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]);
+      const result: CheckResult = typeof raw === 'boolean' ? { status: raw ? 'ok' : 'down' } : raw;
+      return [c.name, result] as const;
     }),
   );
-  return Object.fromEntries(entries);
+  const report: CheckReport = { checks: {}, details: {}, ready: true };
+  for (const [name, result] of results) {
+    report.checks[name] = result.status;
+    if (result.detail) report.details[name] = result.detail;
+    if (result.status === 'down') report.ready = false;
+  }
+  return report;
 }

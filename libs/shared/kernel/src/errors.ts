@@ -55,3 +55,16 @@ export class DependencyUnavailableError extends AppError {
     if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
   }
 }
+
+/**
+ * A record the store refused for a reason other than an outage (poison): it was set aside (a dead
+ * letter with the reason, counted in health) and the request that made it fails alone — nothing it
+ * asked for was granted. Already reported where it was set aside, so not logged again per request.
+ */
+export class RecordRefusedError extends AppError {
+  readonly reported = true;
+  constructor(what: string, cause?: unknown) {
+    super('internal', 'record_refused', `the ${what} could not be stored and was set aside for an operator; nothing was granted`);
+    if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
+  }
+}

@@ -2,3 +2,5 @@ export * from './database';
 export * from './migrate';
 export * from './outbox';
 export * from './unavailable';
+export * from './dead-letters';
+export * from './group-commit.writer';

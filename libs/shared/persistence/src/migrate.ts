@@ -12,10 +12,9 @@ import type { ServiceDatabase } from './database';
 export async function migrate(db: ServiceDatabase, migrationsDir: string): Promise<string[]> {
   const schema = db.schema;
   if (!existsSync(migrationsDir)) throw new Error(`no migrations at ${migrationsDir}`);
-  const names = readdirSync(migrationsDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(migrationsDir, d.name, 'migration.sql')))
-    .map((d) => d.name)
-    .sort();
+  // The tables every service has (dead letters…) first, then the service's own; only the latter are reported.
+  const shared = migrationNames(SHARED_MIGRATIONS);
+  const names = migrationNames(migrationsDir);
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     // Replicas starting together: one migrates, the others wait and then find nothing to do.
@@ -36,18 +35,32 @@ export async function migrate(db: ServiceDatabase, migrationsDir: string): Promi
         (r) => r.migration_name,
       ),
     );
-    for (const name of names) {
+    for (const [dir, name] of [...shared.map((n) => [SHARED_MIGRATIONS, n] as const), ...names.map((n) => [migrationsDir, n] as const)]) {
       if (done.has(name)) continue;
-      const sql = readFileSync(join(migrationsDir, name, 'migration.sql'), 'utf8');
+      const sql = readFileSync(join(dir, name, 'migration.sql'), 'utf8');
       for (const statement of splitStatements(sql)) await tx.query(statement);
       await tx.query(
         `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
         [randomUUID(), createHash('sha256').update(sql).digest('hex'), name],
       );
-      applied.push(name);
+      if (dir === migrationsDir) applied.push(name);
     }
   });
   return applied;
+}
+
+/**
+ * Infrastructure tables every service schema has, defined once (`libs/shared/persistence/migrations`,
+ * copied next to dist by the build). Their names start with `igw_` so they never collide with a
+ * service's timestamped migrations.
+ */
+export const SHARED_MIGRATIONS = join(__dirname, '../migrations');
+
+function migrationNames(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'migration.sql')))
+    .map((d) => d.name)
+    .sort();
 }
 
 /** Splits on semicolons that end a line outside dollar-quoted bodies (enough for migration files). */

@@ -79,6 +79,14 @@ export class SqlOutboxSource {
     return Number(row?.n ?? 0);
   }
 
+  /** Seconds since the oldest unpublished row was committed; 0 when none waits (health). */
+  async oldestPendingAgeS(): Promise<number> {
+    const [row] = await this.db.query<{ age: string | number | null }>(
+      `SELECT extract(epoch FROM now() - "created_at") AS age FROM "${this.db.schema}"."outbox_events" WHERE published_at IS NULL ORDER BY seq LIMIT 1`,
+    );
+    return Math.max(0, Number(row?.age ?? 0));
+  }
+
   /** Published rows are kept a while for inspection, then removed. */
   async purgePublished(olderThanHours = 72): Promise<void> {
     await this.db.query(

@@ -26,3 +26,30 @@ export function rethrowUnavailable(err: unknown): never {
   if (isDatabaseUnavailable(err)) throw new DependencyUnavailableError('database', err);
   throw err;
 }
+
+/**
+ * How a failed write is to be read:
+ * - `outage`: the database cannot take writes now (unreachable, out of resources, shutting down,
+ *   a serialization failure) — retry later, answer 503;
+ * - `record`: the data was refused (SQLSTATE class 22 data exception or 23 integrity violation, or
+ *   an error with no SQLSTATE raised while preparing the data) — some record of the batch is
+ *   poison, the others may well be fine;
+ * - `systemic`: anything else (undefined table, syntax, internal error) — every record would fail
+ *   the same way, so none is to blame.
+ */
+export function classifyWriteError(err: unknown): 'outage' | 'record' | 'systemic' {
+  if (err instanceof DependencyUnavailableError || isDatabaseUnavailable(err)) return 'outage';
+  const state = sqlState(err);
+  if (state === null) return 'record';
+  const cls = state.slice(0, 2);
+  if (cls === '22' || cls === '23') return 'record';
+  if (cls === '08' || cls === '40' || cls === '53' || cls === '57' || cls === '58') return 'outage';
+  return 'systemic';
+}
+
+function sqlState(err: unknown, depth = 0): string | null {
+  if (!err || typeof err !== 'object' || depth > 5) return null;
+  const e = err as { code?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  return sqlState(e.cause, depth + 1);
+}

@@ -2,14 +2,18 @@ import type { Logger } from 'pino';
 import Redis from 'ioredis';
 import type { BaseConfig } from '@igw/config';
 import { InProcessEventBus, KafkaEventBus, OutboxRelay, type EventBus, type OutboxNotifier } from '@igw/events';
-import { databaseReady, migrate, openEmbeddedDatabase, openPostgresDatabase, SqlOutboxSource, type ServiceDatabase } from '@igw/persistence';
-import type { ReadinessCheck } from '@igw/http';
+import { databaseReady, migrate, openEmbeddedDatabase, openPostgresDatabase, SqlDeadLetters, SqlOutboxSource, type ServiceDatabase } from '@igw/persistence';
+import type { CheckResult, ReadinessCheck } from '@igw/http';
 
 /** What a service module needs from its process: its database schema and its outbox relay. */
 export interface ServiceInfra {
   db: ServiceDatabase;
   relay: OutboxRelay;
   notifier: OutboxNotifier;
+  /** Where the schema's poison records are set aside (and counted for health). */
+  deadLetters: SqlDeadLetters;
+  /** The schema's outbox as health reads it (backlog and age). */
+  outbox: SqlOutboxSource;
 }
 
 export class StartupError extends Error {}
@@ -37,8 +41,9 @@ export async function openServiceInfra(
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const relay = new OutboxRelay(new SqlOutboxSource(db), opts.bus, { pollMs: config.OUTBOX_POLL_MS, name: opts.schema, logger: opts.logger });
-  return { db, relay, notifier: relay };
+  const outbox = new SqlOutboxSource(db);
+  const relay = new OutboxRelay(outbox, opts.bus, { pollMs: config.OUTBOX_POLL_MS, name: opts.schema, logger: opts.logger });
+  return { db, relay, notifier: relay, deadLetters: new SqlDeadLetters(db, opts.logger), outbox };
 }
 
 export function createEventBus(config: BaseConfig, clientId: string, logger: Logger): EventBus {
@@ -87,4 +92,45 @@ export function eventsCheck(bus: EventBus): ReadinessCheck {
 }
 export function cacheCheck(redis: Redis | undefined): ReadinessCheck {
   return { name: 'cache', check: async () => (redis ? (await redis.ping().catch(() => '')) === 'PONG' : true) };
+}
+
+/** Events older than this still waiting in an outbox make the records check `warn`. */
+export const OUTBOX_STUCK_AFTER_S = 60;
+
+/**
+ * Health of what the schemas hold (never a readiness matter): records the store refused and set
+ * aside (dead letters), and the age of the oldest event not yet on the bus. `warn` when anything
+ * was set aside or an event has waited over OUTBOX_STUCK_AFTER_S; `down` only when the numbers
+ * cannot be read (the database check says why).
+ */
+export function recordsCheck(infras: readonly Pick<ServiceInfra, 'db' | 'deadLetters' | 'outbox'>[]): ReadinessCheck {
+  return {
+    name: 'records',
+    check: async (): Promise<CheckResult> => {
+      const bySchema: Record<string, number> = {};
+      let setAside = 0;
+      let oldest = 0;
+      for (const infra of infras) {
+        const [letters, age] = await Promise.all([infra.deadLetters.stats(), infra.outbox.oldestPendingAgeS()]);
+        if (letters.count > 0) bySchema[infra.db.schema] = letters.count;
+        setAside += letters.count;
+        oldest = Math.max(oldest, age);
+      }
+      const detail = { set_aside: setAside, ...(setAside > 0 ? { set_aside_by_schema: bySchema } : {}), oldest_unpublished_event_s: Math.round(oldest * 1000) / 1000 };
+      return { status: setAside > 0 || oldest > OUTBOX_STUCK_AFTER_S ? 'warn' : 'ok', detail };
+    },
+  };
+}
+
+/**
+ * A service's `/readyz` as the gateway's health sees it: `down` when it is not ready or cannot be
+ * reached; otherwise `ok`, or `warn` with the service's numbers when one of its checks warns.
+ */
+export async function serviceReadiness(baseUrl: string, timeoutMs = 1000): Promise<CheckResult> {
+  const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+  if (!res?.ok) return { status: 'down' };
+  const body = (await res.json().catch(() => null)) as { checks?: Record<string, string>; details?: Record<string, Record<string, unknown>> } | null;
+  const warned = Object.entries(body?.checks ?? {}).filter(([, status]) => status === 'warn');
+  if (warned.length === 0) return { status: 'ok' };
+  return { status: 'warn', detail: Object.fromEntries(warned.map(([name]) => [name, body?.details?.[name] ?? {}])) };
 }

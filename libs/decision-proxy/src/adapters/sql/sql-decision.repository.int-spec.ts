@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEvent, Topics, type DecisionMadeV1, type EventEnvelope } from '@igw/contracts';
-import { decodeCursor, DependencyUnavailableError, toPage, type PageKey } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { decodeCursor, DependencyUnavailableError, RecordRefusedError, toPage, type PageKey } from '@igw/kernel';
+import { migrate, openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { toDecisionMadeV1, type DecisionRecord, type ReviewStatus } from '../../domain';
-import type { DecisionRepository, ResolveReviewResult } from '../../application/ports/decision.repository.port';
+import type { ResolveReviewResult } from '../../application/ports/decision.repository.port';
 import { DECISION_PROXY_MIGRATIONS } from '../../decision-proxy.module';
-import { FileDecisionJournal } from '../journal/file-decision.journal';
+import { replayLegacyJournal } from '../legacy/legacy-journal.replay';
 import { SqlDecisionRepository } from './sql-decision.repository';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -87,8 +87,11 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
   beforeAll(async () => {
     db = openPostgresDatabase(url, schema, 12);
     await migrate(db, DECISION_PROXY_MIGRATIONS);
-    repo = new SqlDecisionRepository(db, { nudge: () => void nudges++ });
+    repo = new SqlDecisionRepository(db, { nudge: () => void nudges++ }, new SqlDeadLetters(db));
   });
+
+  /** Records submitted in one turn of the event loop: one group commit (one transaction). */
+  const saveAll = (records: readonly DecisionRecord[]) => Promise.all(records.map((r) => repo.record(r))).then(() => undefined);
 
   afterAll(async () => {
     for (const o of others) await o.close().catch(() => undefined);
@@ -96,7 +99,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     await db?.close();
   });
 
-  it('saveAll stores the records and exactly one decision.made outbox row each, in batch order, and nudges the relay once', async () => {
+  it('a group commit stores the records and exactly one decision.made outbox row each, in batch order, and nudges the relay once', async () => {
     const org = newOrg('save');
     const batch = [
       record(org, { kind: 'allow', ruleId: 'rule_reads', stage: 'rule', decision: { kind: 'allow', decision_id: 'x', rule_id: 'rule_reads' } }),
@@ -105,7 +108,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
       review(org),
     ];
     const before = nudges;
-    await repo.saveAll(batch);
+    await saveAll(batch);
     expect(nudges).toBe(before + 1);
 
     expect(await rows(org)).toEqual(sorted(batch.map((r) => r.decisionId)));
@@ -131,36 +134,36 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(batch.length);
 
     // An empty batch touches nothing.
-    await repo.saveAll([]);
+    await saveAll([]);
     expect(nudges).toBe(before + 1);
   });
 
-  it('saveAll of ids already stored inserts nothing twice; a mixed batch adds rows and events only for the new ids', async () => {
+  it('a group commit of ids already stored inserts nothing twice; a mixed batch adds rows and events only for the new ids', async () => {
     const org = newOrg('idem');
     const old = [record(org), record(org), review(org)];
-    await repo.saveAll(old);
+    await saveAll(old);
     const firstEvents = await outbox(org);
     expect(firstEvents).toHaveLength(3);
 
     // The same ids again (even with different content): nothing changes, the first write stays.
-    await repo.saveAll(old.map((r) => ({ ...r, reason: 'changed', operation: 'crm.contacts.delete' })));
+    await saveAll(old.map((r) => ({ ...r, reason: 'changed', operation: 'crm.contacts.delete' })));
     expect(await rows(org)).toEqual(sorted(old.map((r) => r.decisionId)));
     expect(await outbox(org)).toEqual(firstEvents);
     expect(await repo.findByDecisionId(org, old[0]!.decisionId)).toEqual(old[0]);
 
     const fresh = [record(org), review(org)];
-    await repo.saveAll([old[0]!, fresh[0]!, old[2]!, fresh[1]!, old[1]!]);
+    await saveAll([old[0]!, fresh[0]!, old[2]!, fresh[1]!, old[1]!]);
     expect(await rows(org)).toEqual(sorted([...old, ...fresh].map((r) => r.decisionId)));
     const events = await outbox(org);
     expect(events.slice(0, 3)).toEqual(firstEvents);
     expect(events.slice(3).map((e) => e.envelope.data.decision_id)).toEqual(fresh.map((r) => r.decisionId));
   });
 
-  it('concurrent saveAll calls of overlapping batches store each decision and its event once', async () => {
+  it('concurrent group commits of overlapping batches store each decision and its event once', async () => {
     const org = newOrg('race');
     const all = Array.from({ length: 40 }, () => record(org));
     // Eight writers, each with a different overlapping window, all at once.
-    await Promise.all(Array.from({ length: 8 }, (_, w) => repo.saveAll(all.slice(w * 4, w * 4 + 12))));
+    await Promise.all(Array.from({ length: 8 }, (_, w) => saveAll(all.slice(w * 4, w * 4 + 12))));
     const expected = sorted(all.slice(0, 7 * 4 + 12).map((r) => r.decisionId));
     expect(await rows(org)).toEqual(expected);
     expect(sorted(await outboxIds(org))).toEqual(expected);
@@ -169,7 +172,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
   it('the same decision id twice within one batch is stored once with one event', async () => {
     const org = newOrg('dup');
     const r = record(org);
-    await repo.saveAll([r, { ...r }]);
+    await saveAll([r, { ...r }]);
     expect(await rows(org)).toEqual([r.decisionId]);
     expect(await outboxIds(org)).toEqual([r.decisionId]);
   });
@@ -200,7 +203,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
       createdAt: at(1_234),
     });
     const bare = record(org, { targetResource: null, createdAt: new Date('2026-03-01T23:59:59.999Z') });
-    await repo.saveAll([full, bare]);
+    await saveAll([full, bare]);
 
     const gotFull = await repo.findByDecisionId(org, full.decisionId);
     expect(gotFull).toEqual(full);
@@ -224,7 +227,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
   it("findByDecisionId of another org's decision, or an unknown id, is null", async () => {
     const org = newOrg('mine');
     const r = record(org);
-    await repo.saveAll([r]);
+    await saveAll([r]);
     expect(await repo.findByDecisionId(newOrg('other'), r.decisionId)).toBeNull();
     expect(await repo.findByDecisionId(org, 'dec_missing')).toBeNull();
     expect(await repo.findByDecisionId(org, r.decisionId)).toEqual(r);
@@ -269,7 +272,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
       );
       // Noise: the org's non-review decisions and another org's reviews.
       const noise = [record(org, { createdAt: at(150_000) }), record(org, { kind: 'deny', reason: 'scope_outside_intent' }), review(other, { createdAt: at(150_000) }), review(other)];
-      await repo.saveAll([...reviews.slice(0, 5), noise[0]!, noise[2]!, ...reviews.slice(5), noise[1]!, noise[3]!]);
+      await saveAll([...reviews.slice(0, 5), noise[0]!, noise[2]!, ...reviews.slice(5), noise[1]!, noise[3]!]);
     });
 
     it("returns only the org's decisions with a review_id, newest first (review_id breaking ties)", async () => {
@@ -316,7 +319,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     it('moves a pending review to accepted, setting reviewed_at/by/note, and leaves the rest of the record as it was', async () => {
       const org = newOrg('resolve');
       const r = review(org);
-      await repo.saveAll([r]);
+      await saveAll([r]);
       const eventsBefore = await outbox(org);
 
       const res = await repo.resolveReview(org, r.reviewId!, change('accepted', 'key_op_1', 'ok — ✓', 500_123));
@@ -331,7 +334,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     it('a second resolve answers already_resolved with the stored record, and changes nothing', async () => {
       const org = newOrg('twice');
       const r = review(org);
-      await repo.saveAll([r]);
+      await saveAll([r]);
       const first = await repo.resolveReview(org, r.reviewId!, change('accepted', 'key_op_1', null));
       expect(first.ok).toBe(true);
       const second = await repo.resolveReview(org, r.reviewId!, change('rejected', 'key_op_2', 'no'));
@@ -344,7 +347,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     it("an unknown review, or another org's, is not_found (and the other org's stays pending)", async () => {
       const org = newOrg('nf');
       const r = review(org);
-      await repo.saveAll([r]);
+      await saveAll([r]);
       expect(await repo.resolveReview(org, 'rev_missing', change('accepted'))).toEqual({ ok: false, reason: 'not_found' });
       expect(await repo.resolveReview(newOrg('intruder'), r.reviewId!, change('rejected'))).toEqual({ ok: false, reason: 'not_found' });
       // A decision id is not a review id.
@@ -355,7 +358,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     it('10 concurrent resolves of one review: exactly one wins, the others see already_resolved with the winner', async () => {
       const org = newOrg('race_resolve');
       const r = review(org);
-      await repo.saveAll([r]);
+      await saveAll([r]);
       const results: ResolveReviewResult[] = await Promise.all(
         Array.from({ length: 10 }, (_, i) => repo.resolveReview(org, r.reviewId!, change(i % 2 ? 'rejected' : 'accepted', `key_op_${i}`, `note ${i}`, 600_000 + i))),
       );
@@ -371,15 +374,15 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     });
   });
 
-  it('a batch of 1000 records is stored by one saveAll, with 1000 events', async () => {
+  it('a burst of 1000 records is stored in two group commits of 500, with 1000 events', async () => {
     const org = newOrg('bulk');
     const batch = Array.from({ length: 1000 }, (_, i) => (i % 10 === 0 ? review(org) : record(org, { kind: i % 3 ? 'allow' : 'deny', reason: i % 3 ? null : 'rule_denied' })));
-    const query = jest.spyOn(db, 'query');
+    const transaction = jest.spyOn(db, 'transaction');
     try {
-      await repo.saveAll(batch);
-      expect(query).toHaveBeenCalledTimes(1);
+      await saveAll(batch);
+      expect(transaction).toHaveBeenCalledTimes(2);
     } finally {
-      query.mockRestore();
+      transaction.mockRestore();
     }
     const ids = sorted(batch.map((r) => r.decisionId));
     expect(await rows(org)).toEqual(ids);
@@ -391,9 +394,10 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     const dead = openPostgresDatabase(DEAD_URL, schema, 2);
     others.push(dead);
     let deadNudges = 0;
-    const deadRepo = new SqlDecisionRepository(dead, { nudge: () => void deadNudges++ });
+    const deadRepo = new SqlDecisionRepository(dead, { nudge: () => void deadNudges++ }, new SqlDeadLetters(dead));
     const org = newOrg('dead');
-    await expect(deadRepo.saveAll([record(org), review(org)])).rejects.toBeInstanceOf(DependencyUnavailableError);
+    const outcomes = await Promise.allSettled([deadRepo.record(record(org)), deadRepo.record(review(org))]);
+    expect(outcomes.every((o) => o.status === 'rejected' && o.reason instanceof DependencyUnavailableError)).toBe(true);
     await expect(deadRepo.findByDecisionId(org, 'dec_x')).rejects.toBeInstanceOf(DependencyUnavailableError);
     await expect(deadRepo.listReviews(org, { limit: 5 })).rejects.toBeInstanceOf(DependencyUnavailableError);
     await expect(deadRepo.resolveReview(org, 'rev_x', change())).rejects.toBeInstanceOf(DependencyUnavailableError);
@@ -404,106 +408,77 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     }
   });
 
-  describe('FileDecisionJournal draining into it', () => {
+  describe('poison', () => {
+    const letters = async (kind = 'decision') =>
+      db.query<{ record_id: string | null; org_id: string | null; reason: string; payload: string }>(
+        `SELECT record_id, org_id, reason, payload FROM "${schema}"."dead_letters" WHERE kind = $1 ORDER BY seq`,
+        [kind],
+      );
+
+    it("one org's decision the store refuses (a lone surrogate) is set aside; every other org's decision of the same commit is stored", async () => {
+      const before = (await letters()).length;
+      const orgA = newOrg('poison_a');
+      const orgB = newOrg('poison_b');
+      const poison = record(orgA, { operation: 'crm.read\ud800' });
+      const others = Array.from({ length: 60 }, (_, i) => record(i % 2 ? orgB : orgA));
+      const all = [...others.slice(0, 30), poison, ...others.slice(30)];
+      const outcomes = await Promise.allSettled(all.map((r) => repo.record(r)));
+      const refused = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [[all[i]!.decisionId, o.reason] as const] : []));
+      expect(refused).toHaveLength(1);
+      expect(refused[0]![0]).toBe(poison.decisionId);
+      expect(refused[0]![1]).toBeInstanceOf(RecordRefusedError);
+
+      expect(await rows(orgB)).toEqual(sorted(others.filter((r) => r.orgId === orgB).map((r) => r.decisionId)));
+      expect(await rows(orgA)).toEqual(sorted(others.filter((r) => r.orgId === orgA).map((r) => r.decisionId)));
+      expect(sorted(await outboxIds(orgB))).toEqual(await rows(orgB));
+      const set = (await letters()).slice(before);
+      expect(set).toHaveLength(1);
+      expect(set[0]).toMatchObject({ record_id: poison.decisionId, org_id: orgA });
+      expect(set[0]!.reason).toMatch(/json|unicode|surrogate/i);
+      expect(JSON.parse(set[0]!.payload)).toMatchObject({ decisionId: poison.decisionId, operation: 'crm.read\ud800' });
+      expect((await new SqlDeadLetters(db).stats()).count).toBeGreaterThanOrEqual(1);
+
+      // Later decisions are not held up by it.
+      const after = record(orgB);
+      await repo.record(after);
+      expect(await repo.findByDecisionId(orgB, after.decisionId)).toEqual(after);
+    });
+  });
+
+  describe('a decision journal left by a version before 0.7', () => {
     const dirs: string[] = [];
-    const journals: FileDecisionJournal[] = [];
     const newDir = () => {
-      const d = mkdtempSync(join(tmpdir(), 'igw-decision-journal-it-'));
+      const d = mkdtempSync(join(tmpdir(), 'igw-legacy-journal-it-'));
       dirs.push(d);
       return d;
     };
-    const journal = async (repository: DecisionRepository, dir: string) => {
-      const j = new FileDecisionJournal(repository, { dir, drainIntervalMs: 10 });
-      journals.push(j);
-      await j.start();
-      return j;
-    };
-    const segments = (dir: string) => readdirSync(dir).filter((n) => /^segment-\d{12}\.ndjson$/.test(n));
-    /** A repository whose database is away. */
-    const failing = (): DecisionRepository & { calls: number } => ({
-      calls: 0,
-      async saveAll() {
-        this.calls++;
-        throw new DependencyUnavailableError('database');
-      },
-      listReviews: (o, q) => repo.listReviews(o, q),
-      findByDecisionId: (o, id) => repo.findByDecisionId(o, id),
-      resolveReview: (o, id, c) => repo.resolveReview(o, id, c),
-    });
-
-    afterAll(async () => {
-      for (const j of journals) await j.close().catch(() => undefined);
+    afterAll(() => {
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     });
 
-    it('200 concurrent appends, then flush: all 200 decisions in the table with 200 outbox rows', async () => {
-      const org = newOrg('journal');
+    it('is stored once at start; poison and damaged lines are set aside, a torn last line skipped, the files removed; it never throws', async () => {
+      const org = newOrg('legacy');
       const dir = newDir();
-      const j = await journal(repo, dir);
-      const records = Array.from({ length: 200 }, (_, i) => (i % 20 === 0 ? review(org) : record(org)));
-      await Promise.all(records.map((r) => j.append(r)));
-      await j.flush();
-      expect(j.pending).toBe(0);
+      const drained = record(org);
+      await repo.record(drained);
+      const fresh = [record(org), review(org), record(org)];
+      const poison = record(org, { actor: 'agent\udc00' });
+      const line = (r: DecisionRecord) => JSON.stringify(r);
+      writeFileSync(join(dir, 'segment-000000000001.ndjson'), [line(drained), line(fresh[0]!), 'not json at all', line(poison)].join('\n') + '\n');
+      writeFileSync(join(dir, 'segment-000000000002.ndjson'), [line(fresh[1]!), line(fresh[2]!)].join('\n') + `\n{"decisionId":"dec_torn","orgId":"${org}","ki`);
+      writeFileSync(join(dir, 'journal.lock'), 'gone-host:1');
 
-      const ids = sorted(records.map((r) => r.decisionId));
+      const result = await replayLegacyJournal(dir, repo, new SqlDeadLetters(db));
+      expect(result).toEqual({ stored: 4, setAside: 2, complete: true });
+      const ids = sorted([drained, ...fresh].map((r) => r.decisionId));
       expect(await rows(org)).toEqual(ids);
       expect(sorted(await outboxIds(org))).toEqual(ids);
-      for (const r of [records[0]!, records[1]!, records[199]!]) expect(await repo.findByDecisionId(org, r.decisionId)).toEqual(r);
-      expect(await repo.listReviews(org, { limit: 50 })).toHaveLength(10);
-
-      await j.close();
-      expect(segments(dir)).toEqual([]);
-      expect(readdirSync(dir)).not.toContain('journal.lock');
+      expect(await repo.findByDecisionId(org, fresh[1]!.decisionId)).toEqual(fresh[1]);
+      expect(readdirSync(dir)).toEqual([]);
     });
 
-    it('a decision left in a segment (database away at close) is replayed exactly once by the next journal on the dir', async () => {
-      const org = newOrg('replay');
-      const dir = newDir();
-      const away = failing();
-      const r = review(org, { reviewNote: null, reason: 'journaled while the database was away' });
-
-      const first = await journal(away, dir);
-      await first.append(r);
-      await expect(first.flush()).rejects.toBeInstanceOf(DependencyUnavailableError);
-      await first.close();
-      expect(away.calls).toBeGreaterThan(0);
-      expect(segments(dir)).toHaveLength(1);
-      expect(await rows(org)).toEqual([]);
-
-      const second = await journal(repo, dir);
-      expect(await rows(org)).toEqual([r.decisionId]);
-      expect(await outboxIds(org)).toEqual([r.decisionId]);
-      expect(await repo.findByDecisionId(org, r.decisionId)).toEqual(r);
-      await second.close();
-      expect(segments(dir)).toEqual([]);
-
-      // Nothing is left to replay: a third start stores nothing again.
-      const third = await journal(repo, dir);
-      await third.close();
-      expect(await rows(org)).toEqual([r.decisionId]);
-      expect(await outboxIds(org)).toEqual([r.decisionId]);
-    });
-
-    it('a segment replayed after it was already drained (crash before deleting it) stores nothing twice; a torn last line is skipped', async () => {
-      const org = newOrg('crash');
-      const dir = newDir();
-      const records = Array.from({ length: 5 }, () => record(org));
-      const first = await journal(repo, dir);
-      await Promise.all(records.map((r) => first.append(r)));
-      await first.flush();
-      const [name] = segments(dir);
-      const content = readFileSync(join(dir, name!), 'utf8');
-      await first.close();
-      expect(segments(dir)).toEqual([]);
-
-      // As if the process died after the drain, before the segment was deleted, mid-write of a sixth line.
-      writeFileSync(join(dir, name!), `${content}{"decisionId":"dec_torn","orgId":"${org}","ki`);
-      const second = await journal(repo, dir);
-      await second.close();
-      const ids = sorted(records.map((r) => r.decisionId));
-      expect(await rows(org)).toEqual(ids);
-      expect(sorted(await outboxIds(org))).toEqual(ids);
-      expect(segments(dir)).toEqual([]);
+    it('a missing directory is nothing to do', async () => {
+      expect(await replayLegacyJournal(join(newDir(), 'absent'), repo, new SqlDeadLetters(db))).toEqual({ stored: 0, setAside: 0, complete: true });
     });
   });
 });

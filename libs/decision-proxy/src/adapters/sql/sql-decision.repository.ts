@@ -1,7 +1,7 @@
 import { Topics } from '@igw/contracts';
 import { envelope, type OutboxNotifier } from '@igw/events';
 import type { DecisionKind } from '@igw/kernel';
-import { rethrowUnavailable, type ServiceDatabase } from '@igw/persistence';
+import { GroupCommitWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
 import { toDecisionMadeV1, type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult, ReviewPageQuery } from '../../application/ports/decision.repository.port';
 
@@ -98,18 +98,22 @@ const fromRow = (r: Row): DecisionRecord => ({
 });
 
 /**
- * Decisions in the proxy's own schema, written with raw SQL: a batch is two statements whatever
- * its size (a JSON array of rows through jsonb_to_recordset, then the outbox rows of exactly the
- * decisions that were new), which keeps a drained journal cheap even on PGlite.
+ * Decisions in the proxy's own schema, written with raw SQL through the shared GroupCommitWriter:
+ * the decisions of one moment are one transaction of one statement whatever their number (a JSON
+ * array of rows through jsonb_to_recordset, and in the same statement the outbox rows of exactly
+ * the decisions that were new). A decision the database refuses is set aside as a dead letter and
+ * fails its own call only.
  */
 export class SqlDecisionRepository implements DecisionRepository {
   private readonly table: string;
   private readonly insertBatch: string;
   private readonly select = COLUMNS.map(([n]) => `"${n}"`).join(', ');
+  private readonly writer: GroupCommitWriter<DecisionRecord>;
 
   constructor(
     private readonly db: ServiceDatabase,
-    private readonly notifier: OutboxNotifier,
+    notifier: OutboxNotifier,
+    deadLetters: SqlDeadLetters,
   ) {
     const schema = db.schema;
     this.table = `"${schema}"."decisions"`;
@@ -125,17 +129,37 @@ export class SqlDecisionRepository implements DecisionRepository {
       FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, n)
       WHERE (e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)
       ORDER BY n`;
+    this.writer = new GroupCommitWriter<DecisionRecord>({
+      kind: 'decision',
+      db,
+      deadLetters,
+      describe: (r) => ({ id: r.decisionId, orgId: r.orgId }),
+      write: (tx, batch) => this.writeBatch(tx, batch),
+      committed: () => notifier.nudge(),
+    });
   }
 
-  async saveAll(records: readonly DecisionRecord[]): Promise<void> {
-    if (records.length === 0) return;
+  record(record: DecisionRecord): Promise<void> {
+    return this.writer.submit(record);
+  }
+
+  /** Resolves once every decision recorded so far is committed or rejected (graceful shutdown). */
+  drain(): Promise<void> {
+    return this.writer.drain();
+  }
+
+  /** Decisions recorded and not yet committed, and the age of the oldest (health). */
+  backlog(): { pending: number; oldestMs: number } {
+    return this.writer.backlog();
+  }
+
+  private async writeBatch(tx: SqlRunner, records: readonly DecisionRecord[]): Promise<void> {
     // One id twice in a batch: the first is stored, so only its event may go out (else two events for one row).
     const seen = new Set<string>();
     const unique = records.filter((r) => !seen.has(r.decisionId) && seen.add(r.decisionId));
     const rows = JSON.stringify(unique.map(toColumns));
     const events = JSON.stringify(unique.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt)));
-    await this.db.query(this.insertBatch, [rows, events]).catch(rethrowUnavailable);
-    this.notifier.nudge();
+    await tx.query(this.insertBatch, [rows, events]);
   }
 
   async listReviews(orgId: string, query: ReviewPageQuery): Promise<DecisionRecord[]> {

@@ -14,26 +14,16 @@ export type ResolveReviewResult = { ok: true; record: DecisionRecord } | { ok: f
 /** Decisions of one org at a time; every read is scoped to the org. */
 export interface DecisionRepository {
   /**
-   * Stores the decisions and their `decision.made` outbox rows in one transaction. Idempotent:
-   * a decision id already stored is skipped (and gets no second event), so a journal replayed
-   * after a crash stores each decision once.
+   * Stores the decision with its `decision.made` outbox row before it resolves (group commit: the
+   * decisions of one moment share a transaction), so an answered decision is in the store.
+   * Rejects with DependencyUnavailableError when the store cannot take it (the call fails closed
+   * with 503), or RecordRefusedError when the store refused this record (set aside as poison).
+   * Idempotent on `decision_id`: a decision stored twice is one row with one event.
    */
-  saveAll(records: readonly DecisionRecord[]): Promise<void>;
+  record(record: DecisionRecord): Promise<void>;
   /** The review queue (deferred decisions), newest first. */
   listReviews(orgId: string, query: ReviewPageQuery): Promise<DecisionRecord[]>;
   findByDecisionId(orgId: string, decisionId: string): Promise<DecisionRecord | null>;
   /** Moves a pending review to accepted/rejected under a row lock (two operators: one wins). */
   resolveReview(orgId: string, reviewId: string, change: { status: Exclude<ReviewStatus, 'pending'>; keyId: string; note: string | null; at: Date }): Promise<ResolveReviewResult>;
-}
-
-export const DECISION_JOURNAL = Symbol('DECISION_JOURNAL');
-
-/**
- * Where a decision is made durable before it is answered, without a database round trip on the
- * decision path: `append` resolves once the record is on stable storage; it reaches the
- * repository (and its event the bus) shortly after. Rejects with DependencyUnavailableError when
- * it cannot promise durability (the call then fails closed with 503).
- */
-export interface DecisionJournal {
-  append(record: DecisionRecord): Promise<void>;
 }

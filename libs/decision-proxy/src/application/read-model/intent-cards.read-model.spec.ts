@@ -1,4 +1,5 @@
 import type { IntentCardEventV1, IntentCardsSnapshotDto, PolicyRegistryApi } from '@igw/contracts';
+import { MemoryVersionBoard } from '@igw/events';
 import { DependencyUnavailableError } from '@igw/kernel';
 import type { CompiledCard } from '../../domain';
 import { IntentCardsReadModel } from './intent-cards.read-model';
@@ -39,7 +40,7 @@ function deferred<T>(): Deferred<T> {
 }
 
 /** The registry's snapshot of each org, read at call time; can fail or be held. */
-class FakeRegistry implements Pick<PolicyRegistryApi, 'intentCards'> {
+class FakeRegistry implements Pick<PolicyRegistryApi, 'intentCards' | 'orgsWith'> {
   readonly orgs = new Map<string, { version: number; cards: IntentCardEventV1[] }>();
   calls: string[] = [];
   failing = false;
@@ -60,6 +61,11 @@ class FakeRegistry implements Pick<PolicyRegistryApi, 'intentCards'> {
     if (hold) await hold.promise;
     return snapshot;
   }
+
+  async orgsWith() {
+    if (this.failing) throw new Error('registry down');
+    return { org_ids: [...this.orgs.keys()] };
+  }
 }
 
 const isPromise = (v: unknown): v is Promise<unknown> => v instanceof Promise;
@@ -71,7 +77,7 @@ describe('IntentCardsReadModel', () => {
   beforeEach(() => {
     registry = new FakeRegistry();
     registry.set('org_1', 2, [cardEvent('crm', 2), cardEvent('billing', 1)]);
-    model = new IntentCardsReadModel(registry);
+    model = new IntentCardsReadModel(registry, new MemoryVersionBoard());
   });
 
   /** Warms org_1 at the registry's version. */

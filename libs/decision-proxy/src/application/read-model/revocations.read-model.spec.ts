@@ -1,4 +1,5 @@
 import type { MandateEventV1, MandateIssuerApi, RevocationsDto } from '@igw/contracts';
+import { MemoryVersionBoard } from '@igw/events';
 import { DependencyUnavailableError, FixedClock } from '@igw/kernel';
 import { InMemoryRevocationSet } from '../verification/revocation-set';
 import { RevocationsReadModel } from './revocations.read-model';
@@ -12,7 +13,7 @@ interface Revocation {
 }
 
 /** The issuer's revocations per org, numbered by the org's revocation counter. */
-class FakeIssuer implements Pick<MandateIssuerApi, 'revocationsSince'> {
+class FakeIssuer implements Pick<MandateIssuerApi, 'revocationsSince' | 'orgsWithRevocations'> {
   readonly orgs = new Map<string, Revocation[]>();
   calls: [string, number][] = [];
   failing = false;
@@ -35,6 +36,11 @@ class FakeIssuer implements Pick<MandateIssuerApi, 'revocationsSince'> {
     const page = { version: list.at(-1)?.version ?? 0, revoked: list.filter((r) => r.version > after).map((r) => ({ cred_id: r.cred_id, expires_at: LATER })) };
     if (this.hold) await this.hold;
     return page;
+  }
+
+  async orgsWithRevocations() {
+    if (this.failing) throw new Error('issuer down');
+    return { org_ids: [...this.orgs.keys()] };
   }
 }
 
@@ -66,12 +72,35 @@ describe('RevocationsReadModel', () => {
   beforeEach(() => {
     issuer = new FakeIssuer();
     set = new InMemoryRevocationSet(new FixedClock(T0));
-    model = new RevocationsReadModel(set, issuer);
+    model = new RevocationsReadModel(set, issuer, new MemoryVersionBoard());
   });
 
-  it('ensure() is undefined (no promise) when the board shows nothing beyond what was applied', () => {
+  it('loads an org it never loaded even when the board reads 0 (a restart, a board that lost its values), then answers from memory', async () => {
+    issuer.revoke('org_1', 'mnd_a');
+    const load = model.ensure('org_1', 0);
+    expect(load).toBeInstanceOf(Promise);
+    await load;
+    expect(set.isRevoked('mnd_a')).toBe(true);
     expect(model.ensure('org_1', 0)).toBeUndefined();
-    expect(issuer.calls).toEqual([]);
+    expect(model.ensure('org_1', 1)).toBeUndefined();
+    expect(issuer.calls).toEqual([['org_1', 0]]);
+  });
+
+  it('warm() loads every org that ever revoked, so the first call needs no issuer', async () => {
+    issuer.revoke('org_1', 'mnd_a');
+    issuer.revoke('org_2', 'mnd_b');
+    expect(model.model.ready).toBe(false);
+    await model.model.warm();
+    expect(model.model.ready).toBe(true);
+    expect(set.isRevoked('mnd_a') && set.isRevoked('mnd_b')).toBe(true);
+    expect(model.ensure('org_1', 1)).toBeUndefined();
+    expect(model.ensure('org_2', 1)).toBeUndefined();
+  });
+
+  it('warm() rejects while the issuer is down and stays not ready', async () => {
+    issuer.failing = true;
+    await expect(model.model.warm()).rejects.toBeInstanceOf(DependencyUnavailableError);
+    expect(model.model.ready).toBe(false);
   });
 
   it('reads the revocations from the issuer on cold start, then is current', async () => {
@@ -142,6 +171,7 @@ describe('RevocationsReadModel', () => {
   });
 
   it('is idempotent for a repeated event', async () => {
+    await model.ensure('org_1', 0);
     model.apply('org_1', revokedEvent('mnd_a', 1));
     model.apply('org_1', revokedEvent('mnd_a', 1));
     expect(model.ensure('org_1', 1)).toBeUndefined();

@@ -13,7 +13,7 @@ import { cardsKey, MemoryVersionBoard, revocationsKey, type VersionBoard } from 
 import { toErrorResponse } from '@igw/http';
 import { AppError, DependencyUnavailableError, FixedClock, type Caller } from '@igw/kernel';
 import { DEFAULT_ACR_LEVELS, type DecisionRecord } from '../../domain';
-import type { DecisionJournal, DecisionRepository, ResolveReviewResult } from '../ports/decision.repository.port';
+import type { DecisionRepository, ResolveReviewResult } from '../ports/decision.repository.port';
 import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
 import { RevocationsReadModel } from '../read-model/revocations.read-model';
 import type { MandateVerification, MandateVerifier, MandateVerifyOptions, VerifiedMandateClaims } from '../verification/mandate-verifier.port';
@@ -86,19 +86,25 @@ class FakeVerifier implements MandateVerifier {
   }
 }
 
-class FakeRegistry implements Pick<PolicyRegistryApi, 'intentCards'> {
+class FakeRegistry implements Pick<PolicyRegistryApi, 'intentCards' | 'orgsWith'> {
   snapshot: IntentCardsSnapshotDto = { version: 1, cards: [cardEvent('crm')] };
   calls = 0;
   async intentCards(): Promise<IntentCardsSnapshotDto> {
     this.calls++;
     return structuredClone(this.snapshot);
   }
+  async orgsWith() {
+    return { org_ids: [ORG] };
+  }
 }
 
-class FakeIssuer implements Pick<MandateIssuerApi, 'revocationsSince'> {
+class FakeIssuer implements Pick<MandateIssuerApi, 'revocationsSince' | 'orgsWithRevocations'> {
   page: RevocationsDto = { version: 0, revoked: [] };
   async revocationsSince(): Promise<RevocationsDto> {
     return structuredClone(this.page);
+  }
+  async orgsWithRevocations() {
+    return { org_ids: [ORG] };
   }
 }
 
@@ -145,19 +151,12 @@ class FakeApprovals implements ApprovalsApi {
   }
 }
 
-class FakeJournal implements DecisionJournal {
-  readonly appended: DecisionRecord[] = [];
-  failure: Error | null = null;
-  async append(record: DecisionRecord): Promise<void> {
-    if (this.failure) throw this.failure;
-    this.appended.push(record);
-  }
-}
-
 class FakeRepository implements DecisionRepository {
-  readonly saved: DecisionRecord[] = [];
-  async saveAll(records: readonly DecisionRecord[]): Promise<void> {
-    this.saved.push(...records);
+  readonly recorded: DecisionRecord[] = [];
+  failure: Error | null = null;
+  async record(record: DecisionRecord): Promise<void> {
+    if (this.failure) throw this.failure;
+    this.recorded.push(record);
   }
   async listReviews(): Promise<DecisionRecord[]> {
     return [];
@@ -202,18 +201,16 @@ describe('DecideToolCallUseCase', () => {
   let issuer: FakeIssuer;
   let board: MemoryVersionBoard;
   let approvals: FakeApprovals;
-  let journal: FakeJournal;
   let repository: FakeRepository;
   let useCase: DecideToolCallUseCase;
 
   const build = (over: { board?: VersionBoard } = {}) =>
     new DecideToolCallUseCase(
       verifier,
-      new RevocationsReadModel(revocationSet, issuer),
-      new IntentCardsReadModel(registry),
+      new RevocationsReadModel(revocationSet, issuer, over.board ?? board),
+      new IntentCardsReadModel(registry, over.board ?? board),
       over.board ?? board,
       approvals,
-      journal,
       repository,
       { acrLevels: DEFAULT_ACR_LEVELS },
       clock,
@@ -228,7 +225,6 @@ describe('DecideToolCallUseCase', () => {
     board = new MemoryVersionBoard();
     await board.advance(cardsKey(ORG), 1);
     approvals = new FakeApprovals();
-    journal = new FakeJournal();
     repository = new FakeRepository();
     useCase = build();
   });
@@ -245,7 +241,7 @@ describe('DecideToolCallUseCase', () => {
       expect(err.code).toBe('mandate_invalid');
       expect(toErrorResponse(err).status).toBe(401);
       expect(verifier.calls).toEqual([]);
-      expect(journal.appended).toEqual([]);
+      expect(repository.recorded).toEqual([]);
     });
 
     it('passes the trimmed token with the audience and the caller org to the verifier', async () => {
@@ -258,7 +254,7 @@ describe('DecideToolCallUseCase', () => {
       const err = await failure(call());
       expect(err.code).toBe('mandate_invalid');
       expect(toErrorResponse(err).status).toBe(401);
-      expect(journal.appended).toEqual([]);
+      expect(repository.recorded).toEqual([]);
     });
 
     it("answers 403 mandate_org_mismatch for a valid mandate of another org", async () => {
@@ -266,7 +262,7 @@ describe('DecideToolCallUseCase', () => {
       const err = await failure(call());
       expect(err.code).toBe('mandate_org_mismatch');
       expect(toErrorResponse(err).status).toBe(403);
-      expect(journal.appended).toEqual([]);
+      expect(repository.recorded).toEqual([]);
     });
 
     it('answers 404 intent_not_found when the mandate names a card the org does not have', async () => {
@@ -274,8 +270,7 @@ describe('DecideToolCallUseCase', () => {
       const err = await failure(call());
       expect(err.code).toBe('intent_not_found');
       expect(toErrorResponse(err).status).toBe(404);
-      expect(journal.appended).toEqual([]);
-      expect(repository.saved).toEqual([]);
+      expect(repository.recorded).toEqual([]);
     });
 
     it('catches revocations up to the board before verifying: a just-revoked mandate is refused at once', async () => {
@@ -301,7 +296,7 @@ describe('DecideToolCallUseCase', () => {
       expect(err).toBeInstanceOf(DependencyUnavailableError);
       expect(toErrorResponse(err).status).toBe(503);
       expect(verifier.calls).toEqual([]);
-      expect(journal.appended).toEqual([]);
+      expect(repository.recorded).toEqual([]);
     });
 
     it('answers 400 invalid_request naming action.arguments for arguments nested deeper than 64', async () => {
@@ -310,7 +305,7 @@ describe('DecideToolCallUseCase', () => {
       expect(toErrorResponse(err).status).toBe(400);
       expect(err.message).toContain('action.arguments');
       expect(err.extra['details']).toEqual([expect.objectContaining({ path: 'action.arguments' })]);
-      expect(journal.appended).toEqual([]);
+      expect(repository.recorded).toEqual([]);
     });
 
     it('answers 400 naming context for a context nested deeper than 64', async () => {
@@ -325,7 +320,7 @@ describe('DecideToolCallUseCase', () => {
   });
 
   describe('allow', () => {
-    it('journals the decision (not the repository) and answers 200 with the decision and the mandate', async () => {
+    it('records the decision before it answers 200 with the decision and the mandate', async () => {
       const res = await call();
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -333,9 +328,8 @@ describe('DecideToolCallUseCase', () => {
         mandate: { cred_id: 'mnd_1', prompt_id: 'prm_1', intent_id: 'crm' },
       });
       expect(res.body.decision).not.toHaveProperty('rule_id');
-      expect(repository.saved).toEqual([]);
-      expect(journal.appended).toHaveLength(1);
-      const record = journal.appended[0]!;
+      expect(repository.recorded).toHaveLength(1);
+      const record = repository.recorded[0]!;
       expect(record).toMatchObject({
         decisionId: res.body.decision.decision_id,
         orgId: ORG,
@@ -371,23 +365,23 @@ describe('DecideToolCallUseCase', () => {
       const res = await call(request({ arguments: { limit: 500 } }));
       expect(res.status).toBe(200);
       expect(res.body.decision).toEqual({ kind: 'allow_with_log_extra', decision_id: expect.any(String), rule_id: 'log-bulk', log_fields: { bulk: true } });
-      expect(journal.appended[0]).toMatchObject({ ruleId: 'log-bulk', stage: 'rule' });
+      expect(repository.recorded[0]).toMatchObject({ ruleId: 'log-bulk', stage: 'rule' });
     });
 
-    it('fails with the journal error (503) when the journal cannot make the decision durable', async () => {
-      journal.failure = new DependencyUnavailableError('decision journal');
+    it('fails with the store error (503) when the decision cannot be made durable', async () => {
+      repository.failure = new DependencyUnavailableError('database');
       const err = await failure(call());
-      expect(err).toBe(journal.failure);
+      expect(err).toBe(repository.failure);
       expect(toErrorResponse(err).status).toBe(503);
     });
   });
 
   describe('deny', () => {
-    it('journals a rule deny with its reason and rule_id: 403', async () => {
+    it('records a rule deny with its reason and rule_id: 403', async () => {
       const res = await call(request({ arguments: { secret: 'x' } }));
       expect(res.status).toBe(403);
       expect(res.body.decision).toEqual({ kind: 'deny', decision_id: expect.any(String), rule_id: 'no-secrets', reason: 'secret_argument', message: 'no secrets' });
-      expect(journal.appended[0]).toMatchObject({ kind: 'deny', reason: 'secret_argument', ruleId: 'no-secrets' });
+      expect(repository.recorded[0]).toMatchObject({ kind: 'deny', reason: 'secret_argument', ruleId: 'no-secrets' });
     });
 
     it('denies a confused deputy without a rule_id', async () => {
@@ -395,7 +389,7 @@ describe('DecideToolCallUseCase', () => {
       expect(res.status).toBe(403);
       expect(res.body.decision).toMatchObject({ kind: 'deny', reason: 'confused_deputy' });
       expect(res.body.decision).not.toHaveProperty('rule_id');
-      expect(journal.appended[0]).toMatchObject({ stage: 'confused_deputy', ruleId: null });
+      expect(repository.recorded[0]).toMatchObject({ stage: 'confused_deputy', ruleId: null });
     });
   });
 
@@ -415,7 +409,7 @@ describe('DecideToolCallUseCase', () => {
       expect(created.fingerprint).toMatch(/^[0-9a-f]{64}$/);
       expect(created.fingerprint).toBe(approvals.consumed[0]);
       expect(created.summary).toContain('crm.contacts.export');
-      expect(journal.appended[0]).toMatchObject({ kind: 'approval', approvalRequestId: 'apr_1', ruleId: 'export-needs-approval' });
+      expect(repository.recorded[0]).toMatchObject({ kind: 'approval', approvalRequestId: 'apr_1', ruleId: 'export-needs-approval' });
     });
 
     it('lets the same call through once after the request was approved: 200 allow with approval_request_id', async () => {
@@ -426,7 +420,7 @@ describe('DecideToolCallUseCase', () => {
       expect(res.status).toBe(200);
       expect(res.body.decision).toEqual({ kind: 'allow', decision_id: expect.any(String), rule_id: 'export-needs-approval', approval_request_id: 'apr_1' });
       expect(approvals.created).toHaveLength(1);
-      expect(journal.appended[1]).toMatchObject({ kind: 'allow', approvalRequestId: 'apr_1', ruleId: 'export-needs-approval' });
+      expect(repository.recorded[1]).toMatchObject({ kind: 'allow', approvalRequestId: 'apr_1', ruleId: 'export-needs-approval' });
 
       // Spent: the next identical call asks again.
       const again = await exportCall();
@@ -463,9 +457,8 @@ describe('DecideToolCallUseCase', () => {
       const res = await call(request({ operation: 'crm.contacts.update', arguments: { id: 42, name: 'Ada' } }));
       expect(res.status).toBe(202);
       expect(res.body.decision).toEqual({ kind: 'defer', decision_id: expect.any(String), rule_id: 'updates-reviewed', review_id: expect.stringMatching(/^rev_/) });
-      expect(journal.appended).toEqual([]);
-      expect(repository.saved).toHaveLength(1);
-      expect(repository.saved[0]).toMatchObject({
+      expect(repository.recorded).toHaveLength(1);
+      expect(repository.recorded[0]).toMatchObject({
         kind: 'defer',
         ruleId: 'updates-reviewed',
         reviewId: res.body.decision['review_id'],

@@ -4,7 +4,7 @@ import { APPROVALS_API, type ApprovalsApi, type McpProxyCallDto, type McpProxyCa
 import { cardsKey, revocationsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
 import { AppError, assertJsonDepth, canonicalJson, CLOCK, DependencyUnavailableError, newId, type Caller, type Clock } from '@igw/kernel';
 import { decide, statusOf, type CompiledCard, type Decision, type DecisionRecord, type DecisionStatus, type EngineResult, type WireDecision } from '../../domain';
-import { DECISION_JOURNAL, DECISION_REPOSITORY, type DecisionJournal, type DecisionRepository } from '../ports/decision.repository.port';
+import { DECISION_REPOSITORY, type DecisionRepository } from '../ports/decision.repository.port';
 import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
 import { RevocationsReadModel } from '../read-model/revocations.read-model';
 import { MANDATE_VERIFIER, mandateInvalid, requireMandate, type MandateVerifier, type VerifiedMandateClaims } from '../verification/mandate-verifier.port';
@@ -33,8 +33,9 @@ const ACTION_FINGERPRINT_VERSION = 1;
  *
  * The allow path reads only memory: the version board (memory in embedded mode, one Redis round
  * trip in distributed mode) tells whether the card and revocation models are current, the JWKS
- * and verified tokens are cached, and the record goes to the local journal. Anything that cannot
- * be made sure of (board, registry, issuer, approvals, journal) is a 503, never an allow.
+ * and verified tokens are cached, and the record is committed with the decisions of the same
+ * moment (group commit). Anything that cannot be made sure of (board, registry, issuer,
+ * approvals, store) is a 503, never an allow.
  */
 @Injectable()
 export class DecideToolCallUseCase {
@@ -46,7 +47,6 @@ export class DecideToolCallUseCase {
     private readonly cards: IntentCardsReadModel,
     @Inject(VERSION_BOARD) private readonly board: VersionBoard,
     @Inject(APPROVALS_API) private readonly approvals: ApprovalsApi,
-    @Inject(DECISION_JOURNAL) private readonly journal: DecisionJournal,
     @Inject(DECISION_REPOSITORY) private readonly decisions: DecisionRepository,
     @Inject(DECISION_ENGINE_OPTIONS) private readonly settings: DecisionEngineSettings,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -143,10 +143,9 @@ export class DecideToolCallUseCase {
       reviewNote: null,
       createdAt: now,
     };
-    // A deferred call is stored at once so the review queue lists it the moment the agent hears
-    // "defer"; every other decision goes through the journal (durable, no database round trip).
-    if (reviewId !== null) await this.decisions.saveAll([record]);
-    else await this.journal.append(record);
+    // In the store before the answer (group commit): a deferred call is in the review queue the
+    // moment the agent hears "defer", and no answered decision lives only in this process.
+    await this.decisions.record(record);
     if (decision.kind === 'allow_with_log_extra') {
       this.logger.log({ msg: 'decision log_fields', decision_id: decisionId, org_id: caller.orgId, cred_id: claims.jti, operation: action.operation, log_fields: decision.log_fields });
     }

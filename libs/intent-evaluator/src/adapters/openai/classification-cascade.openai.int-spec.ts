@@ -38,7 +38,7 @@ const INTENTIONS = [
 /** The real read model, fed by a fake registry and version board. */
 async function orgWithIntentions(): Promise<OrgIntentions> {
   const board: VersionBoard = { current: async () => 3, advance: async () => undefined };
-  const registry: Pick<PolicyRegistryApi, 'activeIntentions'> = { activeIntentions: async () => ({ version: 3, intentions: INTENTIONS }) };
+  const registry: Pick<PolicyRegistryApi, 'activeIntentions' | 'orgsWith'> = { activeIntentions: async () => ({ version: 3, intentions: INTENTIONS }), orgsWith: async () => ({ org_ids: ['org_1'] }) };
   const org = await new ActiveIntentionsReadModel(board, registry).forOrg('org_1');
   return org;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { DependencyUnavailableError, newId, toPage } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { DependencyUnavailableError, newId, RecordRefusedError, toPage } from '@igw/kernel';
+import { migrate, openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { parseEvent, Topics, type EventEnvelope, type IntentEvaluatedV1 } from '@igw/contracts';
 import { parseHistoryQuery } from '../../domain/history/history-query';
 import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/ports/intent-event.repository.port';
@@ -47,10 +47,10 @@ function intentEvent(orgId: string, extra: Partial<IntentEventRecord> = {}): Int
 /** Instruments a store: the transactions it ran on its database and the size of each batch it tried. */
 function instrument(db: ServiceDatabase, store: PrismaIntentEventStore) {
   const transactions = jest.spyOn(db, 'transaction');
-  const writes = jest.spyOn(store as unknown as { write: (events: IntentEventRecord[]) => Promise<void> }, 'write');
+  const writes = jest.spyOn(store as unknown as { write: (tx: unknown, events: IntentEventRecord[]) => Promise<void> }, 'write');
   return {
     transactions: () => transactions.mock.calls.length,
-    batchSizes: () => writes.mock.calls.map(([events]) => events.length),
+    batchSizes: () => writes.mock.calls.map(([, events]) => events.length),
     restore: () => (transactions.mockRestore(), writes.mockRestore()),
   };
 }
@@ -86,7 +86,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
   const otherStore = async (other: ServiceDatabase) => {
     const otherPrisma = await createEvaluatorPrisma(other);
     others.push({ db: other, prisma: otherPrisma });
-    const s = new PrismaIntentEventStore(otherPrisma, other, { nudge: () => undefined });
+    const s = new PrismaIntentEventStore(otherPrisma, other, { nudge: () => undefined }, new SqlDeadLetters(other));
     return { store: s, probe: instrument(other, s) };
   };
 
@@ -94,7 +94,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
     db = openPostgresDatabase(url, schema, 8);
     await migrate(db, EVALUATOR_MIGRATIONS);
     prisma = await createEvaluatorPrisma(db);
-    store = new PrismaIntentEventStore(prisma, db, { nudge: () => nudges++ });
+    store = new PrismaIntentEventStore(prisma, db, { nudge: () => nudges++ }, new SqlDeadLetters(db));
   });
 
   afterAll(async () => {
@@ -110,7 +110,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
 
   it('migrates the intent_events table with its history indexes next to the outbox tables', async () => {
     const tables = await db.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
-    expect(tables.map((t) => t.table_name)).toEqual(['_prisma_migrations', 'intent_events', 'outbox_events', 'processed_events']);
+    expect(tables.map((t) => t.table_name)).toEqual(['_prisma_migrations', 'dead_letters', 'intent_events', 'outbox_events', 'processed_events']);
     const indexes = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'intent_events' ORDER BY indexname`, [schema]);
     expect(indexes.map((i) => i.indexdef.replace(/^.* USING /, ''))).toEqual([
       'btree (org_id, created_at DESC, id DESC)',
@@ -208,17 +208,18 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => dead.record(intentEvent('org_dead'))));
     expect(results.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
     for (const r of results) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DependencyUnavailableError);
-    expect(probe.batchSizes()).toEqual([5]);
+    // One transaction for the five (it fails at connect, before any statement), no split, no retry.
+    expect(probe.transactions()).toBe(1);
     await dead.drain();
   });
 
-  it('a batch failing for every event (schema not migrated) rejects every waiter with the error, after at most one split', async () => {
+  it('a batch failing for every event (schema not migrated) rejects every waiter with the error, blaming no event', async () => {
     const missing = `it_evaluator_missing_${randomBytes(4).toString('hex')}`;
     const { store: broken, probe } = await otherStore(openPostgresDatabase(url, missing, 2));
     const results = await Promise.allSettled(Array.from({ length: 40 }, () => broken.record(intentEvent('org_broken'))));
     expect(results.map((r) => r.status)).toEqual(Array(40).fill('rejected'));
     for (const r of results) expect((r as PromiseRejectedResult).reason).not.toBeInstanceOf(DependencyUnavailableError);
-    expect(probe.batchSizes()).toEqual([40, 20, 20]);
+    expect(probe.batchSizes()).toEqual([40]);
     expect(await rowIds('org_broken')).toEqual([]);
   });
 
@@ -231,9 +232,21 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
     expect(results[27]!.status).toBe('rejected');
     expect((await rowIds(org)).sort()).toEqual(events.filter((_, i) => i !== 27).map((e) => e.id).sort());
     expect((await outbox(org)).length).toBe(39);
+    const [letter] = await db.query<{ record_id: string; org_id: string }>(`SELECT record_id, org_id FROM "${schema}"."dead_letters" WHERE kind = 'intent_event' AND record_id = $1`, [events[27]!.id]);
+    expect(letter).toEqual({ record_id: events[27]!.id, org_id: org });
     // 40 → 20 + 20 → 10 + 10 → 5 + 5 → 3 + 2 → 2 + 1 → 1 + 1: a poisoned batch costs O(log n) transactions.
     expect(probe.batchSizes().length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(40)));
     probe.restore();
+  });
+
+  it("one org's evaluation with a lone surrogate fails alone; the other org's concurrent evaluations all commit", async () => {
+    const [a, b] = ['org_poison_a', 'org_poison_b'];
+    const events = Array.from({ length: 120 }, (_, i) => intentEvent(i % 2 ? b : a, i % 2 ? {} : { userId: `user\ud800${i}` }));
+    const results = await Promise.allSettled(events.map((e) => store.record(e)));
+    results.forEach((r, i) => expect(r.status).toBe(i % 2 ? 'fulfilled' : 'rejected'));
+    for (const r of results.filter((x) => x.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(RecordRefusedError);
+    expect((await rowIds(b)).length).toBe(60);
+    expect(await rowIds(a)).toEqual([]);
   });
 
   it('drain waits for queued and in-flight writes, including records added while it waits', async () => {

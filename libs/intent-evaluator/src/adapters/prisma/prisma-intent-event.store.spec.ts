@@ -1,5 +1,5 @@
-import type { ServiceDatabase } from '@igw/persistence';
-import { DependencyUnavailableError } from '@igw/kernel';
+import type { DeadLetter, ServiceDatabase, SqlDeadLetters } from '@igw/persistence';
+import { RecordRefusedError } from '@igw/kernel';
 import { parseEvent, Topics, type EventEnvelope } from '@igw/contracts';
 import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/ports/intent-event.repository.port';
 import type { EvaluatorPrisma } from './evaluator-prisma.client';
@@ -72,22 +72,23 @@ class FakeDatabase {
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('PrismaIntentEventStore (group commit)', () => {
+describe('PrismaIntentEventStore (on the shared GroupCommitWriter)', () => {
   let prisma: FakeDatabase;
   let store: PrismaIntentEventStore;
   let nudges: number;
+  let letters: DeadLetter[];
 
   beforeEach(() => {
     prisma = new FakeDatabase();
     nudges = 0;
-    store = new PrismaIntentEventStore({} as EvaluatorPrisma, prisma as unknown as ServiceDatabase, { nudge: () => nudges++ });
+    letters = [];
+    const deadLetters = { add: async (l: DeadLetter) => void letters.push(l) } as unknown as SqlDeadLetters;
+    store = new PrismaIntentEventStore({} as EvaluatorPrisma, prisma as unknown as ServiceDatabase, { nudge: () => nudges++ }, deadLetters);
   });
 
-  it('writes a lone record on the next turn of the event loop, with its intent.evaluated outbox row', async () => {
+  it('writes a record with its intent.evaluated outbox row in one transaction, then nudges the relay', async () => {
     const e = intentEvent({ userId: 'u_1', approvalRequestId: 'apr_1', outcome: 'pending_approval' });
-    const recorded = store.record(e);
-    expect(prisma.attempts).toEqual([]);
-    await recorded;
+    await store.record(e);
     expect(prisma.committed).toEqual([[e.id]]);
     expect(nudges).toBe(1);
     expect(prisma.outbox).toHaveLength(1);
@@ -97,97 +98,30 @@ describe('PrismaIntentEventStore (group commit)', () => {
     expect(() => parseEvent(env!)).not.toThrow();
   });
 
-  it('resolves a record only once its batch committed', async () => {
-    prisma.hold();
-    let done = false;
-    const recorded = store.record(intentEvent()).then(() => (done = true));
-    await turn();
-    await turn();
-    expect(prisma.attempts).toHaveLength(1);
-    expect(done).toBe(false);
-    prisma.release();
-    await recorded;
-    expect(done).toBe(true);
-  });
-
-  it('records of one turn share a transaction; those arriving during a flush form the next one', async () => {
-    prisma.hold();
-    const first = Array.from({ length: 30 }, () => intentEvent());
-    const firstDone = Promise.all(first.map((e) => store.record(e)));
-    await turn();
-    const second = Array.from({ length: 70 }, () => intentEvent());
-    const secondDone = Promise.all(second.map((e) => store.record(e)));
-    await turn();
-    expect(prisma.attempts).toEqual([first.map((e) => e.id)]);
-    prisma.release();
-    await Promise.all([firstDone, secondDone]);
-    expect(prisma.committed).toEqual([first.map((e) => e.id), second.map((e) => e.id)]);
-    expect(nudges).toBe(2);
-  });
-
   it(`never puts more than ${INTENT_EVENT_BATCH_MAX} events in one transaction`, async () => {
     await Promise.all(Array.from({ length: 1234 }, () => store.record(intentEvent())));
     expect(prisma.committed.map((b) => b.length)).toEqual([500, 500, 234]);
   });
 
-  it('an unreachable database rejects the whole batch with DependencyUnavailableError, without splitting it', async () => {
-    prisma.refuse = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    const results = await Promise.allSettled(Array.from({ length: 8 }, () => store.record(intentEvent())));
-    expect(results.every((r) => r.status === 'rejected' && r.reason instanceof DependencyUnavailableError)).toBe(true);
-    expect(prisma.attempts.map((b) => b.length)).toEqual([8]);
-    expect(nudges).toBe(0);
-    // The store recovers with the database.
-    prisma.refuse = () => null;
-    await store.record(intentEvent());
-    expect(nudges).toBe(1);
-  });
-
-  it('an error every event causes rejects the whole batch with it after one split', async () => {
-    const error = new Error('relation "intent_events" does not exist');
-    prisma.refuse = () => error;
-    const results = await Promise.allSettled(Array.from({ length: 9 }, () => store.record(intentEvent())));
-    expect(results.map((r) => (r as PromiseRejectedResult).reason)).toEqual(Array(9).fill(error));
-    expect(prisma.attempts.map((b) => b.length)).toEqual([9, 5, 4]);
-  });
-
-  it('one event the database refuses fails alone, in O(log n) extra transactions', async () => {
-    const events = Array.from({ length: 500 }, () => intentEvent());
-    const bad = events[321]!.id;
-    prisma.refuse = (ids) => (ids.includes(bad) ? new Error('new row violates check constraint') : null);
+  it("one org's event the database refuses is set aside; the other org's evaluations of the batch commit", async () => {
+    const events = Array.from({ length: 60 }, (_, i) => intentEvent({ orgId: i % 2 ? 'org_b' : 'org_a' }));
+    const bad = events[10]!;
+    prisma.refuse = (ids) => (ids.includes(bad.id) ? Object.assign(new Error('invalid input syntax for type json'), { code: '22P02' }) : null);
     const results = await Promise.allSettled(events.map((e) => store.record(e)));
-    expect(results.flatMap((r, i) => (r.status === 'rejected' ? [events[i]!.id] : []))).toEqual([bad]);
-    expect(prisma.committed.flat().sort()).toEqual(events.map((e) => e.id).filter((id) => id !== bad));
-    expect(prisma.attempts.length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(500)));
+    expect(results.flatMap((r, i) => (r.status === 'rejected' ? [events[i]!.id] : []))).toEqual([bad.id]);
+    expect((results[10] as PromiseRejectedResult).reason).toBeInstanceOf(RecordRefusedError);
+    expect(letters).toMatchObject([{ kind: 'intent_event', recordId: bad.id, orgId: 'org_a' }]);
+    expect(prisma.committed.flat()).toHaveLength(59);
   });
 
-  it('several refused events in one half are each found; refused events in both halves fail the batch', async () => {
-    const events = Array.from({ length: 16 }, () => intentEvent());
-    let bad = new Set([events[1]!.id, events[6]!.id]);
-    prisma.refuse = (ids) => (ids.some((id) => bad.has(id)) ? new Error('refused') : null);
-    let results = await Promise.allSettled(events.map((e) => store.record(e)));
-    expect(results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []))).toEqual([1, 6]);
-
-    const more = Array.from({ length: 16 }, () => intentEvent());
-    bad = new Set([more[1]!.id, more[12]!.id]);
-    results = await Promise.allSettled(more.map((e) => store.record(e)));
-    expect(results.every((r) => r.status === 'rejected')).toBe(true);
-  });
-
-  it('drain waits for queued and in-flight batches, also those recorded while it waits', async () => {
-    await store.drain(); // idle
+  it('drain waits for what is queued (shutdown)', async () => {
     prisma.hold();
     let settled = 0;
     for (let i = 0; i < 10; i++) void store.record(intentEvent()).then(() => settled++);
     const drained = store.beforeApplicationShutdown();
     await turn();
-    for (let i = 0; i < 5; i++) void store.record(intentEvent()).then(() => settled++);
-    let done = false;
-    void drained.then(() => (done = true));
-    await turn();
-    expect(done).toBe(false);
     prisma.release();
     await drained;
-    expect(settled).toBe(15);
-    expect(prisma.committed.map((b) => b.length)).toEqual([10, 5]);
+    expect(settled).toBe(10);
   });
 });

@@ -1,7 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { Topics } from '@igw/contracts';
-import { DependencyUnavailableError } from '@igw/kernel';
-import { rethrowUnavailable, type ServiceDatabase } from '@igw/persistence';
+import { DEAD_LETTERS, GroupCommitWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
 import { envelope, OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
 import type { CascadeEvidence } from '../../application/classification/cascade-evidence';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';
@@ -82,43 +81,26 @@ const COLUMNS = [
   ['created_at', 'timestamptz'],
 ] as const satisfies readonly (readonly [keyof ReturnType<typeof toColumns>, string])[];
 
-interface Waiter {
-  event: IntentEventRecord;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
 /**
- * Intent events with group commit. Every evaluation must be stored (with its outbox row) before
- * its response is sent, and a transaction per evaluation would make the commit the bottleneck.
- * So `record()` only queues the event; one flusher at a time takes everything queued (up to
- * INTENT_EVENT_BATCH_MAX) and writes it in one transaction of two statements: one multi-row
- * INSERT of the events, one of their `intent.evaluated` outbox rows. Each `record()` resolves
- * after that commit. (Prisma's createMany and OutboxWriter's row-at-a-time inserts took ~20× as
- * long for a batch of 500: about 700 ms against 40 ms on the test machine.)
+ * Intent events with group commit (the shared GroupCommitWriter): every evaluation is stored with
+ * its `intent.evaluated` outbox row before its response is sent, many evaluations per transaction
+ * of two statements (one multi-row INSERT of the events, one of their outbox rows). Prisma's
+ * createMany and OutboxWriter's row-at-a-time inserts took ~20× as long for a batch of 500.
  *
- * No added delay: an idle store flushes on the next turn of the event loop, so a lone request
- * waits for its own commit only. Under load the events that arrive while a flush runs form the
- * next batch, so batches grow with the load instead of with a timer.
- *
- * A failed batch rejects its waiters (DependencyUnavailableError → 503 when the database could not
- * be reached). A batch the database refuses for another reason is split in two and each half
- * retried, so one event the database will not take (a bug, or input that slipped past validation)
- * fails alone instead of failing the evaluations it happened to share a transaction with. When both
- * halves fail too the cause is not one event (schema missing, ...) and the whole batch is rejected.
+ * An event the database refuses (poison that slipped past the edge) is set aside as a dead letter
+ * and fails its own evaluation only; the evaluations it shared a batch with, of any org, commit.
  */
 @Injectable()
 export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicationShutdown {
   private readonly insertEvents: string;
   private readonly insertOutbox: string;
-  private queue: Waiter[] = [];
-  /** The flush loop while it runs (it settles only once the queue is empty); null when idle. */
-  private loop: Promise<void> | null = null;
+  private readonly writer: GroupCommitWriter<IntentEventRecord>;
 
   constructor(
     @Inject(EVALUATOR_PRISMA) private readonly prisma: EvaluatorPrisma,
-    @Inject(EVALUATOR_DB) private readonly db: ServiceDatabase,
-    @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
+    @Inject(EVALUATOR_DB) db: ServiceDatabase,
+    @Inject(OUTBOX_NOTIFIER) notifier: OutboxNotifier,
+    @Inject(DEAD_LETTERS) deadLetters: SqlDeadLetters,
   ) {
     const schema = db.schema;
     const names = COLUMNS.map(([name]) => `"${name}"`).join(', ');
@@ -129,18 +111,29 @@ export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicati
     // statement instead of one per event, in the order given.
     this.insertOutbox = `INSERT INTO "${schema}"."outbox_events" ("id", "topic", "key", "envelope")
       SELECT e->>'id', e->>'type', e->>'org_id', e FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, n) ORDER BY n`;
-  }
-
-  record(event: IntentEventRecord): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ event, resolve, reject });
-      this.loop ??= this.run();
+    this.writer = new GroupCommitWriter<IntentEventRecord>({
+      kind: 'intent_event',
+      db,
+      deadLetters,
+      maxBatch: INTENT_EVENT_BATCH_MAX,
+      describe: (e) => ({ id: e.id, orgId: e.orgId }),
+      write: (tx, events) => this.write(tx, events),
+      committed: () => notifier.nudge(),
     });
   }
 
+  record(event: IntentEventRecord): Promise<void> {
+    return this.writer.submit(event);
+  }
+
   /** Resolves once everything recorded so far (and while waiting) is committed or rejected. */
-  async drain(): Promise<void> {
-    while (this.loop) await this.loop;
+  drain(): Promise<void> {
+    return this.writer.drain();
+  }
+
+  /** Events recorded and not yet committed, and the age of the oldest (health). */
+  backlog(): { pending: number; oldestMs: number } {
+    return this.writer.backlog();
   }
 
   /** Graceful shutdown: answered evaluations are never lost. Runs before the Prisma client closes. */
@@ -162,68 +155,11 @@ export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicati
     return rows.map(toRecord);
   }
 
-  private async run(): Promise<void> {
-    // Next turn of the event loop: the calls made in this one (requests whose I/O completed
-    // together) join the first batch; nothing waits on a timer.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    try {
-      while (this.queue.length > 0) await this.flush(this.queue.splice(0, INTENT_EVENT_BATCH_MAX));
-    } finally {
-      this.loop = null;
-    }
-  }
-
-  /** Writes one batch and settles its waiters; never throws. */
-  private async flush(batch: Waiter[]): Promise<void> {
-    const error = await this.attempt(batch);
-    if (error === null) return;
-    if (batch.length === 1 || error instanceof DependencyUnavailableError) return rejectAll(batch, error);
-    const half = Math.ceil(batch.length / 2);
-    const [first, second] = [batch.slice(0, half), batch.slice(half)];
-    const [firstError, secondError] = [await this.attempt(first), await this.attempt(second)];
-    if (firstError !== null && secondError !== null) {
-      rejectAll(first, firstError);
-      rejectAll(second, secondError);
-    } else if (firstError !== null) {
-      await this.isolate(first, firstError);
-    } else if (secondError !== null) {
-      await this.isolate(second, secondError);
-    }
-  }
-
-  /** A batch failed while the rest of its parent committed: look for the events at fault. */
-  private async isolate(batch: Waiter[], error: unknown): Promise<void> {
-    if (batch.length === 1 || error instanceof DependencyUnavailableError) return rejectAll(batch, error);
-    const half = Math.ceil(batch.length / 2);
-    for (const part of [batch.slice(0, half), batch.slice(half)]) {
-      const partError = await this.attempt(part);
-      if (partError !== null) await this.isolate(part, partError);
-    }
-  }
-
-  /** Commits the batch and resolves its waiters; returns the error (as rethrowUnavailable maps it) instead. */
-  private async attempt(batch: Waiter[]): Promise<unknown> {
-    try {
-      await this.write(batch.map((w) => w.event)).catch(rethrowUnavailable);
-    } catch (error) {
-      return error ?? new Error('intent event batch failed');
-    }
-    this.notifier.nudge();
-    for (const w of batch) w.resolve();
-    return null;
-  }
-
-  private async write(events: IntentEventRecord[]): Promise<void> {
+  private async write(tx: SqlRunner, events: readonly IntentEventRecord[]): Promise<void> {
     const envelopes = events.map((e) => envelope(Topics.IntentEvaluated, e.orgId, toIntentEvaluatedV1(e), e.createdAt));
     // Straight to the driver, not through Prisma: the batch is two fixed statements, and Prisma's
     // per-statement overhead (~4 ms on PGlite) would cost more than the statements themselves.
-    await this.db.transaction(async (tx) => {
-      await tx.query(this.insertEvents, [JSON.stringify(events.map(toColumns))]);
-      await tx.query(this.insertOutbox, [JSON.stringify(envelopes)]);
-    });
+    await tx.query(this.insertEvents, [JSON.stringify(events.map(toColumns))]);
+    await tx.query(this.insertOutbox, [JSON.stringify(envelopes)]);
   }
-}
-
-function rejectAll(batch: Waiter[], error: unknown): void {
-  for (const w of batch) w.reject(error);
 }

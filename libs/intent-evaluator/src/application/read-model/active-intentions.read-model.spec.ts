@@ -32,7 +32,7 @@ class FakeBoard implements VersionBoard {
   }
 }
 
-class FakeRegistry implements Pick<PolicyRegistryApi, 'activeIntentions'> {
+class FakeRegistry implements Pick<PolicyRegistryApi, 'activeIntentions' | 'orgsWith'> {
   version = 0;
   intentions: IntentionEventV1[] = [];
   calls = 0;
@@ -41,6 +41,10 @@ class FakeRegistry implements Pick<PolicyRegistryApi, 'activeIntentions'> {
     this.calls++;
     if (this.down) throw new Error('registry down');
     return { version: this.version, intentions: this.intentions.filter((i) => i.status === 'active') };
+  }
+  async orgsWith() {
+    if (this.down) throw new Error('registry down');
+    return { org_ids: this.version > 0 ? ['org_1'] : [] };
   }
 }
 

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DependencyUnavailableError } from '@igw/kernel';
 import { POLICY_REGISTRY_API, type IntentionEventV1, type PolicyRegistryApi } from '@igw/contracts';
-import { intentionsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
+import { ExactReadModel, intentionsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
 import { LexicalClassifier, LexicalIndex, type IntentionDocument, type QueryTerm, type SearchHit } from '../../domain/classification';
 
 /** What evaluation needs of an active intention beyond what the classifier indexes. */
@@ -26,6 +25,7 @@ export interface OrgIntentions {
 }
 
 class OrgModel implements OrgIntentions {
+  // `version` is written by the read model as events apply (OrgState).
   readonly index = new LexicalIndex();
   readonly classifier = new LexicalClassifier(this.index);
   readonly byId = new Map<string, ActiveIntention>();
@@ -72,64 +72,44 @@ const toActiveIntention = (e: IntentionEventV1): ActiveIntention => ({
 });
 
 /**
- * The org's active intentions in memory, exact on every call: the registry advances a per-org
- * version on the version board before it answers a change, and this model compares its own
- * version with the board on each call. Events move it forward one version at a time; a gap (or a
- * cold start) triggers a synchronous refresh from the registry. When the board or the registry
- * cannot be reached the call fails closed (503), never evaluates against a stale policy.
+ * The org's active intentions in memory, exact on every call (the shared ExactReadModel): the
+ * registry advances a per-org version on the version board before it answers a change, and this
+ * model compares its own version with the board on each call. Events move it forward one version
+ * at a time; a gap, an org not loaded yet or a cold start loads the registry's snapshot while the
+ * call waits; every org with intentions is loaded at start. When the board or the registry cannot
+ * be reached the call fails closed (503), never evaluates against a stale policy.
  */
 @Injectable()
 export class ActiveIntentionsReadModel {
-  private readonly orgs = new Map<string, OrgModel>();
-  private readonly refreshing = new Map<string, Promise<OrgModel>>();
+  readonly model: ExactReadModel<OrgModel>;
 
   constructor(
-    @Inject(VERSION_BOARD) private readonly board: VersionBoard,
-    @Inject(POLICY_REGISTRY_API) private readonly registry: Pick<PolicyRegistryApi, 'activeIntentions'>,
-  ) {}
-
-  async forOrg(orgId: string): Promise<OrgIntentions> {
-    let current: number;
-    try {
-      current = await this.board.current(intentionsKey(orgId));
-    } catch (err) {
-      throw new DependencyUnavailableError('policy version board', err);
-    }
-    const model = this.orgs.get(orgId);
-    if (model && model.version >= current) return model;
-    // A refresh already running may have read before the change this call was told about: once more.
-    let fresh = await this.refresh(orgId, current);
-    if (fresh.version < current) fresh = await this.refresh(orgId, current);
-    return fresh;
+    @Inject(VERSION_BOARD) board: VersionBoard,
+    @Inject(POLICY_REGISTRY_API) registry: Pick<PolicyRegistryApi, 'activeIntentions' | 'orgsWith'>,
+  ) {
+    this.model = new ExactReadModel<OrgModel>({
+      name: 'active intentions',
+      owner: 'policy-registry',
+      board,
+      key: intentionsKey,
+      source: {
+        load: async (orgId) => {
+          const snapshot = await registry.activeIntentions(orgId);
+          const model = new OrgModel(orgId, snapshot.version);
+          for (const e of snapshot.intentions) model.apply(e);
+          return model;
+        },
+        orgs: async () => (await registry.orgsWith('intentions')).org_ids,
+      },
+    });
   }
 
-  /** Applies an intention event if it is the next version; anything else waits for a refresh. */
+  forOrg(orgId: string): Promise<OrgIntentions> {
+    return this.model.current(orgId);
+  }
+
+  /** Applies an intention event if it is the next version; anything else waits for a load. */
   apply(orgId: string, event: IntentionEventV1): void {
-    const model = this.orgs.get(orgId);
-    if (!model || event.org_version !== model.version + 1) return;
-    model.apply(event);
-    model.version = event.org_version;
-  }
-
-  private refresh(orgId: string, atLeast: number): Promise<OrgModel> {
-    const running = this.refreshing.get(orgId);
-    if (running) return running;
-    const work = (async () => {
-      let snapshot;
-      try {
-        snapshot = await this.registry.activeIntentions(orgId);
-      } catch (err) {
-        throw new DependencyUnavailableError('policy-registry', err);
-      }
-      // The board is advanced after commit, so a snapshot read now is at least as new.
-      if (snapshot.version < atLeast) throw new DependencyUnavailableError('policy-registry (snapshot older than the published version)');
-      const model = new OrgModel(orgId, snapshot.version);
-      for (const e of snapshot.intentions) model.apply(e);
-      const existing = this.orgs.get(orgId);
-      if (!existing || existing.version < model.version) this.orgs.set(orgId, model);
-      return this.orgs.get(orgId)!;
-    })();
-    this.refreshing.set(orgId, work);
-    return work.finally(() => this.refreshing.delete(orgId));
+    this.model.applyNext(orgId, event.org_version, (model) => model.apply(event));
   }
 }

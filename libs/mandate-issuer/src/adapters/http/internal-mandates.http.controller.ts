@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { RevocationsDto } from '@igw/contracts';
+import type { OrgIdsDto, RevocationsDto } from '@igw/contracts';
 import { CurrentCaller } from '@igw/http';
 import { invalidRequest, type Caller } from '@igw/kernel';
 import { RevocationsSinceUseCase } from '../../application/use-cases/revocations-since.use-case';
@@ -27,5 +27,11 @@ export class InternalMandatesHttpController {
   @Get('revocations')
   revocations(@CurrentCaller() caller: Caller, @Query('after') after: unknown): Promise<RevocationsDto> {
     return this.revocationsSince.execute(caller.orgId, parseAfterVersion(after));
+  }
+
+  /** The orgs that ever revoked a mandate (org ids only, so the caller's org plays no part): a verifier's warm start. */
+  @Get('revocation-orgs')
+  revocationOrgs(): Promise<OrgIdsDto> {
+    return this.revocationsSince.orgs();
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { MandateIssuerApi, RevocationsDto } from '@igw/contracts';
+import type { MandateIssuerApi, OrgIdsDto, RevocationsDto } from '@igw/contracts';
 import { RevocationsSinceUseCase } from '../../application/use-cases/revocations-since.use-case';
 
 /**
@@ -12,5 +12,9 @@ export class InProcessMandateIssuerClient implements MandateIssuerApi {
 
   revocationsSince(orgId: string, afterVersion: number): Promise<RevocationsDto> {
     return this.revocations.execute(orgId, afterVersion);
+  }
+
+  orgsWithRevocations(): Promise<OrgIdsDto> {
+    return this.revocations.orgs();
   }
 }

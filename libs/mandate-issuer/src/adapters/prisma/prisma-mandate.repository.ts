@@ -182,6 +182,11 @@ export class PrismaMandateRepository implements MandateRepository {
     return result.mandate;
   }
 
+  async revocationOrgIds(): Promise<string[]> {
+    const rows = await this.prisma.orgRevocationVersion.findMany({ where: { version: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } }).catch(rethrowUnavailable);
+    return rows.map((r) => r.orgId);
+  }
+
   async revocationsSince(orgId: string, afterVersion: number, expiringAfter: Date): Promise<RevocationSnapshot> {
     const after = Math.min(afterVersion, MAX_REVOCATION_VERSION);
     // REPEATABLE READ: the counter and the rows come from one snapshot, so the list holds exactly

@@ -62,4 +62,6 @@ export interface MandateRepository {
    * exactly the revocations up to `version` that are still of interest.
    */
   revocationsSince(orgId: string, afterVersion: number, expiringAfter: Date): Promise<RevocationSnapshot>;
+  /** Every org whose revocation counter is above 0 (verifiers load these at start). */
+  revocationOrgIds(): Promise<string[]>;
 }

@@ -65,6 +65,13 @@ export class InMemoryMandateRepository implements MandateRepository {
     return { version: this.revocationVersions.get(orgId) ?? 0, revoked };
   }
 
+  async revocationOrgIds(): Promise<string[]> {
+    return [...this.revocationVersions.entries()]
+      .filter(([, v]) => v > 0)
+      .map(([org]) => org)
+      .sort();
+  }
+
   /** The stored domain record of `credId` (any org), or undefined. */
   mandate(credId: string): Mandate | undefined {
     const row = this.rows.get(credId);

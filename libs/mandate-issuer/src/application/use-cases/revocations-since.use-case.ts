@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { RevocationsDto } from '@igw/contracts';
+import type { OrgIdsDto, RevocationsDto } from '@igw/contracts';
 import { CLOCK, invalidRequest, type Clock } from '@igw/kernel';
 import { MANDATE_REPOSITORY, type MandateRepository } from '../ports/mandate.repository.port';
 
@@ -32,5 +32,10 @@ export class RevocationsSinceUseCase {
     const expiringAfter = new Date(this.clock.now().getTime() - REVOCATION_LISTED_AFTER_EXPIRY_SECONDS * 1000);
     const { version, revoked } = await this.mandates.revocationsSince(orgId, afterVersion, expiringAfter);
     return { version, revoked: revoked.map((r) => ({ cred_id: r.credId, expires_at: r.expiresAt.toISOString() })) };
+  }
+
+  /** The orgs that ever revoked a mandate: what a verifier loads at start, before it reports ready. */
+  async orgs(): Promise<OrgIdsDto> {
+    return { org_ids: await this.mandates.revocationOrgIds() };
   }
 }

@@ -1,11 +1,12 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { ActiveIntentionsDto, IntentCardDto, IntentCardsSnapshotDto } from '@igw/contracts';
+import type { ActiveIntentionsDto, IntentCardDto, IntentCardsSnapshotDto, OrgIdsDto } from '@igw/contracts';
 import { CurrentCaller } from '@igw/http';
-import type { Caller } from '@igw/kernel';
+import { invalidRequest, type Caller } from '@igw/kernel';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
 import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-active-intentions.use-case';
+import { ListStatefulOrgsUseCase } from '../../application/use-cases/list-stateful-orgs.use-case';
 
 /**
  * Service-to-service routes of distributed mode (the evaluator refreshes its cache here; the
@@ -20,7 +21,18 @@ export class InternalIntentionsHttpController {
     private readonly getActiveIntentions: GetActiveIntentionsUseCase,
     private readonly getIntentCard: GetIntentCardUseCase,
     private readonly getIntentCardsSnapshot: GetIntentCardsSnapshotUseCase,
+    private readonly listStatefulOrgs: ListStatefulOrgsUseCase,
   ) {}
+
+  /**
+   * The orgs whose intentions (`with=intentions`) or cards (`with=cards`) ever changed: a reader
+   * loads them at start. Org ids only, no org's data, so the caller's org plays no part.
+   */
+  @Get('orgs')
+  orgs(@Query('with') counter: unknown): Promise<OrgIdsDto> {
+    if (counter !== 'intentions' && counter !== 'cards') throw invalidRequest('with must be intentions or cards', [{ path: 'with', message: 'with must be intentions or cards' }]);
+    return this.listStatefulOrgs.execute(counter);
+  }
 
   @Get('intentions/active')
   active(@CurrentCaller() caller: Caller): Promise<ActiveIntentionsDto> {

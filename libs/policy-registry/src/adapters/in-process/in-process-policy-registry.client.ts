@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { ActiveIntentionsDto, IntentCardDto, IntentCardsSnapshotDto, PolicyRegistryApi } from '@igw/contracts';
+import type { ActiveIntentionsDto, IntentCardDto, IntentCardsSnapshotDto, OrgIdsDto, PolicyRegistryApi, RegistryCounter } from '@igw/contracts';
 import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-active-intentions.use-case';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
 import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
+import { ListStatefulOrgsUseCase } from '../../application/use-cases/list-stateful-orgs.use-case';
 
 /**
  * Embedded mode: other services read the registry through its use cases in the same process
@@ -14,6 +15,7 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
     private readonly getActiveIntentions: GetActiveIntentionsUseCase,
     private readonly getIntentCard: GetIntentCardUseCase,
     private readonly getIntentCardsSnapshot: GetIntentCardsSnapshotUseCase,
+    private readonly listStatefulOrgs: ListStatefulOrgsUseCase,
   ) {}
 
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto> {
@@ -26,5 +28,9 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
 
   intentCards(orgId: string): Promise<IntentCardsSnapshotDto> {
     return this.getIntentCardsSnapshot.execute(orgId);
+  }
+
+  orgsWith(counter: RegistryCounter): Promise<OrgIdsDto> {
+    return this.listStatefulOrgs.execute(counter);
   }
 }

@@ -127,4 +127,9 @@ export class PrismaIntentCardRepository implements IntentCardRepository {
       )
       .catch(rethrowUnavailable);
   }
+
+  async orgIds(): Promise<string[]> {
+    const rows = await this.prisma.orgVersion.findMany({ where: { cardsVersion: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } }).catch(rethrowUnavailable);
+    return rows.map((r) => r.orgId);
+  }
 }

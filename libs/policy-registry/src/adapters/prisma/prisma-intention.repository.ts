@@ -138,4 +138,9 @@ export class PrismaIntentionRepository implements IntentionRepository {
       )
       .catch(rethrowUnavailable);
   }
+
+  async orgIds(): Promise<string[]> {
+    const rows = await this.prisma.orgVersion.findMany({ where: { intentionsVersion: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } }).catch(rethrowUnavailable);
+    return rows.map((r) => r.orgId);
+  }
 }

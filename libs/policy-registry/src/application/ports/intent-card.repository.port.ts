@@ -25,4 +25,6 @@ export interface IntentCardRepository {
    * (created_at desc, id desc).
    */
   snapshot(orgId: string): Promise<{ version: number; cards: IntentCard[] }>;
+  /** Every org whose cards counter is above 0 (readers load these at start). */
+  orgIds(): Promise<string[]>;
 }

@@ -29,4 +29,6 @@ export interface IntentionRepository {
    * Newest first (created_at desc, id desc).
    */
   activeSnapshot(orgId: string): Promise<{ version: number; intentions: Intention[] }>;
+  /** Every org whose intentions counter is above 0 (readers load these at start). */
+  orgIds(): Promise<string[]>;
 }

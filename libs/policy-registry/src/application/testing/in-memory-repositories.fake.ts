@@ -19,6 +19,9 @@ class OrgCounters {
   current(orgId: string): number {
     return this.counters.get(orgId) ?? 0;
   }
+  orgIds(): string[] {
+    return [...this.counters.keys()].sort();
+  }
 }
 
 export class InMemoryIntentionRepository implements IntentionRepository {
@@ -60,6 +63,10 @@ export class InMemoryIntentionRepository implements IntentionRepository {
     const intentions = [...this.rows.values()].filter((r) => r.orgId === orgId && r.status === 'active').sort(newestFirst);
     return { version: this.versions.current(orgId), intentions: intentions.map((r) => structuredClone(r)) };
   }
+
+  async orgIds(): Promise<string[]> {
+    return this.versions.orgIds();
+  }
 }
 
 export class InMemoryIntentCardRepository implements IntentCardRepository {
@@ -100,5 +107,9 @@ export class InMemoryIntentCardRepository implements IntentCardRepository {
   async snapshot(orgId: string) {
     const cards = [...this.rows.values()].filter((r) => r.orgId === orgId).sort(newestFirst);
     return { version: this.versions.current(orgId), cards: cards.map((r) => structuredClone(r)) };
+  }
+
+  async orgIds(): Promise<string[]> {
+    return this.versions.orgIds();
   }
 }

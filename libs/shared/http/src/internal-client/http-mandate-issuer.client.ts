@@ -1,8 +1,9 @@
-import { RevocationsDto, type MandateIssuerApi } from '@igw/contracts';
+import { OrgIdsDto, RevocationsDto, type MandateIssuerApi } from '@igw/contracts';
 import type { InternalServiceClient } from './internal-service.client';
 import { getValidated } from './validated-get';
 
 const REVOCATIONS = '/internal/mandates/revocations';
+const REVOCATION_ORGS = '/internal/mandates/revocation-orgs';
 
 /**
  * Distributed mode: MandateIssuerApi over the issuer's internal route. The org travels as the
@@ -24,6 +25,11 @@ export class HttpMandateIssuerClient implements MandateIssuerApi {
   async revocationsSince(orgId: string, afterVersion: number): Promise<RevocationsDto> {
     if (!Number.isSafeInteger(afterVersion) || afterVersion < 0) throw new RangeError(`afterVersion must be a non-negative integer, got ${afterVersion}`);
     return getValidated(this.http, RevocationsDto, `${REVOCATIONS}?after=${afterVersion}`, { orgId, keyId: this.serviceKeyId });
+  }
+
+  /** Org ids only: the caller's org is not consulted, so this service's own name stands in for it. */
+  orgsWithRevocations(): Promise<OrgIdsDto> {
+    return getValidated(this.http, OrgIdsDto, REVOCATION_ORGS, { orgId: this.serviceKeyId, keyId: this.serviceKeyId });
   }
 
   async close(): Promise<void> {

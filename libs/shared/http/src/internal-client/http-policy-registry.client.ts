@@ -1,4 +1,4 @@
-import { ActiveIntentionsDto, IntentCardsSnapshotDto, type IntentCardDto, type PolicyRegistryApi } from '@igw/contracts';
+import { ActiveIntentionsDto, IntentCardsSnapshotDto, OrgIdsDto, type IntentCardDto, type PolicyRegistryApi, type RegistryCounter } from '@igw/contracts';
 import { DependencyUnavailableError } from '@igw/kernel';
 import { InternalServiceResponseError, type InternalServiceClient } from './internal-service.client';
 import { getValidated } from './validated-get';
@@ -28,6 +28,11 @@ export class HttpPolicyRegistryClient implements PolicyRegistryApi {
   /** 200 → the validated snapshot of the org's cards; any other status below 500 → InternalServiceResponseError (a bug, 500). */
   intentCards(orgId: string): Promise<IntentCardsSnapshotDto> {
     return getValidated(this.http, IntentCardsSnapshotDto, INTENT_CARDS, { orgId, keyId: this.serviceKeyId });
+  }
+
+  /** Org ids only: the caller's org is not consulted, so this service's own name stands in for it. */
+  orgsWith(counter: RegistryCounter): Promise<OrgIdsDto> {
+    return getValidated(this.http, OrgIdsDto, `/internal/orgs?with=${counter}`, { orgId: this.serviceKeyId, keyId: this.serviceKeyId });
   }
 
   /** 200 → the card; 404 → null (no such card in this org); anything else below 500 → InternalServiceResponseError. */

@@ -27,10 +27,15 @@ export interface TestSystem {
   /** Concatenated output of every process, for log assertions. */
   output(): string;
   /**
-   * Stops the process running `app` and starts it again on the same settings and port (embedded
-   * mode: the one process). The first process of that app in distributed mode.
+   * Stops the process running `app` (with `signal`, default SIGTERM; SIGKILL for a crash) and
+   * starts it again on the same settings and port (embedded mode: the one process). The first
+   * process of that app in distributed mode.
    */
-  restartService(app: string): Promise<void>;
+  restartService(app: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Stops the first process of `app` (embedded mode: the one process), leaving it down. */
+  stopService(app: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts again a process stopped by stopService, on the same settings and port. */
+  startService(app: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,7 +61,7 @@ export async function createTestDatabase(serverUrl = testDatabaseUrl()): Promise
 
 export async function startEmbeddedSystem(
   opts: { dataDir?: string; env?: Record<string, string>; port?: number } = {},
-): Promise<TestSystem & { dataDir: string; restart(env?: Record<string, string>): Promise<void> }> {
+): Promise<TestSystem & { dataDir: string; restart(env?: Record<string, string>, signal?: NodeJS.Signals): Promise<void> }> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'igw-e2e-'));
   const adminKey = randomKey('admin');
   const platformKey = randomKey('platform');
@@ -77,13 +82,20 @@ export async function startEmbeddedSystem(
     },
     output: () => previous + proc.output(),
     /** Restarts the process on the same data, with `changes` applied to its environment from now on. */
-    restart: async (changes: Record<string, string> = {}) => {
-      await proc.stop();
+    restart: async (changes: Record<string, string> = {}, signal: NodeJS.Signals = 'SIGTERM') => {
+      await proc.stop(signal);
       previous += proc.output();
       env = { ...env, ...changes };
       proc = await startApp('embedded', env, { port: port!, timeoutMs: 90_000 });
     },
-    restartService: async () => system.restart(),
+    restartService: async (_app: string, signal?: NodeJS.Signals) => system.restart({}, signal),
+    stopService: async (_app: string, signal?: NodeJS.Signals) => {
+      await proc.stop(signal);
+    },
+    startService: async () => {
+      previous += proc.output();
+      proc = await startApp('embedded', env, { port: port!, timeoutMs: 90_000 });
+    },
     stop: async () => {
       await proc.stop();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -108,7 +120,6 @@ export async function startDistributedSystem(
   const [registryPort, approvalsPort, evaluatorPort, issuerPort, webhooksPort] = ports;
   const proxyPorts = ports.slice(5, 5 + proxies);
   const gatewayPorts = ports.slice(5 + proxies);
-  const journalRoot = mkdtempSync(join(tmpdir(), 'igw-journal-'));
   const webhookKek = randomBytes(32).toString('base64');
   const serviceUrls = {
     POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
@@ -137,7 +148,6 @@ export async function startDistributedSystem(
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await db?.drop();
-    rmSync(journalRoot, { recursive: true, force: true });
   };
   try {
     processes.push(await launch('policy-registry', common, { port: registryPort! }));
@@ -145,8 +155,8 @@ export async function startDistributedSystem(
     processes.push(await launch('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: testGrantKey() }, { port: evaluatorPort! }));
     processes.push(await launch('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: randomBytes(32).toString('base64') }, { port: issuerPort! }));
     processes.push(await launch('webhook-dispatcher', { ...common, WEBHOOK_KEK: webhookKek, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_CONSUMER_GROUP: `webhook-dispatcher.${randomBytes(4).toString('hex')}` }, { port: webhooksPort! }));
-    for (const [i, port] of proxyPorts.entries()) {
-      processes.push(await launch('decision-proxy', { ...common, ...serviceUrls, DECISION_JOURNAL_DIR: join(journalRoot, `replica-${i}`) }, { port: port! }));
+    for (const port of proxyPorts) {
+      processes.push(await launch('decision-proxy', { ...common, ...serviceUrls }, { port: port! }));
     }
     for (const [i, port] of gatewayPorts.entries()) {
       processes.push(
@@ -168,6 +178,11 @@ export async function startDistributedSystem(
     throw err;
   }
   const edges = processes.filter((p) => p.name === 'api-gateway');
+  const indexOf = (app: string) => {
+    const i = processes.findIndex((p) => p.name === app);
+    if (i < 0) throw new Error(`no ${app} process in this system`);
+    return i;
+  };
   return {
     mode: 'distributed',
     url: edges[0]!.url,
@@ -178,12 +193,19 @@ export async function startDistributedSystem(
     databaseUrl,
     internalToken,
     output: () => processes.map((p) => p.output()).join('\n'),
-    restartService: async (app: string) => {
-      const i = processes.findIndex((p) => p.name === app);
-      if (i < 0) throw new Error(`no ${app} process in this system`);
+    restartService: async (app: string, signal?: NodeJS.Signals) => {
+      const i = indexOf(app);
       const old = processes[i]!;
       const how = launches.get(old)!;
-      await old.stop();
+      await old.stop(signal);
+      processes[i] = await launch(how.app, how.env, { port: how.port });
+    },
+    stopService: async (app: string, signal?: NodeJS.Signals) => {
+      await processes[indexOf(app)]!.stop(signal);
+    },
+    startService: async (app: string) => {
+      const i = indexOf(app);
+      const how = launches.get(processes[i]!)!;
       processes[i] = await launch(how.app, how.env, { port: how.port });
     },
     stop,

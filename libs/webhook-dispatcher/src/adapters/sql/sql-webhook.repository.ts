@@ -139,6 +139,11 @@ export class SqlWebhookRepository implements WebhookRepository {
       .catch(rethrowUnavailable);
   }
 
+  async subscribedOrgIds(): Promise<string[]> {
+    const rows = await this.db.query<Row>(`SELECT DISTINCT "org_id" FROM ${this.t} WHERE "status" = 'active' ORDER BY "org_id"`).catch(rethrowUnavailable);
+    return rows.map((r) => String(r['org_id']));
+  }
+
   async find(orgId: string, id: string): Promise<Webhook | null> {
     const rows = await this.db.query<Row>(`SELECT ${WEBHOOK_COLUMNS} FROM ${this.t} WHERE "org_id" = $1 AND "id" = $2`, [orgId, id]).catch(rethrowUnavailable);
     return rows[0] ? toWebhook(rows[0]) : null;

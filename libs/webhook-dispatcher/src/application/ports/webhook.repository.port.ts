@@ -22,6 +22,8 @@ export interface WebhookRepository {
    * their transaction and advance it on the version board after commit.
    */
   subscriptions(orgId: string): Promise<{ version: number; types: string[] }>;
+  /** Every org with an active webhook (the subscriptions loaded at start). */
+  subscribedOrgIds(): Promise<string[]>;
 }
 
 /** A delivery taken for an attempt, with what the attempt needs of its webhook. */

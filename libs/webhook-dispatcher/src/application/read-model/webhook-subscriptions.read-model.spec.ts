@@ -11,6 +11,7 @@ function setup() {
       state.reads++;
       return { version: state.version, types: [...state.types] };
     },
+    subscribedOrgIds: async () => ['org_a'],
   };
   const change = async (types: string[]) => {
     state.version++;

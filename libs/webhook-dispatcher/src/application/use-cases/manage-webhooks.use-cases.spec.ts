@@ -62,6 +62,9 @@ class MemoryWebhooks implements WebhookRepository {
     const types = [...this.rows.values()].filter((w) => w.orgId === orgId && w.status === 'active').flatMap((w) => w.events);
     return { version: 0, types: [...new Set(types)] };
   }
+  async subscribedOrgIds(): Promise<string[]> {
+    return [...new Set([...this.rows.values()].filter((w) => w.status === 'active').map((w) => w.orgId))].sort();
+  }
 }
 
 class FakeSender implements WebhookSender {

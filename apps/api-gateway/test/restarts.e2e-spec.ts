@@ -1,0 +1,3 @@
+import { describeRestarts, startDistributedSystem } from '@igw/testing';
+
+describeRestarts('distributed', () => startDistributedSystem());

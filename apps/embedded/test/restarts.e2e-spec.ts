@@ -1,0 +1,3 @@
+import { describeRestarts, startEmbeddedSystem } from '@igw/testing';
+
+describeRestarts('embedded', () => startEmbeddedSystem());

@@ -1,0 +1,127 @@
+import { DependencyUnavailableError, RecordRefusedError } from '@igw/kernel';
+import type { ServiceDatabase, SqlRunner } from './database';
+import type { SqlDeadLetters } from './dead-letters';
+import { classifyWriteError } from './unavailable';
+
+export interface GroupCommitOptions<T> {
+  /** What the records are, in dead letters and errors: `decision`, `intent_event`. */
+  kind: string;
+  db: ServiceDatabase;
+  /** Writes one batch inside the transaction given (a few fixed statements, whatever the batch size). */
+  write(tx: SqlRunner, batch: readonly T[]): Promise<void>;
+  /** The record's id and org, for its dead letter. */
+  describe(record: T): { id: string; orgId: string };
+  deadLetters: SqlDeadLetters;
+  /** Most records one transaction writes; more waiting ones go into the next. Default 500. */
+  maxBatch?: number;
+  /** Called after each commit (e.g. the outbox relay's nudge). */
+  committed?(): void;
+}
+
+interface Waiter<T> {
+  record: T;
+  at: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: every record must be in the store before its request is answered, and a
+ * transaction per request would make the commit the bottleneck. `submit()` queues the record; one
+ * flusher at a time takes everything queued (up to maxBatch) and writes it in one transaction; each
+ * `submit()` resolves after that commit. No timer: an idle writer flushes on the next turn of the
+ * event loop, and under load the records that arrive while a flush runs form the next batch.
+ *
+ * Failures never spread across requests (or orgs) — see `classifyWriteError`:
+ * - an outage → the whole batch rejects with DependencyUnavailableError (503);
+ * - data refused → the batch is split and retried until the records at fault are alone; each of
+ *   those is set aside as a dead letter and its request rejects with RecordRefusedError, while
+ *   every other record of the batch commits (O(k log n) extra transactions for k bad records).
+ *   When the database goes away during the split, the rest rejects with 503;
+ * - a systemic error (a missing table…) → the batch rejects with it: no record is to blame.
+ */
+export class GroupCommitWriter<T> {
+  private readonly maxBatch: number;
+  private queue: Waiter<T>[] = [];
+  /** The flush loop while it runs (it settles only once the queue is empty); null when idle. */
+  private loop: Promise<void> | null = null;
+  private inFlightSince: number | null = null;
+
+  constructor(private readonly options: GroupCommitOptions<T>) {
+    this.maxBatch = options.maxBatch ?? 500;
+  }
+
+  submit(record: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ record, at: Date.now(), resolve, reject });
+      this.loop ??= this.run();
+    });
+  }
+
+  /** Resolves once everything submitted so far (and while waiting) is committed or rejected. */
+  async drain(): Promise<void> {
+    while (this.loop) await this.loop;
+  }
+
+  /** Records submitted and not yet committed or rejected, and the age of the oldest (health). */
+  backlog(now = Date.now()): { pending: number; oldestMs: number } {
+    const oldest = Math.min(this.inFlightSince ?? Number.POSITIVE_INFINITY, this.queue[0]?.at ?? Number.POSITIVE_INFINITY);
+    return { pending: this.queue.length, oldestMs: Number.isFinite(oldest) ? Math.max(0, now - oldest) : 0 };
+  }
+
+  private async run(): Promise<void> {
+    // Next turn of the event loop: the calls made in this one join the first batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        this.inFlightSince = batch[0]!.at;
+        await this.flush(batch);
+      }
+    } finally {
+      this.inFlightSince = null;
+      this.loop = null;
+    }
+  }
+
+  /** Writes one batch and settles its waiters; never throws. */
+  private async flush(batch: Waiter<T>[]): Promise<void> {
+    const error = await this.attempt(batch);
+    if (error !== null) await this.isolate(batch, error);
+  }
+
+  /** A batch the database refused: halves until the records at fault stand alone. */
+  private async isolate(batch: Waiter<T>[], error: unknown): Promise<void> {
+    const kind = classifyWriteError(error);
+    if (kind === 'outage') return rejectAll(batch, error instanceof DependencyUnavailableError ? error : new DependencyUnavailableError('database', error));
+    if (kind === 'systemic') return rejectAll(batch, error);
+    if (batch.length === 1) return this.setAside(batch[0]!, error);
+    const half = Math.ceil(batch.length / 2);
+    for (const part of [batch.slice(0, half), batch.slice(half)]) {
+      const partError = await this.attempt(part);
+      if (partError !== null) await this.isolate(part, partError);
+    }
+  }
+
+  private async setAside(waiter: Waiter<T>, error: unknown): Promise<void> {
+    const { id, orgId } = this.options.describe(waiter.record);
+    await this.options.deadLetters.add({ kind: this.options.kind, recordId: id, orgId, reason: String((error as Error)?.message ?? error), payload: waiter.record });
+    waiter.reject(new RecordRefusedError(this.options.kind.replace(/_/g, ' '), error));
+  }
+
+  /** Commits the batch and resolves its waiters; returns the error (an outage as DependencyUnavailableError) instead. */
+  private async attempt(batch: Waiter<T>[]): Promise<unknown> {
+    try {
+      await this.options.db.transaction((tx) => this.options.write(tx, batch.map((w) => w.record)));
+    } catch (error) {
+      return error ?? new Error(`${this.options.kind} batch failed`);
+    }
+    this.options.committed?.();
+    for (const w of batch) w.resolve();
+    return null;
+  }
+}
+
+function rejectAll<T>(batch: Waiter<T>[], error: unknown): void {
+  for (const w of batch) w.reject(error);
+}

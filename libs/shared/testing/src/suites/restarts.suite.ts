@@ -1,0 +1,158 @@
+import Redis from 'ioredis';
+import { client, type Client, type JsonResponse } from '../e2e/http-client';
+import { testRedisUrl, type TestSystem } from '../e2e/system';
+
+/**
+ * A restart never forgets (DESIGN 4): revocations, cards and active intentions are rebuilt from
+ * their owners' stores when a process starts, before it reports ready — after a graceful stop
+ * (SIGTERM) and after a crash (SIGKILL), in both modes. In distributed mode the decision proxy
+ * is the process restarted, also with the version board wiped (a Redis that lost its values) and
+ * with the issuer down while it starts (not ready, and 503 — never an allow — until the issuer is back).
+ */
+export function describeRestarts(mode: 'embedded' | 'distributed', start: () => Promise<TestSystem>) {
+  describe(`restarts never forget (${mode})`, () => {
+    let sys: TestSystem;
+    let writer: Client;
+    let orgId: string;
+    const cardId = 'restart-card';
+    const proxyApp = mode === 'embedded' ? 'embedded' : 'decision-proxy';
+    const card = {
+      id: cardId,
+      name: 'restart drill',
+      allowed_scope: { operations: ['crm.**'], resources: ['crm://**'] },
+      audiences: ['crm-api'],
+      max_ttl_seconds: 3600,
+      rules: [],
+    };
+    const dispense = async (intentId = cardId) => {
+      const res = await writer.post('/v1/mandate/dispense', {
+        actor: 'agent:restart',
+        intent_id: intentId,
+        prompt_id: 'prm_r',
+        requested_scope: { operations: ['crm.**'], resources: ['crm://**'] },
+        audience: 'crm-api',
+        ttl_seconds: 3600,
+      });
+      expect(res.status).toBe(200);
+      return res.body as { credential: string; cred_id: string };
+    };
+    const call = (credential: string): Promise<JsonResponse> =>
+      writer.post(
+        '/v1/mcp-proxy/call',
+        { action: { surface: 'sdk', operation: 'crm.contacts.read', target_resource: 'crm://contacts/1' }, context: { actor: 'agent:restart', prompt_id: 'prm_r' }, audience: 'crm-api' },
+        { 'x-service-mandate': credential },
+      );
+    const revoke = async (credId: string) => expect((await writer.post('/v1/mandate/revoke', { cred_id: credId, reason: 'restart drill' })).status).toBe(200);
+    const expectRefused = async (credential: string) => {
+      const res = await call(credential);
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('mandate_invalid');
+    };
+    const expectAllowed = async (credential: string) => {
+      const res = await call(credential);
+      expect(res.status).toBe(200);
+      expect(res.body.decision.kind).toBe('allow');
+    };
+    const ready = async () => (await (await fetch(`${sys.processes.find((p) => p.name === proxyApp)!.url}/readyz`)).json()) as { checks: Record<string, string> };
+    const evaluate = () => writer.post('/v1/intent/evaluate', { tool_call: { name: 'restart_ledger_lookup', arguments: { account: 'acme' } } });
+
+    beforeAll(async () => {
+      sys = await start();
+      const admin = client(sys.url, sys.adminKey);
+      writer = client(sys.url, (await admin.post('/v1/api-keys', { name: 'restart-writer', scope: 'policy_write' })).body.key);
+      expect((await writer.post('/v1/intent-cards', card)).status).toBe(201);
+      const intention = await writer.post('/v1/intentions', {
+        label: 'restart.ledger_lookup',
+        intent_class: 'lookup',
+        display_name: 'Restart ledger lookup',
+        description: 'Look up a ledger account during the restart drill',
+      });
+      expect(intention.status).toBe(201);
+      expect((await writer.post(`/v1/intentions/${intention.body.id}/publish`)).status).toBe(200);
+      const m = await dispense();
+      orgId = JSON.parse(Buffer.from(m.credential.split('.')[1]!, 'base64url').toString()).org;
+    });
+
+    afterAll(async () => {
+      await sys?.stop();
+    });
+
+    it.each([
+      ['a graceful stop (SIGTERM)', 'SIGTERM'],
+      ['a crash (SIGKILL)', 'SIGKILL'],
+    ] as const)('after %s a revoked mandate is refused and a live one allowed; cards and intentions are back', async (_how, signal) => {
+      const revoked = await dispense();
+      const live = await dispense();
+      await expectAllowed(revoked.credential);
+      await revoke(revoked.cred_id);
+      await expectRefused(revoked.credential);
+      expect((await evaluate()).body.outcome).toBe('allowed');
+
+      await sys.restartService(proxyApp, signal);
+
+      const readiness = await ready();
+      expect(readiness.checks.read_models).toBe('ok');
+      await expectRefused(revoked.credential);
+      await expectAllowed(live.credential);
+      const evaluation = await evaluate();
+      expect(evaluation.status).toBe(200);
+      expect(evaluation.body).toMatchObject({ outcome: 'allowed', intent_label: 'restart.ledger_lookup' });
+    });
+
+    it('a card deleted before the restart is not installed after it', async () => {
+      const other = { ...card, id: 'restart-card-2' };
+      expect((await writer.post('/v1/intent-cards', other)).status).toBe(201);
+      const m = await dispense(other.id);
+      await expectAllowed(m.credential);
+      expect((await writer.delete(`/v1/intent-cards/${other.id}`)).status).toBe(204);
+      await sys.restartService(proxyApp, 'SIGKILL');
+      const res = await call(m.credential);
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('intent_not_found');
+    });
+
+    if (mode === 'distributed') {
+      it('a version board that lost its values (Redis flushed) does not make a restarted proxy forget a revocation', async () => {
+        const revoked = await dispense();
+        const live = await dispense();
+        await revoke(revoked.cred_id);
+        const redis = new Redis(testRedisUrl());
+        try {
+          expect(await redis.del(`igw:ver:revocations:${orgId}`)).toBe(1);
+        } finally {
+          redis.disconnect();
+        }
+        await sys.restartService('decision-proxy', 'SIGKILL');
+        await expectRefused(revoked.credential);
+        await expectAllowed(live.credential);
+      });
+
+      it('a proxy started while the issuer is down is not ready and answers 503, never an allow, until the issuer is back', async () => {
+        const revoked = await dispense();
+        const live = await dispense();
+        await revoke(revoked.cred_id);
+        await sys.stopService('mandate-issuer');
+        await sys.restartService('decision-proxy', 'SIGKILL');
+
+        const proxy = sys.processes.find((p) => p.name === 'decision-proxy')!;
+        const notReady = await fetch(`${proxy.url}/readyz`);
+        expect(notReady.status).toBe(503);
+        expect(((await notReady.json()) as { checks: Record<string, string> }).checks.read_models).toBe('down');
+        for (const m of [revoked, live]) {
+          const res = await call(m.credential);
+          expect(res.status).toBe(503);
+          expect(res.body.code).toBe('unavailable');
+        }
+
+        await sys.startService('mandate-issuer');
+        const deadline = Date.now() + 30_000;
+        while ((await fetch(`${proxy.url}/readyz`)).status !== 200) {
+          if (Date.now() > deadline) throw new Error('the decision proxy did not become ready after the issuer came back');
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        await expectRefused(revoked.credential);
+        await expectAllowed(live.credential);
+      });
+    }
+  });
+}
