@@ -126,6 +126,7 @@ runApp('intent-gateway', async () => {
       }),
       WebhookDispatcherModule.register({
         db: webhooks.db,
+        deadLetters: webhooks.deadLetters,
         bus,
         versionBoard,
         readModels,

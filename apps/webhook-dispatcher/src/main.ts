@@ -39,6 +39,7 @@ runApp('webhook-dispatcher', async () => {
     imports: [
       WebhookDispatcherModule.register({
         db: infra.db,
+        deadLetters: infra.deadLetters,
         readModels,
         bus,
         versionBoard,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { EVENT_BUS, VERSION_BOARD, type EventBus, type ReadModelTracker, type VersionBoard } from '@igw/events';
-import type { ServiceDatabase } from '@igw/persistence';
+import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_RETRY_SCHEDULE_S } from './domain';
 import { DELIVERY_REPOSITORY, WEBHOOK_REPOSITORY } from './application/ports/webhook.repository.port';
 import { WEBHOOK_SENDER } from './application/ports/webhook-sender.port';
@@ -41,6 +41,8 @@ export interface WebhookDispatcherModuleOptions {
   allowPrivate?: boolean;
   timeoutMs?: number;
   retryScheduleS?: readonly number[];
+  /** Where events the fan-out keeps failing on are set aside (default: the schema's own, unlogged). */
+  deadLetters?: SqlDeadLetters;
   /** Tracks this process's read models for readiness (subscriptions are loaded at start). */
   readModels?: ReadModelTracker;
   /** Longest wait between delivery rounds (default 1000 ms). */
@@ -72,6 +74,7 @@ export class WebhookDispatcherModule implements OnApplicationBootstrap, OnApplic
       { provide: SECRET_SEALER, useValue: options.sealer },
       { provide: VERSION_BOARD, useValue: options.versionBoard },
       { provide: READ_MODELS, useValue: options.readModels ?? null },
+      { provide: DEAD_LETTERS, useValue: options.deadLetters ?? new SqlDeadLetters(options.db) },
       { provide: WEBHOOK_REPOSITORY, useValue: new SqlWebhookRepository(options.db, options.versionBoard) },
       { provide: DELIVERY_REPOSITORY, useValue: new SqlDeliveryRepository(options.db, options.versionBoard) },
       WebhookSubscriptions,

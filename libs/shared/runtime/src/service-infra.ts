@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import Redis from 'ioredis';
 import type { BaseConfig } from '@igw/config';
 import { InProcessEventBus, KafkaEventBus, OutboxRelay, type EventBus, type OutboxNotifier } from '@igw/events';
-import { databaseReady, migrate, openEmbeddedDatabase, openPostgresDatabase, SqlDeadLetters, SqlOutboxSource, type ServiceDatabase } from '@igw/persistence';
+import { classifyWriteError, databaseReady, migrate, openEmbeddedDatabase, openPostgresDatabase, SqlDeadLetters, SqlOutboxSource, type ServiceDatabase } from '@igw/persistence';
 import type { CheckResult, ReadinessCheck } from '@igw/http';
 
 /** What a service module needs from its process: its database schema and its outbox relay. */
@@ -46,11 +46,14 @@ export async function openServiceInfra(
   return { db, relay, notifier: relay, deadLetters: new SqlDeadLetters(db, opts.logger), outbox };
 }
 
+/** A handler failure worth retrying until it passes (an outage, a schema problem); anything else is the event's (poison). */
+const isTransient = (err: unknown) => classifyWriteError(err) !== 'record';
+
 export function createEventBus(config: BaseConfig, clientId: string, logger: Logger): EventBus {
   if (config.GATEWAY_MODE === 'embedded') {
-    return new InProcessEventBus({ onHandlerError: (group, event, err) => logger.warn({ group, event_id: event.id, type: event.type, err: String(err) }, 'event handler failed') });
+    return new InProcessEventBus({ isTransient, onHandlerError: (group, event, err) => logger.warn({ group, event_id: event.id, type: event.type, err: String(err) }, 'event handler failed') });
   }
-  return new KafkaEventBus({ brokers: config.kafkaBrokers, clientId, logger });
+  return new KafkaEventBus({ brokers: config.kafkaBrokers, clientId, logger, isTransient });
 }
 
 /** Redis for distributed mode; commands fail fast while it is down instead of queueing. */

@@ -14,3 +14,4 @@ export * from './suites/mandates.suite';
 export * from './suites/mcp-proxy.suite';
 export * from './suites/webhooks.suite';
 export * from './suites/restarts.suite';
+export * from './suites/poison.suite';

@@ -21,7 +21,17 @@ export interface Subscription {
    * event that failed, so events after it that did succeed are handled again.
    */
   concurrency?: number;
+  /**
+   * Called with an event the handler keeps failing on for a reason that is not an outage (poison:
+   * see the bus's `isTransient`), after the bus's attempts: record it (a dead letter) so the bus can
+   * move past it instead of holding every event behind it. If it throws, the event is retried as
+   * before. Without it, such an event is retried forever.
+   */
+  onPoison?: (event: EventEnvelope, error: unknown) => Promise<void>;
 }
+
+/** How a bus tells an outage (retry until it passes) from an event its handler will never take. */
+export type TransientErrorTest = (error: unknown) => boolean;
 
 /**
  * Publishes already-committed events (the outbox relay is the only producer) and delivers them

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Topics, type EventEnvelope } from '@igw/contracts';
 import { KafkaEventBus, MemoryVersionBoard } from '@igw/events';
-import { systemClock } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { DependencyUnavailableError, systemClock } from '@igw/kernel';
+import { migrate, openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import type { Webhook } from '../../domain';
 import { FanOutEventUseCase } from '../../application/use-cases/fan-out-event.use-case';
 import { WebhookSubscriptions } from '../../application/read-model/webhook-subscriptions.read-model';
@@ -54,6 +54,8 @@ describe('WebhookEventsConsumer (Kafka + PostgreSQL)', () => {
   const handled: string[] = [];
   /** Events whose first fan-out fails (database trouble): the bus must deliver them again. */
   const failOnce = new Set<string>();
+  /** Events whose fan-out always fails for a reason that is not an outage (poison). */
+  const poison = new Set<string>();
   /** A non-public event: its topic is not subscribed, so it must never reach the fan-out. */
   const internal = envelope(Topics.IntentionCreated.name, orgA, { intention_id: 'int_2' });
 
@@ -81,7 +83,8 @@ describe('WebhookEventsConsumer (Kafka + PostgreSQL)', () => {
     // concurrently, so "handled" must mean "committed", not "started").
     jest.spyOn(fanOut, 'execute').mockImplementation(async (event) => {
       try {
-        if (failOnce.delete(event.id)) throw new Error('database is unavailable; retry later');
+        if (failOnce.delete(event.id)) throw new DependencyUnavailableError('database');
+        if (poison.has(event.id)) throw Object.assign(new Error('invalid input syntax for type json'), { code: '22P02' });
         return await execute(event);
       } finally {
         handled.push(event.id);
@@ -89,7 +92,7 @@ describe('WebhookEventsConsumer (Kafka + PostgreSQL)', () => {
     });
 
     bus = new KafkaEventBus({ brokers, clientId: `webhook-events-spec-${run}`, retryBackoffMs: 100 });
-    const consumer = new WebhookEventsConsumer(bus, `webhook-events-spec-${run}`, fanOut);
+    const consumer = new WebhookEventsConsumer(bus, `webhook-events-spec-${run}`, fanOut, new SqlDeadLetters(db));
     await consumer.onModuleInit();
     await bus.start();
 
@@ -162,5 +165,29 @@ describe('WebhookEventsConsumer (Kafka + PostgreSQL)', () => {
     expect(rows).toEqual([expect.objectContaining({ event_type: 'decision.made', org_id: orgA })]);
     expect(await deliveries(hookB.id)).toHaveLength(1);
     expect(handled).not.toContain(internal.id);
+  });
+
+  it('an event whose fan-out keeps failing (not an outage) is set aside after 5 attempts; the events behind it in its partition go on', async () => {
+    const bad = envelope(Topics.DecisionMade.name, orgA, { decision_id: 'dec_poison', kind: 'allow' });
+    const next = envelope(Topics.DecisionMade.name, orgA, { decision_id: 'dec_after', kind: 'allow' });
+    poison.add(bad.id);
+    await bus.publish([bad, next]);
+    const lettersOf = (id: string) =>
+      db.query<{ kind: string; record_id: string; org_id: string; reason: string; payload: string }>(
+        `SELECT kind, record_id, org_id, reason, payload FROM "${schema}"."dead_letters" WHERE record_id = $1`,
+        [id],
+      );
+    await waitFor('the poison set aside', async () => (await lettersOf(bad.id)).length > 0, 30_000);
+    expect(handled.filter((id) => id === bad.id)).toHaveLength(5);
+    // The partition moved on: what was behind it, and what comes after, is delivered.
+    const later = envelope(Topics.DecisionMade.name, orgA, { decision_id: 'dec_later', kind: 'allow' });
+    await bus.publish([later]);
+    await waitFor('the events behind the poison', async () => {
+      const ids = (await deliveries(hookA.id)).map((d) => d.event_id);
+      return ids.includes(next.id) && ids.includes(later.id);
+    });
+    expect((await deliveries(hookA.id)).some((d) => d.event_id === bad.id)).toBe(false);
+    const letters = await lettersOf(bad.id);
+    expect(letters).toEqual([{ kind: `event:webhook-events-spec-${run}`, record_id: bad.id, org_id: orgA, reason: 'invalid input syntax for type json', payload: JSON.stringify(bad) }]);
   });
 });

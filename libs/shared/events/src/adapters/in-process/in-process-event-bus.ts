@@ -1,16 +1,30 @@
 import type { EventEnvelope } from '@igw/contracts';
-import type { EventBus, Subscription } from '../../ports/event-bus.port';
+import { DependencyUnavailableError } from '@igw/kernel';
+import type { EventBus, Subscription, TransientErrorTest } from '../../ports/event-bus.port';
 
 /**
  * The embedded bus. `publish` resolves only after every subscribed group has handled the
  * events, so the outbox row stays unpublished (and is retried) until its effects exist:
- * at-least-once, like Kafka, with no broker.
+ * at-least-once, like Kafka, with no broker. An event a handler fails on `maxAttempts` times in a
+ * row for a reason that is not an outage is handed to the subscription's `onPoison` (a dead
+ * letter) and counts as handled, so it never holds up the events behind it in its outbox.
  */
 export class InProcessEventBus implements EventBus {
   private readonly subscriptions: Subscription[] = [];
   private running = false;
 
-  constructor(private readonly options: { maxAttempts?: number; onHandlerError?: (group: string, event: EventEnvelope, err: unknown) => void } = {}) {}
+  private readonly isTransient: TransientErrorTest;
+
+  constructor(
+    private readonly options: {
+      maxAttempts?: number;
+      onHandlerError?: (group: string, event: EventEnvelope, err: unknown) => void;
+      /** An outage: the event is retried later, never set aside (default: DependencyUnavailableError). */
+      isTransient?: TransientErrorTest;
+    } = {},
+  ) {
+    this.isTransient = options.isTransient ?? ((err) => err instanceof DependencyUnavailableError);
+  }
 
   async publish(events: EventEnvelope[]): Promise<void> {
     for (const event of events) {
@@ -29,7 +43,12 @@ export class InProcessEventBus implements EventBus {
         return;
       } catch (err) {
         this.options.onHandlerError?.(sub.group, event, err);
-        if (attempt >= maxAttempts) throw err;
+        if (attempt >= maxAttempts) {
+          if (!sub.onPoison || this.isTransient(err)) throw err;
+          // If recording it fails, the event stays unpublished and is tried again later.
+          await sub.onPoison(event, err);
+          return;
+        }
         await new Promise((r) => setTimeout(r, 20 * attempt));
       }
     }

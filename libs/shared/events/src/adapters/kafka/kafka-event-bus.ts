@@ -11,7 +11,9 @@ import {
   type Message,
   type Producer,
 } from 'kafkajs';
-import type { EventBus, EventHandler, Subscription } from '../../ports/event-bus.port';
+import { DependencyUnavailableError } from '@igw/kernel';
+import type { EventBus, EventHandler, Subscription, TransientErrorTest } from '../../ports/event-bus.port';
+import { errorMessage, HandlerFailure, withTimeout } from './kafka-support';
 
 /** pino-compatible subset. */
 export interface KafkaEventBusLogger {
@@ -29,6 +31,10 @@ export interface KafkaEventBusOptions {
   retryBackoffMs?: number;
   /** Consumer session timeout. Default 10 s: a restarted consumer rejoins its group within that. */
   sessionTimeoutMs?: number;
+  /** An outage: the event is retried until it passes, never set aside (default: DependencyUnavailableError). */
+  isTransient?: TransientErrorTest;
+  /** Attempts after which an event failing for another reason goes to its subscription's `onPoison`. Default 5. */
+  poisonAfterAttempts?: number;
 }
 
 interface PendingRetry {
@@ -93,8 +99,12 @@ export class KafkaEventBus implements EventBus {
   private readonly publishTimeoutMs: number;
   private readonly retryBackoffMs: number;
   private readonly sessionTimeoutMs: number;
+  private readonly isTransient: TransientErrorTest;
+  private readonly poisonAfterAttempts: number;
 
   constructor(private readonly options: KafkaEventBusOptions) {
+    this.isTransient = options.isTransient ?? ((err) => err instanceof DependencyUnavailableError);
+    this.poisonAfterAttempts = Math.max(1, options.poisonAfterAttempts ?? 5);
     this.publishTimeoutMs = options.publishTimeoutMs ?? 10_000;
     this.retryBackoffMs = options.retryBackoffMs ?? 250;
     this.sessionTimeoutMs = options.sessionTimeoutMs ?? 10_000;
@@ -166,9 +176,17 @@ export class KafkaEventBus implements EventBus {
     if ((subscription.startAt ?? 'beginning') === 'beginning') group.fromBeginning = true;
     const wanted = subscription.concurrency ?? 1;
     group.concurrency = Math.min(group.concurrency, Number.isFinite(wanted) ? Math.max(1, Math.floor(wanted)) : 1);
+    const { handler, onPoison } = subscription;
+    const wrapped: EventHandler = async (event) => {
+      try {
+        await handler(event);
+      } catch (err) {
+        throw new HandlerFailure(err, event, onPoison);
+      }
+    };
     for (const topic of subscription.topics) {
       const handlers = group.handlers.get(topic) ?? [];
-      handlers.push(subscription.handler);
+      handlers.push(wrapped);
       group.handlers.set(topic, handlers);
     }
     if (this.started) await this.startGroup(group);
@@ -386,9 +404,19 @@ export class KafkaEventBus implements EventBus {
       }
       if (failedAt !== -1) {
         const message = chunk[failedAt]!;
-        const err = (results[failedAt] as PromiseRejectedResult).reason;
+        const failure = (results[failedAt] as PromiseRejectedResult).reason as unknown;
+        const err = failure instanceof HandlerFailure ? failure.error : failure;
         const again = group.retries.get(tp);
         const attempts = again?.offset === message.offset ? again.attempts + 1 : 1;
+        if (attempts >= this.poisonAfterAttempts && (await this.setAside(group, failure, err))) {
+          // Recorded by its subscription: move past it, as if handled.
+          group.retries.delete(tp);
+          resolveOffset(message.offset);
+          i += handled + 1;
+          await commitOffsetsIfNecessary();
+          await heartbeat();
+          continue;
+        }
         group.retries.set(tp, { offset: message.offset, attempts });
         const delay = Math.min(MAX_RETRY_BACKOFF_MS, this.retryBackoffMs * 2 ** Math.min(attempts - 1, 16));
         if (attempts === 1 || attempts % 10 === 0) {
@@ -412,6 +440,19 @@ export class KafkaEventBus implements EventBus {
       await commitOffsetsIfNecessary();
       await heartbeat();
     }
+  }
+
+  /** Hands an event that keeps failing (not an outage) to its subscription's onPoison; true when it took it. */
+  private async setAside(group: Group, failure: unknown, err: unknown): Promise<boolean> {
+    if (!(failure instanceof HandlerFailure) || !failure.onPoison || this.isTransient(err)) return false;
+    try {
+      await failure.onPoison(failure.event, err);
+    } catch (recordErr) {
+      this.options.logger?.warn({ group: group.name, event_id: failure.event.id, err: errorMessage(recordErr) }, 'a poison event could not be set aside; it will be delivered again');
+      return false;
+    }
+    this.options.logger?.error({ group: group.name, event_id: failure.event.id, type: failure.event.type, err: errorMessage(err) }, 'event set aside after repeated handler failures');
+    return true;
   }
 
   private async dispatch(group: Group, topic: string, message: KafkaMessage): Promise<void> {
@@ -443,17 +484,4 @@ export class KafkaEventBus implements EventBus {
     this.logSeen.set(key, now);
     logger.warn({ kafkajs: entry.namespace, ...extra }, message);
   }
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number, message: () => string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message())), ms);
-    timer.unref?.();
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
