@@ -4,11 +4,35 @@ import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool, type PoolClient } from 'pg';
+import { Pool, type PoolClient, type QueryConfig } from 'pg';
 
 /** The few raw operations infrastructure code needs (migrations, outbox relay, health). */
 export interface SqlRunner {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+}
+
+export interface TransactionOptions {
+  /**
+   * Longest the transaction may take, BEGIN to COMMIT (PostgreSQL). Past it the transaction
+   * rejects with TransactionTimeoutError and its connection is destroyed, so a database that
+   * accepts and never answers cannot hold the caller (or a pool slot) for ever. Unbounded when
+   * unset: migrations and the outbox relay may legitimately take long.
+   */
+  timeoutMs?: number;
+}
+
+/**
+ * Longest one statement outside a transaction — raw (`query`) or Prisma's — may wait for its
+ * reply: a database that accepts and never answers must not hold a request (or its pooled
+ * connection) for ever. The connection of a statement that times out is destroyed.
+ */
+export const STATEMENT_TIMEOUT_MS = 5000;
+/** setTimeout's largest delay: what "no bound" is to pg's per-query timeout (0 means "the pool's"). */
+const NO_TIMEOUT_MS = 2_147_483_647;
+
+/** A bounded transaction ran out of time: the database is hung or unreachable, the outcome unknown. */
+export class TransactionTimeoutError extends Error {
+  readonly code = 'ETIMEDOUT';
 }
 
 /**
@@ -21,7 +45,7 @@ export interface ServiceDatabase extends SqlRunner {
   readonly kind: 'postgres' | 'pglite';
   prismaAdapter(): SqlDriverAdapterFactory;
   /** Runs fn in one transaction. PGlite serialises all work in the process while it runs. */
-  transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: SqlRunner) => Promise<T>, options?: TransactionOptions): Promise<T>;
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -48,18 +72,53 @@ class PostgresServiceDatabase implements ServiceDatabase {
     return (await this.pool.query(sql, params)).rows as R[];
   }
 
-  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const client: PoolClient = await this.pool.connect();
+    let released = false;
+    // With an error the pool destroys the client instead of keeping it: a connection whose query
+    // never returned (or whose ROLLBACK failed) must not serve the next transaction.
+    const release = (broken?: Error) => {
+      if (released) return;
+      released = true;
+      client.release(broken);
+    };
+    const work = (async () => {
+      // Statements of a transaction are bounded by the transaction's own deadline (or none: a
+      // migration may take long), not by the pool's per-statement one.
+      const run = (text: string, values: unknown[] = []) => client.query({ text, values, query_timeout: NO_TIMEOUT_MS } as QueryConfig);
+      try {
+        await run('BEGIN');
+        const result = await fn({ query: async (sql, params = []) => (await run(sql, params)).rows });
+        await run('COMMIT');
+        release();
+        return result;
+      } catch (err) {
+        if (!released) {
+          const rolledBack = await run('ROLLBACK').then(
+            () => true,
+            () => false,
+          );
+          release(rolledBack ? undefined : (err as Error));
+        }
+        throw err;
+      }
+    })();
+    if (options.timeoutMs === undefined) return work;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new TransactionTimeoutError(`transaction timed out after ${options.timeoutMs} ms`);
+        // Destroying the connection fails the query in flight (so `work` settles) and, unless
+        // COMMIT already reached the server, makes the server roll the transaction back.
+        release(error);
+        reject(error);
+      }, options.timeoutMs);
+    });
+    work.catch(() => undefined);
     try {
-      await client.query('BEGIN');
-      const result = await fn({ query: async (sql, params = []) => (await client.query(sql, params)).rows });
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
+      return await Promise.race([work, deadline]);
     } finally {
-      client.release();
+      clearTimeout(timer);
     }
   }
 
@@ -102,6 +161,7 @@ class PGliteServiceDatabase implements ServiceDatabase {
     return (await this.db.query<R>(sql, params)).rows;
   }
 
+  /** No timeout: PGlite runs in this process, there is no connection to hang. */
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => fn({ query: async (sql, params = []) => (await tx.query(sql, params)).rows as never }));
   }
@@ -151,11 +211,13 @@ export async function closeEmbeddedDatabase(): Promise<void> {
   await db.close();
 }
 
-export function openPostgresDatabase(url: string, schema: string, poolSize = 10): ServiceDatabase {
+export function openPostgresDatabase(url: string, schema: string, poolSize = 10, statementTimeoutMs = STATEMENT_TIMEOUT_MS): ServiceDatabase {
   const pool = new Pool({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 3000,
+    // Client-side (a hung server or network never answers a server-side statement_timeout either).
+    query_timeout: statementTimeoutMs,
     idleTimeoutMillis: 30000,
     // Unqualified raw SQL resolves inside the service's own schema.
     options: `-c search_path=${assertSchemaName(schema)}`,
@@ -186,8 +248,8 @@ class LazyDatabase implements ServiceDatabase {
   async query<R>(sql: string, params?: unknown[]): Promise<R[]> {
     return (await this.ready()).query<R>(sql, params);
   }
-  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
-    return (await this.ready()).transaction(fn);
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return (await this.ready()).transaction(fn, options);
   }
   async ping(timeoutMs?: number): Promise<boolean> {
     return (await this.ready()).ping(timeoutMs);

@@ -1,5 +1,5 @@
 import { DependencyUnavailableError, RecordRefusedError } from '@igw/kernel';
-import type { ServiceDatabase, SqlRunner } from './database';
+import { TransactionTimeoutError, type ServiceDatabase, type SqlRunner, type TransactionOptions } from './database';
 import type { DeadLetter, SqlDeadLetters } from './dead-letters';
 import { GroupCommitWriter } from './group-commit.writer';
 
@@ -15,6 +15,7 @@ class FakeDatabase {
   readonly schema = 'svc';
   attempts: string[][] = [];
   committed: string[][] = [];
+  options: (TransactionOptions | undefined)[] = [];
   refuse: (ids: string[]) => unknown = () => null;
   private gate: Promise<void> | null = null;
   private open: (() => void) | null = null;
@@ -25,7 +26,8 @@ class FakeDatabase {
     this.gate = null;
     this.open?.();
   }
-  async transaction<R>(fn: (tx: SqlRunner) => Promise<R>): Promise<R> {
+  async transaction<R>(fn: (tx: SqlRunner) => Promise<R>, options?: TransactionOptions): Promise<R> {
+    this.options.push(options);
     let ids: string[] = [];
     const result = await fn({ query: async (_sql: string, params?: unknown[]) => ((ids = JSON.parse(String(params?.[0])) as string[]), []) } as SqlRunner);
     this.attempts.push(ids);
@@ -58,6 +60,19 @@ describe('GroupCommitWriter', () => {
       write: (tx, batch) => tx.query('insert', [JSON.stringify(batch.map((r) => r.id))]).then(() => undefined),
       committed: () => commits++,
     });
+  });
+
+  it('bounds every transaction; one that times out is an outage: its batch answers 503, nothing is set aside, the next batch commits', async () => {
+    db.refuse = (ids) => (ids.length === 2 ? new TransactionTimeoutError('transaction timed out after 3000 ms') : null);
+    const [a, b] = [rec(), rec()];
+    const results = await Promise.allSettled([writer.submit(a), writer.submit(b)]);
+    expect(results.map((r) => r.status === 'rejected' && r.reason instanceof DependencyUnavailableError)).toEqual([true, true]);
+    expect(letters).toEqual([]);
+    expect(db.attempts).toEqual([[a.id, b.id]]);
+    const c = rec();
+    await writer.submit(c);
+    expect(db.committed).toEqual([[c.id]]);
+    expect(db.options.map((o) => o?.timeoutMs)).toEqual([3000, 3000]);
   });
 
   it('writes a lone record on the next turn of the event loop and resolves after the commit', async () => {

@@ -16,7 +16,14 @@ export interface GroupCommitOptions<T> {
   maxBatch?: number;
   /** Called after each commit (e.g. the outbox relay's nudge). */
   committed?(): void;
+  /**
+   * Longest one batch's transaction may take before its requests are answered 503 (default
+   * 3000 ms): a database that accepts and never answers must not hold every call behind it.
+   */
+  commitTimeoutMs?: number;
 }
+
+export const DEFAULT_COMMIT_TIMEOUT_MS = 3000;
 
 interface Waiter<T> {
   record: T;
@@ -33,7 +40,9 @@ interface Waiter<T> {
  * event loop, and under load the records that arrive while a flush runs form the next batch.
  *
  * Failures never spread across requests (or orgs) — see `classifyWriteError`:
- * - an outage → the whole batch rejects with DependencyUnavailableError (503);
+ * - an outage → the whole batch rejects with DependencyUnavailableError (503); a commit that has
+ *   not finished after `commitTimeoutMs` is one (its connection is dropped; the outcome is unknown,
+ *   which a 503 allows — an answered record is always committed);
  * - data refused → the batch is split and retried until the records at fault are alone; each of
  *   those is set aside as a dead letter and its request rejects with RecordRefusedError, while
  *   every other record of the batch commits (O(k log n) extra transactions for k bad records).
@@ -42,6 +51,7 @@ interface Waiter<T> {
  */
 export class GroupCommitWriter<T> {
   private readonly maxBatch: number;
+  private readonly commitTimeoutMs: number;
   private queue: Waiter<T>[] = [];
   /** The flush loop while it runs (it settles only once the queue is empty); null when idle. */
   private loop: Promise<void> | null = null;
@@ -49,6 +59,7 @@ export class GroupCommitWriter<T> {
 
   constructor(private readonly options: GroupCommitOptions<T>) {
     this.maxBatch = options.maxBatch ?? 500;
+    this.commitTimeoutMs = options.commitTimeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS;
   }
 
   submit(record: T): Promise<void> {
@@ -112,7 +123,7 @@ export class GroupCommitWriter<T> {
   /** Commits the batch and resolves its waiters; returns the error (an outage as DependencyUnavailableError) instead. */
   private async attempt(batch: Waiter<T>[]): Promise<unknown> {
     try {
-      await this.options.db.transaction((tx) => this.options.write(tx, batch.map((w) => w.record)));
+      await this.options.db.transaction((tx) => this.options.write(tx, batch.map((w) => w.record)), { timeoutMs: this.commitTimeoutMs });
     } catch (error) {
       return error ?? new Error(`${this.options.kind} batch failed`);
     }

@@ -16,7 +16,7 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (typeof e.errorCode === 'string' && PRISMA_CONNECTION_CODES.has(e.errorCode)) return true;
   if (typeof e.kind === 'string' && ADAPTER_CONNECTION_KINDS.has(e.kind)) return true;
   if (e.name === 'PrismaClientInitializationError') return true;
-  if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database server|terminating connection/i.test(e.message)) return true;
+  if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database server|terminating connection|Query read timeout/i.test(e.message)) return true;
   if (e.cause && isDatabaseUnavailable(e.cause, depth + 1)) return true;
   return false;
 }

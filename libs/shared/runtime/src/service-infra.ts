@@ -56,10 +56,24 @@ export function createEventBus(config: BaseConfig, clientId: string, logger: Log
   return new KafkaEventBus({ brokers: config.kafkaBrokers, clientId, logger, isTransient });
 }
 
-/** Redis for distributed mode; commands fail fast while it is down instead of queueing. */
+/**
+ * Longest a Redis command may wait for its reply. A Redis that is gone fails commands at once (no
+ * offline queue); one that hangs (accepts, never answers) would otherwise hold every command — and
+ * every request reading the auth epoch or the rate limit — until the TCP connection dies.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 1000;
+
+/** Redis for distributed mode; commands fail fast while it is down or hung instead of queueing. */
 export function createRedis(config: BaseConfig, logger: Logger): Redis | undefined {
   if (config.GATEWAY_MODE === 'embedded' || !config.REDIS_URL) return undefined;
-  const redis = new Redis(config.REDIS_URL, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: (n) => Math.min(n * 200, 2000) });
+  const redis = new Redis(config.REDIS_URL, {
+    enableAutoPipelining: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    retryStrategy: (n) => Math.min(n * 200, 2000),
+  });
   let warned = false;
   redis.on('error', (err) => {
     if (!warned) logger.warn({ err: err.message }, 'redis unavailable');

@@ -15,3 +15,7 @@ export * from './suites/mcp-proxy.suite';
 export * from './suites/webhooks.suite';
 export * from './suites/restarts.suite';
 export * from './suites/poison.suite';
+export * from './infra/tcp-fault-proxy';
+export * from './e2e/faultable-system';
+export * from './e2e/request-stream';
+export * from './suites/faults.suite';
