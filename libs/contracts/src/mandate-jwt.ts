@@ -12,7 +12,11 @@ export interface MandateClaims {
   aud: string;
   org: string;
   intent_id: string;
-  prompt_id: string;
+  /**
+   * The prompt the mandate is bound to. Absent (never null) when the dispense named none: such a
+   * mandate is bound to no prompt and the decision engine skips its prompt check (DESIGN 6.8, 6.9).
+   */
+  prompt_id?: string;
   scope: { operations: string[]; resources: string[]; forbidden_operations: string[] };
   /** The dispense request's context. */
   ctx: Record<string, unknown>;

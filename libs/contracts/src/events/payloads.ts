@@ -119,7 +119,8 @@ export class MandateEventV1 {
   @IsString() cred_id!: string;
   @IsString() actor!: string;
   @IsString() intent_id!: string;
-  @IsString() prompt_id!: string;
+  /** null: the mandate is bound to no prompt. */
+  @IsOptional() @IsString() prompt_id!: string | null;
   @IsString() audience!: string;
   @IsObject() scope!: { operations: string[]; resources: string[]; forbidden_operations: string[] };
   @IsIn(['active', 'expired', 'revoked']) status!: 'active' | 'expired' | 'revoked';
@@ -146,7 +147,8 @@ export class DecisionMadeV1 {
   @IsOptional() @IsIn(DECISION_KINDS) shadow_decision!: DecisionKind | null;
   @IsString() cred_id!: string;
   @IsString() intent_id!: string;
-  @IsString() prompt_id!: string;
+  /** null: the mandate is bound to no prompt. */
+  @IsOptional() @IsString() prompt_id!: string | null;
   @IsString() actor!: string;
   @IsString() surface!: string;
   @IsString() operation!: string;

@@ -139,9 +139,22 @@ export class VerifyGrantRequestDto {
   @IsNotEmpty()
   @MaxLength(65_536)
   token!: string;
+
+  @ApiPropertyOptional({
+    type: ToolCallDto,
+    description:
+      'The call the grant is presented for. Given, the grant must have been issued for this very call (same tool name, same canonical arguments; ' +
+      'absent arguments and `{}` are the same), else `{valid: false, reason: "other_call"}`. Left out, the binding is not checked.',
+  })
+  @IsOptional()
+  @IsObject({ message: 'tool_call must be an object' })
+  @ValidateNested()
+  @Type(() => ToolCallDto)
+  tool_call?: ToolCallDto;
 }
 
-export const GRANT_INVALID_REASONS = ['expired', 'bad_signature', 'other_org', 'malformed', 'wrong_type'] as const;
+/** `other_call`: valid, but issued for another call than the `tool_call` given (DESIGN 6.5). */
+export const GRANT_INVALID_REASONS = ['expired', 'bad_signature', 'other_org', 'malformed', 'wrong_type', 'other_call'] as const;
 
 export class VerifiedGrantDto {
   @ApiProperty({ type: [String] }) data_elements!: string[];

@@ -41,11 +41,12 @@ export class DispenseMandateDto {
   @MaxLength(128)
   intent_id!: string;
 
-  @ApiProperty({ example: 'prm_42' })
+  @ApiPropertyOptional({ example: 'prm_42', maxLength: 256, description: 'The prompt the mandate is bound to; without it the mandate is bound to no prompt (no prompt check at the proxy).' })
+  @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(256)
-  prompt_id!: string;
+  prompt_id?: string;
 
   @ApiProperty({ type: ScopeDto })
   @IsObject({ message: 'requested_scope must be an object' })
@@ -126,7 +127,7 @@ export class MandateViewDto {
   @ApiProperty() cred_id!: string;
   @ApiProperty() actor!: string;
   @ApiProperty() intent_id!: string;
-  @ApiProperty() prompt_id!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'null: the mandate is bound to no prompt.' }) prompt_id!: string | null;
   @ApiProperty() audience!: string;
   @ApiProperty({ type: MandateScopeDto }) scope!: MandateScopeDto;
   @ApiProperty({ enum: MANDATE_STATUSES }) status!: MandateStatus;

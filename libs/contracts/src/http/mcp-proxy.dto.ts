@@ -60,7 +60,7 @@ export class DecisionDto {
 
 export class McpProxyMandateRefDto {
   @ApiProperty() cred_id!: string;
-  @ApiProperty() prompt_id!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'null: the mandate is bound to no prompt.' }) prompt_id!: string | null;
   @ApiProperty() intent_id!: string;
 }
 
@@ -78,7 +78,7 @@ export class DecisionRecordDto {
   @ApiProperty({ type: DecisionDto }) decision!: DecisionDto;
   @ApiProperty() cred_id!: string;
   @ApiProperty() intent_id!: string;
-  @ApiProperty() prompt_id!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'null: the mandate is bound to no prompt.' }) prompt_id!: string | null;
   @ApiProperty() actor!: string;
   @ApiProperty() audience!: string;
   @ApiProperty() surface!: string;

@@ -173,6 +173,17 @@ describe('decision engine', () => {
       expect(run({ context }).decision.kind).toBe('allow');
     });
 
+    it('skips the prompt check for a mandate bound to no prompt (no claim, or null), but still checks the actor', () => {
+      const { prompt_id: _prompt, ...unbound } = mandate();
+      for (const m of [unbound, mandate({ prompt_id: null })]) {
+        expect(confusedDeputy(m, { actor: 'agent-1', prompt_id: 'prm_2' })).toBeNull();
+        expect(confusedDeputy(m, { prompt_id: 'anything' })).toBeNull();
+        expect(confusedDeputy(m, { actor: 'agent-2', prompt_id: 'prm_2' })).toBe("context.actor is not the mandate's subject");
+      }
+      const input: DecisionInput = { mandate: unbound, card: compileCard(card()), request: { action: action(), context: { actor: 'agent-1', prompt_id: 'prm_9' }, audience: 'crm-api' } };
+      expect(decide(input).decision.kind).toBe('allow');
+    });
+
     it('comes before scope and rules', () => {
       const r = run({ context: { actor: 'agent-2' }, action: { operation: 'crm.contacts.delete' }, rules: [rule('r1', { kind: 'approval' })] });
       expect(r.decision).toMatchObject({ kind: 'deny', reason: 'confused_deputy' });

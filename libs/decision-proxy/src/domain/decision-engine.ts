@@ -14,7 +14,8 @@ import { isBlocking, statusOf, type Decision, type DecisionStage, type EngineRes
  *    `context.on_behalf_of[0]` (or `on_behalf_of` itself when it is a string) — must be the
  *    mandate's `sub`, and `context.prompt_id`, when given, the mandate's `prompt_id`; else
  *    `deny confused_deputy`. An absent (undefined or null) field states nothing and is not checked;
- *    any other value that is not the mandate's (a number, an object) is a mismatch.
+ *    any other value that is not the mandate's (a number, an object) is a mismatch. A mandate
+ *    bound to no prompt (no `prompt_id` claim, DESIGN 6.8) skips the prompt check.
  * 6. Scope. The effective scope is the mandate's scope intersected with the card's current
  *    allowed_scope: a card re-installed with a narrower scope or more forbidden operations binds
  *    mandates dispensed before (dispense already made the mandate a subset of the card, so this
@@ -53,7 +54,8 @@ export interface MandateClaims {
   sub: string;
   org: string;
   intent_id: string;
-  prompt_id: string;
+  /** Absent (or null) when the mandate is bound to no prompt. */
+  prompt_id?: string | null;
   aud: string | string[];
   scope: ScopePatterns;
   ctx?: Record<string, unknown>;
@@ -105,7 +107,7 @@ export function confusedDeputy(mandate: Pick<MandateClaims, 'sub' | 'prompt_id'>
   }
   if (!absent(actor) && actor !== mandate.sub) return `${from} is not the mandate's subject`;
   const promptId = context['prompt_id'];
-  if (!absent(promptId) && promptId !== mandate.prompt_id) return "context.prompt_id is not the mandate's prompt";
+  if (!absent(mandate.prompt_id) && !absent(promptId) && promptId !== mandate.prompt_id) return "context.prompt_id is not the mandate's prompt";
   return null;
 }
 

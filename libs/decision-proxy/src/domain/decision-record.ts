@@ -29,7 +29,8 @@ export interface DecisionRecord {
   decision: WireDecision;
   credId: string;
   intentId: string;
-  promptId: string;
+  /** null: the mandate was bound to no prompt. */
+  promptId: string | null;
   actor: string;
   audience: string;
   surface: string;

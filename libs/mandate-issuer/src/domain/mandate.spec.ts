@@ -76,6 +76,17 @@ describe('dispenseMandate', () => {
     expect(bare.classificationEvidence).toBeNull();
   });
 
+  it('binds no prompt when prompt_id is left out or null (DESIGN 6.8: optional)', () => {
+    expect(dispensed({ promptId: undefined }).promptId).toBeNull();
+    expect(dispensed({ promptId: null }).promptId).toBeNull();
+  });
+
+  it('says a missing required text field is required', () => {
+    const err = failure(() => dispensed({ actor: undefined as unknown as string }));
+    expect(err.message).toBe('actor is required');
+    expect(err.extra['details']).toEqual([{ path: 'actor', message: 'actor is required' }]);
+  });
+
   it('defaults the audience when the card allows exactly one, and requires it otherwise', () => {
     expect(dispensed({ audience: undefined }).audience).toBe('crm-api');
     const two = { ...card, audiences: ['crm-api', 'crm-batch'] };
@@ -89,7 +100,8 @@ describe('dispenseMandate', () => {
     [{ actor: '' }, 'actor'],
     [{ actor: 'x'.repeat(257) }, 'actor'],
     [{ promptId: ' ' }, 'prompt_id'],
-    [{ promptId: undefined as unknown as string }, 'prompt_id'],
+    [{ promptId: 'p'.repeat(257) }, 'prompt_id'],
+    [{ promptId: 7 as unknown as string }, 'prompt_id'],
     [{ audience: '' }, 'audience'],
     [{ context: [] as unknown as Record<string, unknown> }, 'context'],
     [{ classificationEvidence: 'llm' as unknown as Record<string, unknown> }, 'classification_evidence'],
@@ -253,6 +265,14 @@ describe('mandateClaims', () => {
 
   it('leaves acr out when unknown', () => {
     expect(mandateClaims(dispensed({ context: {} }), 'igw')).not.toHaveProperty('acr');
+  });
+
+  it('leaves prompt_id out (not null) when the mandate is bound to no prompt, also after a refresh', () => {
+    const m = dispensed({ promptId: undefined });
+    expect(mandateClaims(m, 'igw')).not.toHaveProperty('prompt_id');
+    const refreshed = refreshMandate(m, card, { now: at(100), kid: 'k2' }).mandate;
+    expect(refreshed.promptId).toBeNull();
+    expect(mandateClaims(refreshed, 'igw')).not.toHaveProperty('prompt_id');
   });
 
   it('a refreshed credential is issued at the refresh', () => {

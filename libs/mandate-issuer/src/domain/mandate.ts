@@ -30,7 +30,8 @@ export interface Mandate {
   actor: string;
   /** The intent card's id. */
   intentId: string;
-  promptId: string;
+  /** null: bound to no prompt (the JWT then has no `prompt_id` claim). */
+  promptId: string | null;
   audience: string;
   scope: MandateScope;
   context: Record<string, unknown>;
@@ -57,7 +58,8 @@ export interface Mandate {
  */
 export interface DispenseRequest {
   actor: string;
-  promptId: string;
+  /** Optional (DESIGN 6.8): left out or null, the mandate is bound to no prompt. */
+  promptId?: string | null;
   /** May be left out when the card allows exactly one audience. */
   audience?: string | null;
   requestedScope: RequestedScope;
@@ -82,11 +84,19 @@ export const MANDATE_TEXT_LIMITS = { actor: 256, promptId: 256, audience: 256, r
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function requiredText(details: ErrorDetail[], path: string, value: unknown, max: number): string {
+  if (value === undefined || value === null) {
+    details.push({ path, message: `${path} is required` });
+    return '';
+  }
   if (typeof value !== 'string' || value.trim() === '' || value.length > max) {
     details.push({ path, message: `${path} must be a non-empty string of at most ${max} characters` });
     return '';
   }
   return value;
+}
+
+function optionalText(details: ErrorDetail[], path: string, value: unknown, max: number): string | null {
+  return value === undefined || value === null ? null : requiredText(details, path, value, max);
 }
 
 function optionalObject(details: ErrorDetail[], path: string, value: unknown): Record<string, unknown> | null {
@@ -113,7 +123,7 @@ export const mandateStatus = (m: Mandate, now: Date): MandateStatus => statusOf(
 export function dispenseMandate(card: MandateCard, request: DispenseRequest, issue: IssueContext): { mandate: Mandate; ttlSeconds: number } {
   const details: ErrorDetail[] = [];
   const actor = requiredText(details, 'actor', request.actor, MANDATE_TEXT_LIMITS.actor);
-  const promptId = requiredText(details, 'prompt_id', request.promptId, MANDATE_TEXT_LIMITS.promptId);
+  const promptId = optionalText(details, 'prompt_id', request.promptId, MANDATE_TEXT_LIMITS.promptId);
   let audience = '';
   if (request.audience === undefined || request.audience === null) {
     if (card.audiences.length === 1) audience = card.audiences[0]!;
@@ -223,7 +233,8 @@ export function revokeMandate(m: Mandate, now: Date, reason?: string | null): { 
 
 /**
  * The claims of the mandate's latest credential: `iat` = `nbf` = its signing time (the last
- * refresh, else the first issue), `exp` = `expiresAt`, `jti` = `cred_id`, `acr` only when known.
+ * refresh, else the first issue), `exp` = `expiresAt`, `jti` = `cred_id`; `acr` and `prompt_id`
+ * only when known (a claim that does not apply is left out, never null).
  */
 export function mandateClaims(m: Mandate, issuer: string): MandateClaims {
   if (issuer === '') throw new RangeError('mandate issuer must not be empty');
@@ -234,7 +245,7 @@ export function mandateClaims(m: Mandate, issuer: string): MandateClaims {
     aud: m.audience,
     org: m.orgId,
     intent_id: m.intentId,
-    prompt_id: m.promptId,
+    ...(m.promptId !== null ? { prompt_id: m.promptId } : {}),
     scope: { operations: [...m.scope.operations], resources: [...m.scope.resources], forbidden_operations: [...m.scope.forbidden_operations] },
     ctx: m.context,
     ...(m.acr !== null ? { acr: m.acr } : {}),

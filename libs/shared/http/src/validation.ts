@@ -1,19 +1,41 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { invalidRequest, type ErrorDetail } from '@igw/kernel';
 
-function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
+const WHITELIST = 'whitelistValidation';
+
+const childPath = (parent: string, property: string) => (parent ? (/^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`) : property);
+
+/**
+ * The details of one failed field. A field left out (undefined: JSON has no undefined, so the
+ * body did not name it) answers `<path> is required` and nothing else, whichever rule tripped
+ * first: "must be a string" or a length limit would send the client looking for a bad value
+ * when there is none. An unknown field is named as such. Every other message is the rule's own,
+ * with the property replaced by its full path; values are never echoed.
+ */
+function detailsOf(e: ValidationError, path: string): ErrorDetail[] {
+  const constraints = e.constraints ?? {};
+  const rules = Object.keys(constraints);
+  if (rules.length === 0) return [];
+  if (e.value === undefined && !rules.includes(WHITELIST)) return [{ path, message: `${path} is required` }];
+  return rules.map((rule) => ({ path, message: rule === WHITELIST ? `${path} is not a known field` : constraints[rule]!.replace(e.property, path) }));
+}
+
+/** Every failed field, depth first, in declaration order (so the first detail is the first field). */
+export function flattenValidationErrors(errors: readonly ValidationError[], parent = ''): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   for (const e of errors) {
-    const path = parent ? (/^\d+$/.test(e.property) ? `${parent}[${e.property}]` : `${parent}.${e.property}`) : e.property;
-    for (const [rule, message] of Object.entries(e.constraints ?? {})) {
-      out.push({ path, message: rule === 'whitelistValidation' ? `${path} is not a known field` : message.replace(e.property, path) });
-    }
-    out.push(...flatten(e.children ?? [], path));
+    const path = childPath(parent, e.property);
+    out.push(...detailsOf(e, path));
+    out.push(...flattenValidationErrors(e.children ?? [], path));
   }
   return out;
 }
 
-/** 400 `invalid_request` naming the offending field(s); unknown fields are rejected. */
+/**
+ * 400 `invalid_request` naming the offending field(s); unknown fields are rejected. The errors
+ * carry the offending values (`value: true`) only so that an absent field can be told from a bad
+ * one; they go no further than flattenValidationErrors, which never copies a value into a message.
+ */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,
@@ -21,9 +43,9 @@ export function createValidationPipe(): ValidationPipe {
     forbidUnknownValues: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => {
-      const details = flatten(errors);
+      const details = flattenValidationErrors(errors);
       return invalidRequest(details[0]?.message ?? 'request body is invalid', details);
     },
   });

@@ -80,7 +80,7 @@ const fromRow = (r: Row): DecisionRecord => ({
   decision: (typeof r.decision === 'string' ? JSON.parse(r.decision) : r.decision) as WireDecision,
   credId: String(r.cred_id),
   intentId: String(r.intent_id),
-  promptId: String(r.prompt_id),
+  promptId: text(r.prompt_id),
   actor: String(r.actor),
   audience: String(r.audience),
   surface: String(r.surface),

@@ -355,6 +355,15 @@ describe('DecideToolCallUseCase', () => {
       expect(record.argumentsSha256).toMatch(/^[0-9a-f]{64}$/);
     });
 
+    it('a mandate bound to no prompt: any context.prompt_id passes, the answer and the record carry prompt_id null', async () => {
+      const { prompt_id: _prompt, ...unbound } = claims();
+      verifier.verdict = { ok: true, claims: unbound };
+      const res = await call(request({}, { context: { actor: 'agent-1', prompt_id: 'prm_whatever' } }));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ decision: { kind: 'allow', decision_id: expect.any(String) }, mandate: { cred_id: 'mnd_1', prompt_id: null, intent_id: 'crm' } });
+      expect(journal.appended[0]).toMatchObject({ promptId: null, actor: 'agent-1' });
+    });
+
     it('gives every decision its own id', async () => {
       const a = await call();
       const b = await call();

@@ -128,7 +128,7 @@ export class DecideToolCallUseCase {
       decision: wire,
       credId: claims.jti,
       intentId: claims.intent_id,
-      promptId: claims.prompt_id,
+      promptId: claims.prompt_id ?? null,
       actor: claims.sub,
       audience: request.audience,
       surface: action.surface,
@@ -151,7 +151,7 @@ export class DecideToolCallUseCase {
     }
     return {
       status: statusOf(decision.kind),
-      body: { decision: wire as McpProxyCallResponseDto['decision'], mandate: { cred_id: claims.jti, prompt_id: claims.prompt_id, intent_id: claims.intent_id } },
+      body: { decision: wire as McpProxyCallResponseDto['decision'], mandate: { cred_id: claims.jti, prompt_id: claims.prompt_id ?? null, intent_id: claims.intent_id } },
     };
   }
 }

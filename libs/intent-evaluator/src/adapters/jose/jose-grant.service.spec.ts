@@ -1,16 +1,18 @@
-import { createSecretKey, generateKeyPairSync, randomBytes, sign as cryptoSign, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, generateKeyPairSync, randomBytes, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { base64url, CompactSign, decodeProtectedHeader, exportJWK, SignJWT, UnsecuredJWT } from 'jose';
 import { FixedClock } from '@igw/kernel';
 import type { GrantRequest } from '../../application/grants/grant.port';
 import { generateGrantKey, GRANT_ALG, JoseGrantService } from './jose-grant.service';
 
 const t0 = new Date('2026-03-01T10:00:00.000Z');
+const CALL = createHash('sha256').update('{"args":{},"tool":"crm.lookup","v":1}').digest('hex');
 const request = (over: Partial<GrantRequest> = {}): GrantRequest => ({
   orgId: 'org_1',
   userId: 'u1',
   intentLabel: 'crm.lookup',
   dataElements: ['crm:customers.email', 'crm:customers.name'],
   intentEventId: 'iev_1',
+  call: CALL,
   ttlMinutes: 15,
   issuedAt: t0,
   ...over,
@@ -40,6 +42,7 @@ describe('JoseGrantService', () => {
       intent: 'crm.lookup',
       data_elements: ['crm:customers.email', 'crm:customers.name'],
       evt: 'iev_1',
+      call: CALL,
       iat: t0.getTime() / 1000,
       exp: t0.getTime() / 1000 + 900,
       jti: expect.stringMatching(/^grt_[0-9a-f]{32}$/),
@@ -52,6 +55,7 @@ describe('JoseGrantService', () => {
         intentEventId: 'iev_1',
         userId: 'u1',
         expiresAt: new Date('2026-03-01T10:15:00.000Z'),
+        call: CALL,
       },
     });
   });
@@ -96,7 +100,8 @@ describe('JoseGrantService', () => {
     sig[0] = sig[0]! ^ 1;
     expect(await grants.verify(`${h}.${p}.${base64url.encode(sig)}`, 'org_1')).toEqual({ valid: false, reason: 'bad_signature' });
     expect(await grants.verify(`${h}.${p}.${base64url.encode(sig.subarray(0, 10))}`, 'org_1')).toEqual({ valid: false, reason: 'bad_signature' });
-    expect(await grants.verify(`${h}.${p}.`, 'org_1')).toEqual({ valid: false, reason: 'bad_signature' });
+    // No signature at all is not a compact JWS of three segments (DESIGN 6.12).
+    expect(await grants.verify(`${h}.${p}.`, 'org_1')).toEqual({ valid: false, reason: 'malformed' });
   });
 
   it('refuses a grant signed by another Ed25519 key, even one claiming our kid or embedding its own jwk', async () => {
@@ -140,7 +145,7 @@ describe('JoseGrantService', () => {
     const unsecured = new UnsecuredJWT(claims).encode(); // header {"alg":"none"}
     expect((await grants.verify(unsecured, 'org_1')).valid).toBe(false);
     const typed = `${encode({ alg: 'none', typ: 'grant+jwt' })}.${encode(claims)}.`;
-    expect(await grants.verify(typed, 'org_1')).toEqual({ valid: false, reason: 'bad_signature' });
+    expect(await grants.verify(typed, 'org_1')).toEqual({ valid: false, reason: 'malformed' });
     const [, , s] = (await grants.sign(request())).split('.');
     expect(await grants.verify(`${encode({ alg: 'none', typ: 'grant+jwt' })}.${encode(claims)}.${s}`, 'org_1')).toEqual({ valid: false, reason: 'bad_signature' });
   });
@@ -166,6 +171,37 @@ describe('JoseGrantService', () => {
     ['a huge token', `${encode({ alg: 'EdDSA', typ: 'grant+jwt' })}.${'A'.repeat(70_000)}.c2ln`],
   ])('calls %s malformed', async (_what, token) => {
     expect(await grants.verify(token, 'org_1')).toEqual({ valid: false, reason: 'malformed' });
+  });
+
+  describe('one spelling per token (DESIGN 6.12)', () => {
+    /** The same bytes, spelt otherwise: lenient decoders read all of these as the genuine token. */
+    const respell = (token: string, part: number, how: (segment: string) => string) =>
+      token
+        .split('.')
+        .map((s, i) => (i === part ? how(s) : s))
+        .join('.');
+    const padded = (s: string) => s + '='.repeat((4 - (s.length % 4)) % 4 || 2);
+    /** Sets a spare low bit of the last character (only when the length leaves spare bits). */
+    const spareBit = (s: string) => {
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      return s.slice(0, -1) + alphabet[alphabet.indexOf(s.at(-1)!) | 1];
+    };
+
+    it.each([
+      ['a padded signature', 2, padded],
+      ['a padded payload', 1, padded],
+      ['a padded header', 0, padded],
+      ['a signature with a stray character', 2, (s: string) => `${s.slice(0, 10)}+${s.slice(10)}`],
+      ['a payload with whitespace', 1, (s: string) => ` ${s}`],
+      ['a signature whose spare bits are set', 2, spareBit],
+    ])('calls %s malformed, also once the genuine token is cached', async (_what, part, how) => {
+      const token = await grants.sign(request());
+      const variant = respell(token, part, how);
+      expect(variant).not.toBe(token);
+      expect(await grants.verify(variant, 'org_1')).toEqual({ valid: false, reason: 'malformed' });
+      expect((await grants.verify(token, 'org_1')).valid).toBe(true);
+      expect(await grants.verify(variant, 'org_1')).toEqual({ valid: false, reason: 'malformed' });
+    });
   });
 
   it('calls a non-string malformed rather than throwing', async () => {

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign as signBytes, type JsonWebKey } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, errors } from 'jose';
-import { newId, systemClock, type Clock } from '@igw/kernel';
+import { isCanonicalCompactJws, newId, systemClock, type Clock } from '@igw/kernel';
 import type { GrantSigner, GrantVerifier } from '../../application/grants/grant.port';
 import { checkGrantClaims, grantClaims, GRANT_TYPE, invalidGrant, isGrantType, type GrantRequest, type GrantVerification } from '../../domain/grants/grant';
 
@@ -87,6 +87,9 @@ export class JoseGrantService implements GrantSigner, GrantVerifier {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || token.split('.').length !== 3) return invalidGrant('malformed');
     const cached = this.verified.get(token);
     if (cached !== undefined) return this.check(token, cached, orgId);
+    // One spelling per token (DESIGN 6.12): lenient base64url decoding would take `sig==` or a stray
+    // spare bit as the same grant. Cached tokens passed this when they were first verified.
+    if (!isCanonicalCompactJws(token)) return invalidGrant('malformed');
     let header: ReturnType<typeof decodeProtectedHeader>;
     try {
       header = decodeProtectedHeader(token);

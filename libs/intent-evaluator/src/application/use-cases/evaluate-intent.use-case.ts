@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APPROVALS_API, type ApprovalsApi, type EvaluateIntentRequestDto, type EvaluateIntentResponseDto } from '@igw/contracts';
 import { CLOCK, newId, type Caller, type Clock } from '@igw/kernel';
@@ -6,19 +5,18 @@ import { canonicalCall } from '../../domain/evaluation/call-fingerprint';
 import { resolveDataElements, type DataElementResult } from '../../domain/evaluation/data-elements';
 import { decideOutcome } from '../../domain/evaluation/outcome';
 import { ClassificationCascade } from '../classification/classification-cascade';
+import { callHash, grantCallHash } from '../grants/call-hash';
 import { GRANT_SIGNER, type GrantSigner } from '../grants/grant.port';
 import { INTENT_EVENT_STORE, type IntentEventRecord, type IntentEventStore } from '../ports/intent-event.repository.port';
 import { ActiveIntentionsReadModel } from '../read-model/active-intentions.read-model';
 
 const NO_DATA: DataElementResult = { ok: true, approved: [] };
 
-/** sha256 of the canonical call: how approvals recognise "the same call" (DESIGN 6.4). */
-export const callFingerprint = (canonical: string): string => createHash('sha256').update(canonical).digest('hex');
-
 /**
  * `POST /v1/intent/evaluate` (DESIGN 6.4): classify the call against the org's active intentions
  * (exact read model, cascade of layers), intersect data elements, decide the outcome, create or
- * use an approval, sign a grant, and record the intent event — durably, before answering.
+ * use an approval, sign a grant bound to the call (tool name and canonical arguments), and record
+ * the intent event — durably, before answering.
  *
  * Order matters for "fail closed": nothing is answered that is not recorded; the read model
  * fails with 503 rather than decide on a stale policy; approvals are reached only for intentions
@@ -50,7 +48,7 @@ export class EvaluateIntentUseCase {
 
     // Consuming is the atomic check: of concurrent identical calls, one gets the approval.
     // Only calls that need an approval are hashed (sha256 stays off the common path).
-    const fingerprint = intention?.approvalRequired && dataElements.ok ? callFingerprint(canonical) : null;
+    const fingerprint = intention?.approvalRequired && dataElements.ok ? callHash(canonical) : null;
     const used = fingerprint !== null ? await this.approvals.consume(caller, fingerprint) : null;
     const decision = decideOutcome({ intention, dataElements, shadowMode, approvedApprovalAvailable: used !== null });
 
@@ -76,7 +74,16 @@ export class EvaluateIntentUseCase {
     if (decision.grantable && intention) {
       grantJti = newId('grt');
       grant = await this.grants.sign(
-        { orgId: caller.orgId, userId: request.user_id ?? null, intentLabel: intention.label, dataElements: approved, intentEventId: eventId, ttlMinutes: intention.ttlMinutes, issuedAt: now },
+        {
+          orgId: caller.orgId,
+          userId: request.user_id ?? null,
+          intentLabel: intention.label,
+          dataElements: approved,
+          intentEventId: eventId,
+          call: grantCallHash({ toolName: call.name, arguments: call.arguments }),
+          ttlMinutes: intention.ttlMinutes,
+          issuedAt: now,
+        },
         grantJti,
       );
     }

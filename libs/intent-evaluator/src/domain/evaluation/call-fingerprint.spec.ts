@@ -1,5 +1,5 @@
 import { AppError } from '@igw/kernel';
-import { canonicalCall, canonicalJson, MAX_ARGUMENT_DEPTH, type CallIdentity } from './call-fingerprint';
+import { canonicalCall, canonicalJson, canonicalToolCall, MAX_ARGUMENT_DEPTH, type CallIdentity } from './call-fingerprint';
 
 const call = (over: Partial<CallIdentity> = {}): CallIdentity => ({
   orgId: 'org_1',
@@ -91,6 +91,32 @@ describe('call fingerprint', () => {
       const text = canonicalCall(call());
       expect(canonicalJson(JSON.parse(text))).toBe(text);
       expect(text).toBe('{"args":{"limit":10,"query":"acme"},"org":"org_1","session":"s1","tool":"crm.search","user":"u1","v":1}');
+    });
+  });
+
+  describe('the tool call alone (what a grant is bound to)', () => {
+    it('is the tool name and canonical arguments, itself canonical JSON, stable across releases', () => {
+      const text = canonicalToolCall({ toolName: 'crm.search', arguments: { query: 'acme', limit: 10 } });
+      expect(text).toBe('{"args":{"limit":10,"query":"acme"},"tool":"crm.search","v":1}');
+      expect(canonicalJson(JSON.parse(text))).toBe(text);
+    });
+
+    it('does not depend on key order; absent and empty arguments are the same call', () => {
+      expect(canonicalToolCall({ toolName: 't', arguments: { b: 1, a: [{ y: 1, x: 2 }] } })).toBe(canonicalToolCall({ toolName: 't', arguments: { a: [{ x: 2, y: 1 }], b: 1 } }));
+      expect(canonicalToolCall({ toolName: 't' })).toBe(canonicalToolCall({ toolName: 't', arguments: {} }));
+    });
+
+    it('differs with the tool name or any argument, and cannot be forged through the name', () => {
+      const base = canonicalToolCall({ toolName: 't', arguments: { a: 1 } });
+      expect(canonicalToolCall({ toolName: 'u', arguments: { a: 1 } })).not.toBe(base);
+      expect(canonicalToolCall({ toolName: 't', arguments: { a: '1' } })).not.toBe(base);
+      expect(canonicalToolCall({ toolName: 't', arguments: { a: 1, b: null } })).not.toBe(base);
+      expect(canonicalToolCall({ toolName: 't","v":1}', arguments: {} })).not.toBe(canonicalToolCall({ toolName: 't' }));
+    });
+
+    it('refuses arguments nested too deep with the same 400 as the approval fingerprint', () => {
+      expect(() => canonicalToolCall({ toolName: 't', arguments: nest(MAX_ARGUMENT_DEPTH) })).not.toThrow();
+      expect(() => canonicalToolCall({ toolName: 't', arguments: nest(MAX_ARGUMENT_DEPTH + 1) })).toThrow(AppError);
     });
   });
 });

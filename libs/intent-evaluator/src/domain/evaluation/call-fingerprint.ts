@@ -23,6 +23,18 @@ const FINGERPRINT_VERSION = 1;
 /** Canonical JSON of the arguments (the kernel's rendering; 400 naming `tool_call.arguments` when too deep). */
 export const canonicalJson = (value: unknown): string => kernelCanonicalJson(value, 'tool_call.arguments');
 
+/** A tool call by itself: what a grant is bound to (DESIGN 6.5). */
+export type ToolCall = Pick<CallIdentity, 'toolName' | 'arguments'>;
+
+/**
+ * The canonical string of a tool call alone, without org, user or session (a grant carries those
+ * in claims of its own): `{"args":<canonical arguments>,"tool":<name>,"v":1}`, itself canonical
+ * JSON. A grant's `call` claim is its SHA-256; absent arguments and `{}` are the same call.
+ */
+export function canonicalToolCall(call: ToolCall): string {
+  return `{"args":${canonicalJson(call.arguments ?? {})},"tool":${JSON.stringify(call.toolName)},"v":${FINGERPRINT_VERSION}}`;
+}
+
 /** The canonical string of a call; equal strings ⇔ the same call. */
 export function canonicalCall(call: CallIdentity): string {
   // Members in sorted key order, so the whole string is canonical JSON too.

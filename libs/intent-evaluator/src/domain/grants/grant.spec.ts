@@ -1,4 +1,6 @@
-import { checkGrantClaims, grantClaims, isGrantType, type GrantClaims, type GrantRequest } from './grant';
+import { checkGrantCall, checkGrantClaims, grantClaims, invalidGrant, isCallHash, isGrantType, type GrantClaims, type GrantRequest } from './grant';
+
+const CALL = 'c0ffee'.repeat(10) + 'abcd';
 
 const issuedAt = new Date('2026-03-01T10:00:00.750Z');
 const request = (over: Partial<GrantRequest> = {}): GrantRequest => ({
@@ -7,6 +9,7 @@ const request = (over: Partial<GrantRequest> = {}): GrantRequest => ({
   intentLabel: 'crm.lookup',
   dataElements: ['crm:customers.email'],
   intentEventId: 'iev_1',
+  call: CALL,
   ttlMinutes: 15,
   issuedAt,
   ...over,
@@ -22,6 +25,7 @@ describe('grant claims', () => {
       intent: 'crm.lookup',
       data_elements: ['crm:customers.email'],
       evt: 'iev_1',
+      call: CALL,
       iat: 1772359200,
       exp: 1772359200 + 15 * 60,
       jti: 'grt_1',
@@ -35,6 +39,14 @@ describe('grant claims', () => {
   it('refuse a ttl that is not a positive integer, or an invalid date', () => {
     for (const ttlMinutes of [0, -1, 1.5, NaN]) expect(() => grantClaims(request({ ttlMinutes }), 'j')).toThrow(RangeError);
     expect(() => grantClaims(request({ issuedAt: new Date('x') }), 'j')).toThrow(RangeError);
+  });
+
+  it('refuse a call that is not a lowercase hex SHA-256', () => {
+    for (const call of ['', 'abc', CALL.toUpperCase(), `${CALL}0`, Buffer.from(CALL, 'hex').toString('base64url')]) {
+      expect(isCallHash(call)).toBe(false);
+      expect(() => grantClaims(request({ call }), 'j')).toThrow(RangeError);
+    }
+    expect(isCallHash(CALL)).toBe(true);
   });
 
   it.each([
@@ -61,6 +73,7 @@ describe('checking verified claims', () => {
         intentEventId: 'iev_1',
         userId: 'u1',
         expiresAt: at('2026-03-01T10:15:00.000Z'),
+        call: CALL,
       },
     });
   });
@@ -96,7 +109,29 @@ describe('checking verified claims', () => {
     ['a fractional exp', { ...claims, exp: claims.exp + 0.5 }],
     ['a string exp', { ...claims, exp: String(claims.exp) }],
     ['exp not after iat', { ...claims, exp: claims.iat }],
+    ['a call that is no hex SHA-256', { ...claims, call: 'hubspot.get_contact' }],
+    ['a call in upper case', { ...claims, call: CALL.toUpperCase() }],
   ])('are malformed with %s', (_what, payload) => {
     expect(checkGrantClaims(payload, 'org_1', issuedAt)).toEqual({ valid: false, reason: 'malformed' });
+  });
+});
+
+describe('the call binding', () => {
+  const valid = checkGrantClaims(grantClaims(request(), 'grt_1'), 'org_1', issuedAt);
+
+  it('keeps a grant presented for the call it was issued for', () => {
+    expect(valid.valid).toBe(true);
+    expect(checkGrantCall(valid, CALL)).toBe(valid);
+  });
+
+  it('answers other_call for any other call', () => {
+    expect(checkGrantCall(valid, 'f'.repeat(64))).toEqual({ valid: false, reason: 'other_call' });
+    expect(checkGrantCall(valid, '')).toEqual({ valid: false, reason: 'other_call' });
+  });
+
+  it('leaves an invalid grant its own reason', () => {
+    for (const reason of ['expired', 'other_org', 'bad_signature', 'malformed'] as const) {
+      expect(checkGrantCall(invalidGrant(reason), 'f'.repeat(64))).toEqual({ valid: false, reason });
+    }
   });
 });

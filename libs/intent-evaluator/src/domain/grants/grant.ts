@@ -14,6 +14,13 @@ export const ANONYMOUS_SUBJECT = 'anonymous';
 export { GRANT_INVALID_REASONS };
 export type GrantInvalidReason = (typeof GRANT_INVALID_REASONS)[number];
 
+/**
+ * A grant's `call` claim: the SHA-256, lowercase hex, of the canonical tool call it was issued for
+ * (canonicalToolCall). Hex like every other hash the gateway shows (approval fingerprints,
+ * `arguments_sha256`), so a resource server can compare it with `sha256sum` output.
+ */
+export const isCallHash = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+
 /** What the evaluator asks to be signed. */
 export interface GrantRequest {
   orgId: string;
@@ -23,6 +30,8 @@ export interface GrantRequest {
   /** `"<data_source_id>:<path>"`, as in the evaluation response. */
   dataElements: string[];
   intentEventId: string;
+  /** The `call` claim: the hash of the call it is issued for (see isCallHash). */
+  call: string;
   /** The intention's `ttl_minutes`: `exp` = `iat` + ttl. */
   ttlMinutes: number;
   /** The evaluation's own time, so the grant and the intent event agree. */
@@ -37,6 +46,8 @@ export interface GrantClaims {
   intent: string;
   data_elements: string[];
   evt: string;
+  /** The call it authorises (see isCallHash). */
+  call: string;
   iat: number;
   exp: number;
   jti: string;
@@ -50,6 +61,8 @@ export interface Grant {
   /** null for `sub: anonymous`, as in the intent event of an evaluation without `user_id`. */
   userId: string | null;
   expiresAt: Date;
+  /** The hash of the call it was issued for. */
+  call: string;
 }
 
 export type GrantVerification = { valid: true; grant: Grant } | { valid: false; reason: GrantInvalidReason };
@@ -61,6 +74,7 @@ export function grantClaims(request: GrantRequest, jti: string): GrantClaims {
   const iatMs = request.issuedAt.getTime();
   if (!Number.isFinite(iatMs)) throw new RangeError('grant issuedAt is not a valid date');
   if (!Number.isInteger(request.ttlMinutes) || request.ttlMinutes < 1) throw new RangeError('grant ttlMinutes must be a positive integer');
+  if (!isCallHash(request.call)) throw new RangeError('grant call must be a lowercase hex SHA-256');
   const iat = Math.floor(iatMs / 1000);
   return {
     iss: GRANT_ISSUER,
@@ -69,6 +83,7 @@ export function grantClaims(request: GrantRequest, jti: string): GrantClaims {
     intent: request.intentLabel,
     data_elements: [...request.dataElements],
     evt: request.intentEventId,
+    call: request.call,
     iat,
     exp: iat + request.ttlMinutes * 60,
     jti,
@@ -90,8 +105,9 @@ const isSeconds = (v: unknown): v is number => typeof v === 'number' && Number.i
 
 /**
  * Checks the claims of a grant whose signature has already been verified: every claim present
- * and well typed (else `malformed`), then the org (before expiry, so another org learns nothing
- * about the token), then expiry (`now >= exp`).
+ * and well typed (else `malformed`; a grant without `call` predates the binding and is refused),
+ * then the org (before expiry, so another org learns nothing about the token), then expiry
+ * (`now >= exp`).
  */
 export function checkGrantClaims(payload: unknown, orgId: string, now: Date): GrantVerification {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return invalidGrant('malformed');
@@ -104,6 +120,7 @@ export function checkGrantClaims(payload: unknown, orgId: string, now: Date): Gr
     Array.isArray(c.data_elements) &&
     c.data_elements.every((d) => typeof d === 'string') &&
     isString(c.evt) &&
+    isCallHash(c.call) &&
     isSeconds(c.iat) &&
     isSeconds(c.exp) &&
     c.exp > c.iat &&
@@ -120,6 +137,16 @@ export function checkGrantClaims(payload: unknown, orgId: string, now: Date): Gr
       intentEventId: claims.evt,
       userId: claims.sub === ANONYMOUS_SUBJECT ? null : claims.sub,
       expiresAt: new Date(claims.exp * 1000),
+      call: claims.call,
     },
   };
+}
+
+/**
+ * The binding of DESIGN 6.5: a grant authorises the call it was issued for. `call` is the hash of
+ * the call it is presented for; a valid grant issued for another call is `other_call`. Checked
+ * after everything else, so a forged, foreign or expired grant keeps its own reason.
+ */
+export function checkGrantCall(verification: GrantVerification, call: string): GrantVerification {
+  return verification.valid && verification.grant.call !== call ? invalidGrant('other_call') : verification;
 }

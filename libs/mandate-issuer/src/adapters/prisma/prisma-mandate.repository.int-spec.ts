@@ -97,17 +97,21 @@ describe('PrismaMandateRepository (PostgreSQL)', () => {
     expect(await statusColumn(full.credId)).toBe('revoked');
 
     // Nullable fields stay null (SQL NULL, not JSON null), and an empty context stays an object.
-    const bare = mandate(org, { acr: null, context: {} });
+    const bare = mandate(org, { acr: null, promptId: null, context: {} });
     await repo.create(stored(bare), event(Topics.MandateDispensed));
     const found = await repo.find(org, bare.credId);
     expect(found).toEqual({ mandate: bare, brokerRevocationSealed: null });
     expect(found!.mandate.issuedAt).toBeInstanceOf(Date);
     expect(await statusColumn(bare.credId)).toBe('active');
     const [nulls] = await db.query<Record<string, unknown>>(
-      `SELECT broker IS NULL AS broker, classification_evidence IS NULL AS evidence, broker_revocation_enc IS NULL AS sealed FROM "${schema}"."mandates" WHERE cred_id = $1`,
+      `SELECT broker IS NULL AS broker, classification_evidence IS NULL AS evidence, broker_revocation_enc IS NULL AS sealed, prompt_id IS NULL AS prompt FROM "${schema}"."mandates" WHERE cred_id = $1`,
       [bare.credId],
     );
-    expect(nulls).toEqual({ broker: true, evidence: true, sealed: true });
+    expect(nulls).toEqual({ broker: true, evidence: true, sealed: true, prompt: true });
+    // A change keeps a mandate bound to no prompt unbound.
+    const refreshedBare = await repo.update(org, bare.credId, (m) => refreshed(m, at(1_000)), event(Topics.MandateRefreshed));
+    expect(refreshedBare).toMatchObject({ promptId: null, refreshCount: 1 });
+    expect((await repo.find(org, bare.credId))!.mandate.promptId).toBeNull();
   });
 
   it("another org's cred_id is not found, and cannot be updated", async () => {

@@ -180,6 +180,21 @@ describe('DispenseMandateUseCase', () => {
     expect((await s.inspect.execute(caller, out.cred_id)).status).toBe('expired');
   });
 
+  it('without prompt_id: a mandate bound to no prompt (no claim in the JWT, null in inspect and in its events, also after a refresh)', async () => {
+    const s = await setup();
+    const { prompt_id: _prompt, ...dto } = dispenseDto();
+    const out = await s.dispense.execute(caller, dto as DispenseMandateDto);
+    expect((await verify(s, out.credential)).payload).not.toHaveProperty('prompt_id');
+    expect(await s.inspect.execute(caller, out.cred_id)).toMatchObject({ cred_id: out.cred_id, prompt_id: null });
+    s.clock.advance(60_000);
+    const refreshed = await s.refresh.execute(caller, { cred_id: out.cred_id });
+    expect((await verify(s, refreshed.credential)).payload).not.toHaveProperty('prompt_id');
+    expect(eventsOf(s).map((e) => [e.type, e.data.prompt_id])).toEqual([
+      [Topics.MandateDispensed.name, null],
+      [Topics.MandateRefreshed.name, null],
+    ]);
+  });
+
   it('404 intent_not_found for an unknown card or another org’s card, before anything is signed, stored or brokered', async () => {
     const s = await setup();
     s.registry.install('org_other', intentCardDto({ id: 'hr' }));

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { client, type Client } from '../e2e/http-client';
 import type { TestSystem } from '../e2e/system';
@@ -59,6 +59,9 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
         expect(res.body.message).toEqual(expect.any(String));
         expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
       }
+      // A field left out says it is required (not that some value of it is off).
+      expect((await evaluate(agent, {})).body).toMatchObject({ message: 'tool_call is required', details: [{ path: 'tool_call', message: 'tool_call is required' }] });
+      expect((await evaluate(agent, { tool_call: { arguments: {} } })).body).toMatchObject({ message: 'tool_call.name is required', details: [{ path: 'tool_call.name', message: 'tool_call.name is required' }] });
       let deep: unknown = 'leaf';
       for (let i = 0; i < 100; i++) deep = { d: deep };
       const tooDeep = await evaluate(agent, { tool_call: { name: 'x', arguments: deep } });
@@ -147,9 +150,43 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
       // Key order in arguments does not make it another call.
       const approved = await evaluate(admin, { ...body, tool_call: { name: 'stripe.create_refund', arguments: { amount: 500, charge: 'ch_42' } } });
       expect(approved.body).toMatchObject({ outcome: 'approved', approval_request_id: requestId, grant: expect.any(String) });
+      // The grant authorises the approved call (in any key order), and no other.
+      const verify = (tool_call: unknown) => admin.post('/v1/grants/verify', { token: approved.body.grant, tool_call });
+      expect((await verify(body.tool_call)).body.valid).toBe(true);
+      expect((await verify({ ...body.tool_call, arguments: { charge: 'ch_42', amount: 50_000 } })).body).toEqual({ valid: false, reason: 'other_call' });
       const again = await evaluate(admin, body);
       expect(again.body.outcome).toBe('pending_approval');
       expect(again.body.approval_request_id).not.toBe(requestId);
+    });
+
+    it('a grant is bound to its call: valid with it, other_call with another tool name or other arguments (DESIGN 6.5)', async () => {
+      await intention({ label: 'crm.deal_lookup', display_name: 'Look up a deal', description: 'Read a Pipedrive deal by id.', data_elements: [{ data_source_id: 'pipedrive', path: 'deals.value' }] });
+      const own = { name: 'pipedrive.get_deal', arguments: { deal_id: 'D-7', fields: ['value'] } };
+      const res = await evaluate(agent, { tool_call: own });
+      expect(res.body.outcome).toBe('allowed');
+      const token: string = res.body.grant;
+      // The claim a resource server can check itself: SHA-256 (hex) of the canonical tool call.
+      const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+      expect(claims.call).toBe(createHash('sha256').update('{"args":{"deal_id":"D-7","fields":["value"]},"tool":"pipedrive.get_deal","v":1}').digest('hex'));
+
+      const verify = (tool_call?: unknown) => agent.post('/v1/grants/verify', tool_call === undefined ? { token } : { token, tool_call });
+      const plain = await verify();
+      expect(plain.body).toMatchObject({ valid: true, grant: { intent_label: 'crm.deal_lookup', intent_event_id: res.body.intent_event_id } });
+      expect((await verify(own)).body).toEqual(plain.body);
+      expect((await verify({ name: own.name, arguments: { fields: ['value'], deal_id: 'D-7' } })).body).toEqual(plain.body);
+      for (const other of [
+        { name: 'pipedrive.delete_deal', arguments: own.arguments },
+        { name: own.name, arguments: { deal_id: 'D-8', fields: ['value'] } },
+        { name: own.name, arguments: { deal_id: 'D-7', fields: ['value', 'owner'] } },
+        { name: own.name },
+      ]) {
+        expect({ other, body: (await verify(other)).body }).toEqual({ other, body: { valid: false, reason: 'other_call' } });
+      }
+      // Another org learns nothing about the binding; a bad tool_call is a 400 naming it.
+      expect((await otherOrg.post('/v1/grants/verify', { token, tool_call: own })).body).toEqual({ valid: false, reason: 'other_org' });
+      expect((await verify({ arguments: {} })).body).toMatchObject({ code: 'invalid_request', message: 'tool_call.name is required' });
+      expect((await verify({ name: own.name, arguments: [1] })).body).toMatchObject({ code: 'invalid_request', details: [{ path: 'tool_call.arguments' }] });
+      expect((await agent.post('/v1/grants/verify', { tool_call: own })).body).toMatchObject({ code: 'invalid_request', message: 'token is required' });
     });
 
     it('grants verify for their org only; tampered, foreign, malformed and mandate tokens are not valid grants', async () => {
@@ -173,6 +210,10 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
       const widened = Buffer.from(JSON.stringify({ ...claims, data_elements: ['workday:*'] })).toString('base64url');
       expect((await agent.post('/v1/grants/verify', { token: `${h}.${widened}.${s}` })).body).toEqual({ valid: false, reason: 'bad_signature' });
       expect((await agent.post('/v1/grants/verify', { token: 'not-a-token' })).body).toEqual({ valid: false, reason: 'malformed' });
+      // The same bytes spelt otherwise (padding, a stray character) are not the grant (DESIGN 6.12).
+      for (const respelt of [`${h}.${p}.${s}==`, `${h}=.${p}.${s}`, `${h}.${p}=.${s}`, `${h}.${p}.${s!.slice(0, 5)}+${s!.slice(5)}`]) {
+        expect((await agent.post('/v1/grants/verify', { token: respelt })).body).toEqual({ valid: false, reason: 'malformed' });
+      }
       const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const mandate = await new SignJWT({ org: claims.org, intent_id: 'card_1' })
         .setProtectedHeader({ alg: 'RS256', typ: 'mandate+jwt', kid: 'k1' })

@@ -131,6 +131,37 @@ export function describeMandates(mode: string, start: () => Promise<TestSystem>)
       expect(unconfigured).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
     });
 
+    it('prompt_id is optional: a mandate bound to no prompt has no prompt_id claim and inspects as prompt_id null, also after a refresh', async () => {
+      const { prompt_id: _prompt, ...body } = dispenseBody();
+      const res = await writer.post('/v1/mandate/dispense', body);
+      expect(res.status).toBe(200);
+      const { payload } = await jwtVerify(res.body.credential, await jwks(), { algorithms: ['RS256'], audience: 'crm-api', typ: 'mandate+jwt' });
+      expect(payload).toMatchObject({ sub: 'agent:support-bot', intent_id: card.id, jti: res.body.cred_id });
+      expect(payload).not.toHaveProperty('prompt_id');
+      expect((await reader.get(`/v1/mandate/${res.body.cred_id}`)).body).toMatchObject({ cred_id: res.body.cred_id, prompt_id: null, status: 'active' });
+      const refreshed = await writer.post('/v1/mandate/refresh', { cred_id: res.body.cred_id });
+      expect(refreshed.status).toBe(200);
+      expect((await jwtVerify(refreshed.body.credential, await jwks(), { algorithms: ['RS256'], audience: 'crm-api' })).payload).not.toHaveProperty('prompt_id');
+      expect((await writer.post('/v1/mandate/dispense', { ...body, prompt_id: null })).status).toBe(200);
+      expect((await writer.post('/v1/mandate/dispense', { ...body, prompt_id: '' })).body).toMatchObject({ code: 'invalid_request', details: [{ path: 'prompt_id' }] });
+    });
+
+    it('a dispense without a required field (actor, intent_id, requested_scope, audience) says the field is required', async () => {
+      for (const field of ['actor', 'intent_id', 'requested_scope', 'audience'] as const) {
+        const { [field]: _left, ...body } = dispenseBody();
+        const res = await writer.post('/v1/mandate/dispense', body);
+        expect({ field, status: res.status, body: res.body }).toEqual({
+          field,
+          status: 400,
+          body: { code: 'invalid_request', message: `${field} is required`, details: [{ path: field, message: `${field} is required` }] },
+        });
+      }
+      const noOperations = await writer.post('/v1/mandate/dispense', dispenseBody({ requested_scope: { resources: ['crm://contacts/*'] } }));
+      expect(noOperations.body).toMatchObject({ code: 'invalid_request', message: 'requested_scope.operations is required' });
+      expect((await writer.post('/v1/mandate/refresh', {})).body).toMatchObject({ code: 'invalid_request', message: 'cred_id is required' });
+      expect((await writer.post('/v1/mandate/revoke', { reason: 'x' })).body).toMatchObject({ code: 'invalid_request', message: 'cred_id is required' });
+    });
+
     it('refresh: same cred_id and a later exp, then a cooldown; revoke is idempotent; a revoked or expired mandate cannot be refreshed', async () => {
       const first = (await writer.post('/v1/mandate/dispense', dispenseBody({ ttl_seconds: 60 }))).body;
       const refreshed = await writer.post('/v1/mandate/refresh', { cred_id: first.cred_id, ttl_seconds: 120 });

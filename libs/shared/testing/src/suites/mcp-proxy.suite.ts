@@ -204,6 +204,22 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       }
     });
 
+    it('a mandate bound to no prompt: the prompt check is skipped (the actor check is not), and the answer and the record say prompt_id null', async () => {
+      const unbound = await dispense({ prompt_id: undefined });
+      const res = await call(reader, unbound.credential, body('crm.contacts.read', { context: { prompt_id: 'prm_any' } }));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ decision: { kind: 'allow', decision_id: expect.stringMatching(/^dec_/) }, mandate: { cred_id: unbound.cred_id, prompt_id: null, intent_id: cardId } });
+      const deputy = await call(reader, unbound.credential, body('crm.contacts.read', { context: { actor: 'agent:other', prompt_id: 'prm_any' } }));
+      expect(deputy.body.decision).toMatchObject({ kind: 'deny', reason: 'confused_deputy' });
+      let rec: JsonResponse | undefined;
+      for (let i = 0; i < 50; i++) {
+        rec = await reader.get(`/v1/mcp-proxy/decisions/${res.body.decision.decision_id}`);
+        if (rec.status === 200) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(rec!.body).toMatchObject({ decision_id: res.body.decision.decision_id, cred_id: unbound.cred_id, prompt_id: null });
+    });
+
     it('shadow: a card in shadow mode lets a blocking decision through as allow_with_shadow', async () => {
       expect((await writer.post('/v1/intent-cards', { ...card({ id: 'crm-shadow', shadow: true }) })).status).toBe(201);
       const shadowMandate = await dispense({ intent_id: 'crm-shadow' });
@@ -265,10 +281,12 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
     it('400 invalid_request names the field', async () => {
       const missing = await call(reader, mandate.credential, { audience: 'crm-api', context: {} });
       expect(missing.status).toBe(400);
-      expect(missing.body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('action') });
+      expect(missing.body).toMatchObject({ code: 'invalid_request', message: 'action is required', details: [{ path: 'action', message: 'action is required' }] });
       const noOp = await call(reader, mandate.credential, { action: { surface: 'sdk' }, audience: 'crm-api' });
       expect(noOp.status).toBe(400);
-      expect(noOp.body.message).toContain('operation');
+      expect(noOp.body).toMatchObject({ message: 'action.operation is required', details: [{ path: 'action.operation', message: 'action.operation is required' }] });
+      const noAudience = await call(reader, mandate.credential, { action: { surface: 'sdk', operation: 'crm.contacts.read' } });
+      expect(noAudience.body).toMatchObject({ code: 'invalid_request', message: 'audience is required' });
       let deep: unknown = 1;
       for (let i = 0; i < 80; i++) deep = { d: deep };
       const tooDeep = await call(reader, mandate.credential, body('crm.contacts.read', { action: { arguments: deep } }));

@@ -117,6 +117,9 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         const bad = await platform.post('/v1/orgs', { name: '' });
         expect(bad.status).toBe(400);
         expect(bad.body.details[0].path).toBe('name');
+        // A missing field says it is required, not that its value is off (there is none).
+        const missing = await platform.post('/v1/orgs', {});
+        expect(missing).toMatchObject({ status: 400, body: { code: 'invalid_request', message: 'name is required', details: [{ path: 'name', message: 'name is required' }] } });
         const ok = await platform.post('/v1/orgs', { name: 'acme' });
         expect(ok.status).toBe(201);
         expect(ok.body.org).toMatchObject({ name: 'acme', rate_limit: { requests_per_second: 100, burst: 200 } });
@@ -155,6 +158,11 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         const extra = await admin.post('/v1/api-keys', { name: 'x', scope: 'admin', owner: 'me' });
         expect(extra.status).toBe(400);
         expect(extra.body.details[0].path).toBe('owner');
+        for (const field of ['name', 'scope']) {
+          const { [field]: _left, ...body } = { name: 'x', scope: 'admin' } as Record<string, string>;
+          const missing = await admin.post('/v1/api-keys', body);
+          expect(missing).toMatchObject({ status: 400, body: { code: 'invalid_request', message: `${field} is required`, details: [{ path: field, message: `${field} is required` }] } });
+        }
       });
     });
 
@@ -201,6 +209,10 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
           expect(res.body.code).toBe('invalid_request');
           if (path) expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
         }
+        expect((await writer.post('/v1/intentions', { intent_class: 'lookup' })).body.message).toBe('label is required');
+        expect((await writer.post('/v1/intentions', { label: 'ok.label' })).body.message).toBe('intent_class is required');
+        const element = await writer.post('/v1/intentions', { label: 'ok.label', intent_class: 'lookup', data_elements: [{ data_source_id: 'crm' }] });
+        expect(element.body.details[0]).toEqual({ path: 'data_elements[0].path', message: 'data_elements[0].path is required' });
       });
 
       it('403 insufficient_scope for read_only on create and publish', async () => {
@@ -292,6 +304,10 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('invalid_request');
         expect(res.body.details.map((d: { path: string }) => d.path)).toContain('rules[0].when');
+        const { audiences: _audiences, ...noAudiences } = card;
+        expect((await writer.post('/v1/intent-cards', { ...noAudiences, id: 'no-audiences' })).body).toMatchObject({ code: 'invalid_request', message: 'audiences is required' });
+        const noWhen = await writer.post('/v1/intent-cards', { ...card, id: 'no-when', rules: [{ id: 'r1', decision: { kind: 'allow' } }] });
+        expect(noWhen.body).toMatchObject({ code: 'invalid_request', message: 'rules[0].when is required' });
         const kind = await writer.post('/v1/intent-cards', { ...card, id: 'broken2', rules: [{ id: 'r1', when: 'true', decision: { kind: 'substitute' } }] });
         expect(kind.status).toBe(400);
       });

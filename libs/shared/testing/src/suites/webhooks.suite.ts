@@ -81,6 +81,8 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
       await bad({ url: r.url, events: ['decision.unknown'] }, 'events');
       await bad({ url: r.url, events: [] }, 'events');
       await bad({ url: r.url }, 'events');
+      expect((await admin.post('/v1/webhooks', { events: ['decision.made'] })).body).toMatchObject({ code: 'invalid_request', message: 'url is required' });
+      expect((await admin.post('/v1/webhooks', { url: r.url })).body).toMatchObject({ code: 'invalid_request', message: 'events is required' });
       expect((await writer.post('/v1/webhooks', { url: r.url, events: ['decision.made'] })).status).toBe(403);
       expect((await otherAdmin.get(`/v1/webhooks/${res.body.id}/deliveries`)).status).toBe(404);
       expect((await otherAdmin.delete(`/v1/webhooks/${res.body.id}`)).status).toBe(404);
