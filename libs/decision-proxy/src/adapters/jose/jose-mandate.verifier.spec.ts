@@ -174,8 +174,16 @@ describe('JoseMandateVerifier', () => {
       expect(await reasonOf(await sign(claims(), { typ: 'application/mandate+jwt' }))).toBe('ok');
     });
 
-    it.each(['iss', 'sub', 'org', 'intent_id', 'prompt_id', 'scope', 'jti', 'exp'])('refuses a mandate without %s', async (name) => {
+    it.each(['iss', 'sub', 'org', 'intent_id', 'scope', 'jti', 'exp'])('refuses a mandate without %s', async (name) => {
       expect(await reasonOf(await sign(claims({ [name]: undefined })))).toBe('claims');
+    });
+
+    it('accepts a mandate bound to no prompt (no prompt_id claim) and reports none; refuses a null or empty prompt_id', async () => {
+      const unbound = await verify(await sign(claims({ prompt_id: undefined })));
+      expect(unbound.ok).toBe(true);
+      expect(unbound.ok && unbound.claims).not.toHaveProperty('prompt_id');
+      expect(await reasonOf(await sign(claims({ prompt_id: null })))).toBe('claims');
+      expect(await reasonOf(await sign(claims({ prompt_id: '' })))).toBe('claims');
     });
 
     it.each([

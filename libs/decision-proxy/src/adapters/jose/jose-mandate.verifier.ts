@@ -59,7 +59,9 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 function parseClaims(raw: unknown, issuer: string): Claims | null {
   if (!isObject(raw)) return null;
   const { iss, sub, aud, org, intent_id, prompt_id, scope, ctx, acr, iat, nbf, exp, jti } = raw;
-  if (iss !== issuer || !isText(sub) || !isText(aud) || !isText(org) || !isText(intent_id) || !isText(prompt_id) || !isText(jti)) return null;
+  if (iss !== issuer || !isText(sub) || !isText(aud) || !isText(org) || !isText(intent_id) || !isText(jti)) return null;
+  // Optional (DESIGN 6.8): absent when the mandate is bound to no prompt; never null or empty.
+  if (prompt_id !== undefined && !isText(prompt_id)) return null;
   if (!isTime(exp) || (iat !== undefined && !isTime(iat)) || (nbf !== undefined && !isTime(nbf))) return null;
   if (!isObject(scope) || !isStringArray(scope['operations']) || !isStringArray(scope['resources']) || !isStringArray(scope['forbidden_operations'])) return null;
   if (ctx !== undefined && !isObject(ctx)) return null;
@@ -70,7 +72,7 @@ function parseClaims(raw: unknown, issuer: string): Claims | null {
     aud,
     org,
     intent_id,
-    prompt_id,
+    ...(prompt_id !== undefined ? { prompt_id } : {}),
     scope: { operations: [...scope['operations']], resources: [...scope['resources']], forbidden_operations: [...scope['forbidden_operations']] },
     ctx: ctx ?? {},
     ...(acr !== undefined ? { acr } : {}),

@@ -361,7 +361,7 @@ describe('DecideToolCallUseCase', () => {
       const res = await call(request({}, { context: { actor: 'agent-1', prompt_id: 'prm_whatever' } }));
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ decision: { kind: 'allow', decision_id: expect.any(String) }, mandate: { cred_id: 'mnd_1', prompt_id: null, intent_id: 'crm' } });
-      expect(journal.appended[0]).toMatchObject({ promptId: null, actor: 'agent-1' });
+      expect(repository.recorded[0]).toMatchObject({ promptId: null, actor: 'agent-1' });
     });
 
     it('gives every decision its own id', async () => {
