@@ -13,3 +13,4 @@ export * from './fakes/webhook-receiver.fake-server';
 export * from './suites/mandates.suite';
 export * from './suites/mcp-proxy.suite';
 export * from './suites/webhooks.suite';
+export * from './suites/edge-input.suite';
