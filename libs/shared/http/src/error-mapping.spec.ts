@@ -27,6 +27,14 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(new BadRequestException('nope')).body).toEqual({ code: 'invalid_request', message: 'nope' });
   });
 
+  it("maps the router's refusals (undecodable path, over-long parameter) to 400 invalid_request naming the path", () => {
+    for (const code of ['FST_ERR_BAD_URL', 'FST_ERR_MAX_PARAM_LENGTH']) {
+      const r = toErrorResponse(Object.assign(new Error("'/v1/x/%FF' is not a valid url component"), { code, statusCode: 400 }));
+      expect(r).toMatchObject({ status: 400, body: { code: 'invalid_request', details: [{ path: 'path' }] }, unexpected: false });
+      expect(r.body.message).not.toContain('JSON');
+    }
+  });
+
   it('never leaks an unexpected error', () => {
     const r = toErrorResponse(new TypeError('cannot read x of undefined at /srv/app.js:1:2'));
     expect(r).toMatchObject({ status: 500, body: { code: 'internal', message: 'internal error' }, unexpected: true });

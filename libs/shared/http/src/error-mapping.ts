@@ -59,6 +59,15 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     if (fastify.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return { status: 415, body: { code: 'unsupported_media_type', message: 'request body must be application/json' }, headers: {}, unexpected: false };
     }
+    // The router's own refusals (raised before any route runs; see frameworkErrors in http-app).
+    if (fastify.code === 'FST_ERR_BAD_URL') {
+      const message = 'the URL path is not valid percent-encoded UTF-8';
+      return { status: 400, body: { code: 'invalid_request', message, details: [{ path: 'path', message }] }, headers: {}, unexpected: false };
+    }
+    if (fastify.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      const message = 'a path parameter is longer than 100 characters';
+      return { status: 400, body: { code: 'invalid_request', message, details: [{ path: 'path', message }] }, headers: {}, unexpected: false };
+    }
     if (fastify.statusCode && fastify.statusCode < 500) {
       return { status: 400, body: { code: 'invalid_request', message: 'request body is not valid JSON' }, headers: {}, unexpected: false };
     }

@@ -4,8 +4,9 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import sjson from 'secure-json-parse';
-import { invalidRequest, newId, type Caller } from '@igw/kernel';
+import { newId, type Caller } from '@igw/kernel';
+import { answerClientError } from './client-error';
+import { parseJsonBody, urlInputError } from './edge-input';
 import { toErrorResponse } from './error-mapping';
 import { PinoNestLogger } from './logger';
 import { createValidationPipe } from './validation';
@@ -51,6 +52,13 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     requestIdHeader: false,
     keepAliveTimeout: 65_000,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors before a route exists answer in the error model too: a malformed path (FST_ERR_BAD_URL)…
+    frameworkErrors: (err: Error, req: FastifyRequest, reply: FastifyReply) => {
+      reply.header('x-request-id', req.id);
+      sendError(err, reply, options.logger, req.id);
+    },
+    // …and what Node's HTTP parser refuses before any request (oversized headers → 431).
+    clientErrorHandler: answerClientError,
   } as never);
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     logger: new PinoNestLogger(options.logger),
@@ -72,26 +80,17 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
   // Empty bodies are allowed (POST .../publish); anything else must be JSON without proto poisoning.
   fastify.removeContentTypeParser('application/json');
   fastify.removeContentTypeParser('text/plain');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    let parsed: unknown;
+  // The edge rules of DESIGN 6.12 (depth, NUL, lone surrogates, UTF-8) run here, before any pipe.
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     try {
-      parsed = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-    } catch {
-      return done(Object.assign(new SyntaxError('invalid JSON'), { statusCode: 400 }), undefined);
+      done(null, parseJsonBody(body as Buffer));
+    } catch (err) {
+      done(err as Error, undefined);
     }
-    // PostgreSQL text and jsonb cannot hold NUL: refuse it here (400) instead of failing a write later (500).
-    const nul = /\\u0000/i.test(text) ? pathOfNul(parsed, '') : null;
-    if (nul !== null) {
-      const message = `${nul || 'body'} must not contain the NUL character (\\u0000)`;
-      return done(invalidRequest(message, [{ path: nul || 'body', message }]) as unknown as Error, undefined);
-    }
-    done(null, parsed);
   });
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    done();
+    done(urlInputError(req.url, req.params) ?? undefined);
   });
   // Headers decided during admission (rate limits) ride on every answer, errors included.
   fastify.addHook('onSend', (req, reply, payload, done) => {
@@ -168,25 +167,4 @@ class MergedOpenApi {
     this.cached = { at: Date.now(), doc, complete };
     return doc;
   }
-}
-
-/** Where a NUL character occurs in a parsed body (keys included), as a field path; null when nowhere. */
-function pathOfNul(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = pathOfNul(value[i], `${path}[${i}]`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const p = path ? `${path}.${k}` : k;
-      if (k.includes('\u0000')) return p;
-      const found = pathOfNul(v, p);
-      if (found !== null) return found;
-    }
-  }
-  return null;
 }

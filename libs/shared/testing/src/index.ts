@@ -19,3 +19,4 @@ export * from './infra/tcp-fault-proxy';
 export * from './e2e/faultable-system';
 export * from './e2e/request-stream';
 export * from './suites/faults.suite';
+export * from './suites/edge-input.suite';

@@ -91,8 +91,10 @@ describe('JoseMandateVerifier', () => {
 
   describe('DESIGN 8 attacks', () => {
     it('refuses alg none', async () => {
-      const token = `${b64({ alg: 'none', typ: 'mandate+jwt', kid: keyA.kid })}.${b64(claims())}.`;
+      const token = `${b64({ alg: 'none', typ: 'mandate+jwt', kid: keyA.kid })}.${b64(claims())}.${Buffer.from('junk').toString('base64url')}`;
       expect(await reasonOf(token)).toBe('alg');
+      // The usual alg-none form has an empty signature: not three canonical segments.
+      expect(await reasonOf(`${b64({ alg: 'none', typ: 'mandate+jwt', kid: keyA.kid })}.${b64(claims())}.`)).toBe('malformed');
       const noSig = `${b64({ alg: 'none', typ: 'mandate+jwt', kid: keyA.kid })}.${b64(claims())}`;
       expect(await reasonOf(noSig)).toBe('malformed');
     });
@@ -221,6 +223,56 @@ describe('JoseMandateVerifier', () => {
       ['huge', `${'a'.repeat(20_000)}.b.c`],
     ])('refuses a malformed token (%s)', async (_name, token) => {
       expect(await reasonOf(token)).toBe('malformed');
+    });
+
+    describe('canonical base64url segments (DESIGN 6.12: one spelling per token)', () => {
+      /** The same segment with the lowest (always spare) bit of its last character set: lenient decoders read the same bytes. */
+      const withSpareBit = (segment: string) => {
+        const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+        return segment.slice(0, -1) + alphabet[alphabet.indexOf(segment[segment.length - 1]!) | 1];
+      };
+      const segments = async () => (await sign()).split('.') as [string, string, string];
+
+      it('the untouched token verifies (each case below differs from it only in spelling)', async () => {
+        expect(await reasonOf(await sign())).toBe('ok');
+      });
+
+      it('refuses padding on the signature, the header or the payload', async () => {
+        const [h, p, s] = await segments();
+        expect(await reasonOf(`${h}.${p}.${s}==`)).toBe('malformed');
+        expect(await reasonOf(`${h}.${p}.${s}=`)).toBe('malformed');
+        expect(await reasonOf(`${h}==.${p}.${s}`)).toBe('malformed');
+        expect(await reasonOf(`${h}.${p}=.${s}`)).toBe('malformed');
+      });
+
+      it("refuses the standard alphabet's + and / and stray characters", async () => {
+        const [h, p, s] = await segments();
+        // The standard alphabet's spelling of a value: jose would read '+' and '/' like '-' and '_'.
+        expect(await reasonOf(`${h}.${p}.+${s.slice(1)}`)).toBe('malformed');
+        expect(await reasonOf(`${h}.${p}./${s.slice(1)}`)).toBe('malformed');
+        expect(await reasonOf(`${h}.${p}.${s.slice(0, 10)} ${s.slice(10)}`)).toBe('malformed');
+        expect(await reasonOf(`${h}.${p}.${s}\n`)).toBe('malformed');
+        expect(await reasonOf(` ${h}.${p}.${s}`)).toBe('malformed');
+      });
+
+      it('refuses non-zero spare bits in the last character', async () => {
+        const [h, p, s] = await segments();
+        // A 2048-bit signature is 256 bytes: 342 characters, the last one carrying 4 spare bits.
+        expect(s.length % 4).toBe(2);
+        expect(Buffer.from(withSpareBit(s), 'base64url').equals(Buffer.from(s, 'base64url'))).toBe(true);
+        expect(await reasonOf(`${h}.${p}.${withSpareBit(s)}`)).toBe('malformed');
+        // A payload whose length leaves spare bits (an unknown claim pads it), then its header likewise.
+        let token = '';
+        for (let n = 0; token === '' || token.split('.')[1]!.length % 4 === 0; n++) token = await sign(claims({ pad: 'x'.repeat(n) }));
+        expect(await reasonOf(token)).toBe('ok');
+        const [h2, p2, s2] = token.split('.') as [string, string, string];
+        expect(await reasonOf(`${h2}.${withSpareBit(p2)}.${s2}`)).toBe('malformed');
+        let padded = '';
+        for (let n = 0; padded === '' || padded.split('.')[0]!.length % 4 === 0; n++) padded = await sign(claims(), { kid: keyA.kid, x: 'y'.repeat(n) } as Partial<JWTHeaderParameters>);
+        expect(await reasonOf(padded)).toBe('ok');
+        const [h3, p3, s3] = padded.split('.') as [string, string, string];
+        expect(await reasonOf(`${withSpareBit(h3)}.${p3}.${s3}`)).toBe('malformed');
+      });
     });
 
     it('refuses a non-JSON payload with a valid signature', async () => {

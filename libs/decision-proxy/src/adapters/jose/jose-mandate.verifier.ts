@@ -2,7 +2,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, errors, type JWK, type ProtectedHeaderParameters } from 'jose';
 import { Logger } from '@nestjs/common';
 import { MANDATE_JWT } from '@igw/contracts';
-import { DependencyUnavailableError, systemClock, type Clock } from '@igw/kernel';
+import { DependencyUnavailableError, isCanonicalCompactJws, systemClock, type Clock } from '@igw/kernel';
 import type { JwksSource } from '../../application/verification/jwks-source.port';
 import {
   MANDATE_ISSUER,
@@ -156,7 +156,9 @@ export class JoseMandateVerifier implements MandateVerifier {
   }
 
   private async verifyToken(token: string, audience: string): Promise<Verdict> {
-    if (typeof token !== 'string' || token.length > this.opts.maxTokenLength || token.split('.').length !== 3) return invalid('malformed');
+    if (typeof token !== 'string' || token.length > this.opts.maxTokenLength) return invalid('malformed');
+    // One spelling per token (DESIGN 6.12): jose decodes leniently (`sig==`, stray bits), so refuse before it sees one.
+    if (!isCanonicalCompactJws(token)) return invalid('malformed');
     const now = this.clock.now().getTime();
     this.maybeRefreshInBackground(now);
 

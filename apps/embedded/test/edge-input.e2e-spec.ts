@@ -1,0 +1,3 @@
+import { describeEdgeInput, startEmbeddedSystem } from '@igw/testing';
+
+describeEdgeInput('embedded', () => startEmbeddedSystem());
