@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { client, startDistributedSystem, testRedisUrl, type Client, type TestSystem } from '@igw/testing';
+import { client, dispenseMandate, mandateOrg, startDistributedSystem, testRedisUrl, type Client, type TestSystem } from '@igw/testing';
 
 /**
  * DESIGN 6.9 / the fail-closed rule: when what a decision needs cannot be had, the proxy answers
@@ -34,17 +34,8 @@ describe('mcp-proxy fails closed (distributed)', () => {
     const admin = client(sys.url, sys.adminKey);
     writer = client(sys.url, (await admin.post('/v1/api-keys', { name: 'fc', scope: 'policy_write' })).body.key);
     expect((await writer.post('/v1/intent-cards', card)).status).toBe(201);
-    const d = await writer.post('/v1/mandate/dispense', {
-      actor: 'agent:a',
-      intent_id: card.id,
-      prompt_id: 'p1',
-      requested_scope: { operations: ['crm.**'], resources: ['crm://**'] },
-      audience: 'crm-api',
-      ttl_seconds: 600,
-    });
-    expect(d.status).toBe(200);
-    mandate = d.body.credential;
-    orgId = JSON.parse(Buffer.from(mandate.split('.')[1]!, 'base64url').toString()).org;
+    mandate = (await dispenseMandate(writer, { intentId: card.id, actor: 'agent:a', promptId: 'p1', ttlSeconds: 600 })).credential;
+    orgId = mandateOrg(mandate);
     expect((await call('crm.contacts.read')).status).toBe(200);
   });
 

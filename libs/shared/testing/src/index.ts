@@ -20,3 +20,4 @@ export * from './e2e/faultable-system';
 export * from './e2e/request-stream';
 export * from './suites/faults.suite';
 export * from './suites/edge-input.suite';
+export * from './e2e/mandate-fixtures';

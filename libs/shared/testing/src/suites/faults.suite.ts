@@ -3,6 +3,7 @@ import { Client as PgClient } from 'pg';
 import { Topics } from '@igw/contracts';
 import type { FaultableSystem } from '../e2e/faultable-system';
 import { client, type Client } from '../e2e/http-client';
+import { crmCard, dispenseMandate, installCard } from '../e2e/mandate-fixtures';
 import { WebhookReceiver } from '../fakes/webhook-receiver.fake-server';
 import { isExpected, isUnavailable, RequestStream, type Sample, type StreamLoop } from '../e2e/request-stream';
 
@@ -68,28 +69,12 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
       expect((await admin.post('/v1/webhooks', { url: hook.url, events: ['intention.published'] })).status).toBe(201);
       const agentKey = await key('faults-agent', 'read_only');
       coldKey = await key('faults-cold', 'read_only');
-      const card = {
-        id: 'faults-card',
-        name: 'fault drill',
-        allowed_scope: { operations: ['crm.**'], resources: ['crm://**'] },
-        audiences: ['crm-api'],
-        max_ttl_seconds: 3600,
-        rules: [
-          { id: 'deny-export', when: 'action.operation == "crm.contacts.export"', decision: { kind: 'deny', reason: 'bulk_export', message: 'no bulk export' } },
-          { id: 'approve-refund', when: 'action.operation == "crm.refunds.create"', decision: { kind: 'approval' } },
-        ],
-      };
-      expect((await writer.post('/v1/intent-cards', card)).status).toBe(201);
-      const mandate = await writer.post('/v1/mandate/dispense', {
-        actor: 'agent:faults',
-        intent_id: card.id,
-        prompt_id: 'prm_f',
-        requested_scope: { operations: ['crm.**'], resources: ['crm://**'] },
-        audience: 'crm-api',
-        ttl_seconds: 3600,
-      });
-      expect(mandate.status).toBe(200);
-      credential = mandate.body.credential;
+      const card = crmCard('faults-card', 'fault drill', [
+        { id: 'deny-export', when: 'action.operation == "crm.contacts.export"', decision: { kind: 'deny', reason: 'bulk_export', message: 'no bulk export' } },
+        { id: 'approve-refund', when: 'action.operation == "crm.refunds.create"', decision: { kind: 'approval' } },
+      ]);
+      await installCard(writer, card);
+      credential = (await dispenseMandate(writer, { intentId: card.id, actor: 'agent:faults', promptId: 'prm_f' })).credential;
       const intention = await writer.post('/v1/intentions', {
         label: 'faults.ledger_lookup',
         intent_class: 'lookup',
@@ -106,7 +91,7 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
         expects,
         method: 'POST',
         path: '/v1/mcp-proxy/call',
-        headers: { 'x-service-mandate': mandate.body.credential },
+        headers: { 'x-service-mandate': credential },
         body: () => ({
           action: { surface: 'sdk', operation, arguments: { n: ++n }, target_resource: 'crm://contacts/1' },
           context: { actor: 'agent:faults', prompt_id: 'prm_f' },

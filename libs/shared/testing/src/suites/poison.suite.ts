@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { client, type Client, type JsonResponse } from '../e2e/http-client';
 import type { TestSystem } from '../e2e/system';
+import { crmCard, dispenseMandate, installCard } from '../e2e/mandate-fixtures';
 
 /** A decision record as a version before 0.7 journaled it (the fields the store needs). */
 function journaledDecision(orgId: string, decisionId: string, operation: string) {
@@ -54,20 +55,11 @@ export function describePoison(mode: 'embedded' | 'distributed', start: () => Pr
     let mandateA: string;
     let mandateB: string;
     const proxyApp = mode === 'embedded' ? 'embedded' : 'decision-proxy';
-    const card = { id: 'poison-card', name: 'poison drill', allowed_scope: { operations: ['crm.**'], resources: ['crm://**'] }, audiences: ['crm-api'], max_ttl_seconds: 3600, rules: [] };
+    const card = crmCard('poison-card', 'poison drill');
 
     const setUp = async (writer: Client) => {
-      expect((await writer.post('/v1/intent-cards', card)).status).toBe(201);
-      const d = await writer.post('/v1/mandate/dispense', {
-        actor: 'agent:poison',
-        intent_id: card.id,
-        prompt_id: 'prm_p',
-        requested_scope: { operations: ['crm.**'], resources: ['crm://**'] },
-        audience: 'crm-api',
-        ttl_seconds: 3600,
-      });
-      expect(d.status).toBe(200);
-      return d.body.credential as string;
+      await installCard(writer, card);
+      return (await dispenseMandate(writer, { intentId: card.id, actor: 'agent:poison', promptId: 'prm_p' })).credential;
     };
     const callAs = (writer: Client, mandate: string, operation: string): Promise<JsonResponse> =>
       writer.call(

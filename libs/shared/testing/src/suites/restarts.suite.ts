@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { client, type Client, type JsonResponse } from '../e2e/http-client';
 import { testRedisUrl, type TestSystem } from '../e2e/system';
+import { crmCard, dispenseMandate, installCard, mandateOrg } from '../e2e/mandate-fixtures';
 
 /**
  * A restart never forgets (DESIGN 4): revocations, cards and active intentions are rebuilt from
@@ -16,26 +17,8 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
     let orgId: string;
     const cardId = 'restart-card';
     const proxyApp = mode === 'embedded' ? 'embedded' : 'decision-proxy';
-    const card = {
-      id: cardId,
-      name: 'restart drill',
-      allowed_scope: { operations: ['crm.**'], resources: ['crm://**'] },
-      audiences: ['crm-api'],
-      max_ttl_seconds: 3600,
-      rules: [],
-    };
-    const dispense = async (intentId = cardId) => {
-      const res = await writer.post('/v1/mandate/dispense', {
-        actor: 'agent:restart',
-        intent_id: intentId,
-        prompt_id: 'prm_r',
-        requested_scope: { operations: ['crm.**'], resources: ['crm://**'] },
-        audience: 'crm-api',
-        ttl_seconds: 3600,
-      });
-      expect(res.status).toBe(200);
-      return res.body as { credential: string; cred_id: string };
-    };
+    const card = crmCard(cardId, 'restart drill');
+    const dispense = (intentId = cardId) => dispenseMandate(writer, { intentId, actor: 'agent:restart', promptId: 'prm_r' });
     const call = (credential: string): Promise<JsonResponse> =>
       writer.post(
         '/v1/mcp-proxy/call',
@@ -60,7 +43,7 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
       sys = await start();
       const admin = client(sys.url, sys.adminKey);
       writer = client(sys.url, (await admin.post('/v1/api-keys', { name: 'restart-writer', scope: 'policy_write' })).body.key);
-      expect((await writer.post('/v1/intent-cards', card)).status).toBe(201);
+      await installCard(writer, card);
       const intention = await writer.post('/v1/intentions', {
         label: 'restart.ledger_lookup',
         intent_class: 'lookup',
@@ -70,7 +53,7 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
       expect(intention.status).toBe(201);
       expect((await writer.post(`/v1/intentions/${intention.body.id}/publish`)).status).toBe(200);
       const m = await dispense();
-      orgId = JSON.parse(Buffer.from(m.credential.split('.')[1]!, 'base64url').toString()).org;
+      orgId = mandateOrg(m.credential);
     });
 
     afterAll(async () => {
@@ -101,7 +84,7 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
 
     it('a card deleted before the restart is not installed after it', async () => {
       const other = { ...card, id: 'restart-card-2' };
-      expect((await writer.post('/v1/intent-cards', other)).status).toBe(201);
+      await installCard(writer, other);
       const m = await dispense(other.id);
       await expectAllowed(m.credential);
       expect((await writer.delete(`/v1/intent-cards/${other.id}`)).status).toBe(204);
