@@ -11,9 +11,11 @@ import { isExpected, isUnavailable, RequestStream, type Sample, type StreamLoop 
 const OUTAGE_MS = 5000;
 /**
  * How long a dependency stays hung (blackhole): longer, since an answer there comes only when a
- * bound runs out (commit 3 s, Redis command 1 s) and the window must hold whole requests.
+ * bound runs out (commit 3 s, Redis command 1 s). A loop's request in flight when the hang starts
+ * may take two commit bounds (~6 s) to be answered; its next one as long again: the window must
+ * hold that whole second request on a loaded machine.
  */
-const HANG_MS = 8000;
+const HANG_MS = 14_000;
 /** The stream must get its expected answers back within this of a dependency's return, untouched. */
 const RECOVERY_MS = 15_000;
 /**

@@ -36,7 +36,15 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
       expect(res.status).toBe(200);
       expect(res.body.decision.kind).toBe('allow');
     };
-    const ready = async () => (await (await fetch(`${sys.processes.find((p) => p.name === proxyApp)!.url}/readyz`)).json()) as { checks: Record<string, string> };
+    /** The restarted process's readiness, once it says ready (a probe would wait the same way); fails after 30 s. */
+    const ready = async () => {
+      const url = `${sys.processes.find((p) => p.name === proxyApp)!.url}/readyz`;
+      for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
+        const res = await fetch(url);
+        const body = (await res.json()) as { checks: Record<string, string> };
+        if (res.status === 200 || Date.now() > deadline) return body;
+      }
+    };
     const evaluate = () => writer.post('/v1/intent/evaluate', { tool_call: { name: 'restart_ledger_lookup', arguments: { account: 'acme' } } });
 
     beforeAll(async () => {
@@ -73,6 +81,7 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
 
       await sys.restartService(proxyApp, signal);
 
+      // Distributed: the proxy listens at once and loads its read models behind `/readyz`.
       const readiness = await ready();
       expect(readiness.checks.read_models).toBe('ok');
       await expectRefused(revoked.credential);
