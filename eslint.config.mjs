@@ -2,7 +2,7 @@ import nx from '@nx/eslint-plugin';
 
 // Infrastructure packages live only in adapters (and composition roots / shared infra libs).
 const INFRA = ['@prisma/*', 'kafkajs', 'ioredis', 'pg', '@electric-sql/*', 'pglite-prisma-adapter', 'undici', 'fastify', '@fastify/*', 'rate-limiter-flexible', 'pino'];
-const FRAMEWORK = ['@nestjs/*', 'class-validator', 'class-transformer', 'rxjs'];
+const FRAMEWORK = ['@nestjs/*', 'class-validator', 'class-transformer', 'rxjs', 'reflect-metadata'];
 const restrict = (patterns, message) => ({ group: patterns, message });
 
 // Nx tags: apps compose everything; a service never imports another service; shared libs never
@@ -60,6 +60,8 @@ export default [
         {
           patterns: [
             restrict([...INFRA, ...FRAMEWORK, 'node:*'], 'domain code is pure TypeScript: no framework, infrastructure or I/O'),
+            // Wire formats (DTOs, event payloads, Swagger, validation) stay outside: vocabularies come from @igw/kernel.
+            restrict(['@igw/contracts', '@igw/contracts/*', '@nestjs/swagger', '**/contracts/src/**'], 'domain code knows no wire format: take vocabularies from @igw/kernel, map DTOs in application or adapters'),
             restrict(['**/application/**', '../application', '**/adapters/**', '../adapters'], 'domain must not import application or adapters'),
           ],
         },

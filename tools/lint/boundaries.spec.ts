@@ -13,6 +13,12 @@ const cases = {
   domainPg: ['libs/api-gateway/src/domain/x.ts', "import { Pool } from 'pg';\nexport const y = Pool;\n"],
   domainOuter: ['libs/api-gateway/src/domain/x.ts', "import { x } from '../application/x';\nexport const y = x;\n"],
   domainIo: ['libs/api-gateway/src/domain/x.ts', "import { readFileSync } from 'node:fs';\nexport const y = readFileSync;\n"],
+  domainContracts: ['libs/decision-proxy/src/domain/x.ts', "import { REVIEW_STATUSES } from '@igw/contracts';\nexport const y = REVIEW_STATUSES;\n"],
+  domainContractsType: ['libs/intent-evaluator/src/domain/sub/x.ts', "import type { IntentClass } from '@igw/contracts';\nexport type Y = IntentClass;\n"],
+  domainSwagger: ['libs/mandate-issuer/src/domain/x.ts', "import { ApiProperty } from '@nestjs/swagger';\nexport const y = ApiProperty;\n"],
+  domainValidator: ['libs/approvals/src/domain/x.ts', "import { IsString } from 'class-validator';\nexport const y = IsString;\n"],
+  domainTransformer: ['libs/webhook-dispatcher/src/domain/x.spec.ts', "import { plainToInstance } from 'class-transformer';\nexport const y = plainToInstance;\n"],
+  domainKernel: ['libs/decision-proxy/src/domain/x.ts', "import { REVIEW_STATUSES } from '@igw/kernel';\nexport const y = REVIEW_STATUSES;\n"],
   appRedis: ['libs/api-gateway/src/application/use-cases/x.ts', "import Redis from 'ioredis';\nexport const y = Redis;\n"],
   appPrisma: ['libs/api-gateway/src/application/use-cases/x.ts', "import { PrismaClient } from '@prisma/client';\nexport const y = PrismaClient;\n"],
   appAdapter: ['libs/api-gateway/src/application/use-cases/x.ts', "import { x } from '../../adapters/x';\nexport const y = x;\n"],
@@ -44,6 +50,11 @@ describe('architecture lint rules', () => {
     for (const name of ['domainNest', 'domainPg', 'domainOuter', 'domainIo']) expect(hits[name]).toMatch(/no-restricted-imports/);
   });
 
+  it('domain code knows no wire format: no contracts, Swagger or validation, specs included', () => {
+    for (const name of ['domainContracts', 'domainContractsType', 'domainSwagger', 'domainValidator', 'domainTransformer']) expect(hits[name]).toMatch(/no-restricted-imports/);
+    expect(hits.domainContracts).toMatch(/knows no wire format|pure TypeScript/);
+  });
+
   it('application code reaches infrastructure only through ports', () => {
     for (const name of ['appRedis', 'appPrisma', 'appAdapter']) expect(hits[name]).toMatch(/no-restricted-imports/);
   });
@@ -55,5 +66,6 @@ describe('architecture lint rules', () => {
   it('allows what the architecture allows', () => {
     expect(hits.adapterRedis).toBe('');
     expect(hits.appNest).toBe('');
+    expect(hits.domainKernel).toBe('');
   });
 });

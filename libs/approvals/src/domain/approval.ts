@@ -1,10 +1,7 @@
-import { conflict, forbidden, invalidRequest, type ErrorDetail } from '@igw/kernel';
+import { APPROVAL_SOURCES, APPROVAL_STATUSES, conflict, forbidden, invalidRequest, type ApprovalSource, type ApprovalStatus, type ErrorDetail } from '@igw/kernel';
 
 /** Approval requests (DESIGN 6.10): a call that needs a human's yes before it may proceed. */
-export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const;
-export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
-export const APPROVAL_SOURCES = ['evaluate', 'mcp_proxy'] as const;
-export type ApprovalSource = (typeof APPROVAL_SOURCES)[number];
+export { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus };
 
 /** How long a request waits for a decision (and an approval stays usable), in seconds. */
 export const APPROVAL_TTL_SECONDS = { min: 10, max: 7 * 24 * 3600, default: 900 } as const;

@@ -14,7 +14,7 @@ import {
   ValidateNested,
   validateSync,
 } from 'class-validator';
-import { DECISION_KINDS, SCOPES, type DecisionKind, type Scope } from '@igw/kernel';
+import { DECISION_KINDS, EVALUATION_OUTCOMES, SCOPES, type DecisionKind, type EvaluationOutcome, type Scope } from '@igw/kernel';
 import { DataElementDto, INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus } from '../http/intentions.dto';
 import type { CardRule } from '../http/intent-cards.dto';
 import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '../http/approvals.dto';
@@ -70,8 +70,7 @@ export class ApiKeyEventV1 {
   @IsOptional() @IsISO8601() revoked_at?: string | null;
 }
 
-export const EVALUATION_OUTCOMES = ['allowed', 'denied', 'pending_approval', 'approved', 'shadow_denied'] as const;
-export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number];
+export { EVALUATION_OUTCOMES, type EvaluationOutcome };
 
 /** intent.evaluated v1: the recorded intent event (the shape GET /v1/intent/history returns). */
 export class IntentEvaluatedV1 {

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const;
-export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
-export const APPROVAL_SOURCES = ['evaluate', 'mcp_proxy'] as const;
-export type ApprovalSource = (typeof APPROVAL_SOURCES)[number];
+import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '@igw/kernel';
+
+export { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus };
 
 /** An approval request (DESIGN 6.10). */
 export class ApprovalDto {

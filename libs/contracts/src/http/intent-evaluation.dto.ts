@@ -12,6 +12,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { GRANT_INVALID_REASONS } from '@igw/kernel';
 import { EVALUATION_OUTCOMES, type EvaluationOutcome } from '../events/payloads';
 import { INTENT_CLASSES, type IntentClass } from './intentions.dto';
 
@@ -154,7 +155,7 @@ export class VerifyGrantRequestDto {
 }
 
 /** `other_call`: valid, but issued for another call than the `tool_call` given (DESIGN 6.5). */
-export const GRANT_INVALID_REASONS = ['expired', 'bad_signature', 'other_org', 'malformed', 'wrong_type', 'other_call'] as const;
+export { GRANT_INVALID_REASONS };
 
 export class VerifiedGrantDto {
   @ApiProperty({ type: [String] }) data_elements!: string[];

@@ -18,10 +18,9 @@ import {
 } from 'class-validator';
 import { LABEL_PATTERN } from './common.dto';
 
-export const INTENT_CLASSES = ['reporting', 'export', 'admin', 'lookup', 'analysis', 'write', 'other'] as const;
-export type IntentClass = (typeof INTENT_CLASSES)[number];
-export const INTENTION_STATUSES = ['draft', 'active', 'archived'] as const;
-export type IntentionStatus = (typeof INTENTION_STATUSES)[number];
+import { INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus } from '@igw/kernel';
+
+export { INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus };
 
 export class DataElementDto {
   @ApiProperty({ example: 'crm' })

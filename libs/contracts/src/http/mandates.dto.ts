@@ -3,10 +3,9 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ScopeDto } from './intent-cards.dto';
 
-export const BROKER_KINDS = ['vault', 'conjur'] as const;
-export type BrokerKind = (typeof BROKER_KINDS)[number];
-export const MANDATE_STATUSES = ['active', 'expired', 'revoked'] as const;
-export type MandateStatus = (typeof MANDATE_STATUSES)[number];
+import { BROKER_KINDS, MANDATE_STATUSES, type BrokerKind, type MandateStatus } from '@igw/kernel';
+
+export { BROKER_KINDS, MANDATE_STATUSES, type BrokerKind, type MandateStatus };
 
 /** A mandate's scope as issued: card `forbidden_operations` always kept. */
 export class MandateScopeDto {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { REVIEW_STATUSES, type ReviewStatus } from '@igw/kernel';
 import { DECISION_KINDS, type DecisionKind } from './intent-cards.dto';
 
 /** The action an agent wants to take (spec: mcp-proxy request `action`). */
@@ -69,8 +70,24 @@ export class McpProxyCallResponseDto {
   @ApiProperty({ type: McpProxyMandateRefDto }) mandate!: McpProxyMandateRefDto;
 }
 
-export const REVIEW_STATUSES = ['pending', 'accepted', 'rejected'] as const;
-export type ReviewStatusDto = (typeof REVIEW_STATUSES)[number];
+export { REVIEW_STATUSES };
+
+/** The HTTP status each decision kind answers with (spec 0.6.0, "Decision kinds and HTTP status"). */
+export const DECISION_HTTP_STATUS: Readonly<Record<DecisionKind, 200 | 202 | 403 | 428>> = {
+  allow: 200,
+  allow_with_log_extra: 200,
+  allow_with_redact: 200,
+  allow_with_downgrade: 200,
+  allow_with_shadow: 200,
+  defer: 202,
+  negotiate: 202,
+  substitute: 202,
+  approval: 428,
+  step_up: 428,
+  deny: 403,
+  deny_with_reroute: 403,
+};
+export type ReviewStatusDto = ReviewStatus;
 
 /** A recorded decision (`GET /v1/mcp-proxy/decisions/{decision_id}`): the decision as answered plus what it was about. */
 export class DecisionRecordDto {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '@igw/kernel';
 
 /** Body of POST /v1/webhooks (DESIGN 6.11). */
 export class CreateWebhookDto {
@@ -55,8 +56,7 @@ export class RotatedWebhookSecretDto {
  * failed: the endpoint answered 410 Gone (and was disabled); cancelled: the webhook was disabled
  * or deleted before it could be delivered.
  */
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'exhausted', 'failed', 'cancelled'] as const;
-export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+export { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus };
 
 export class WebhookDeliveryDto {
   @ApiProperty() id!: string;

@@ -1,7 +1,6 @@
 import { DECISION_KINDS, type DecisionKind } from '@igw/kernel';
-import type { IntentCardEventV1 } from '@igw/contracts';
 import { compileCard, CompiledCardCache, type DecisionCard, type DecisionCardRule } from './compiled-card';
-import { BLOCKING_KINDS, DECISION_STATUS, type ProxyAction } from './decision';
+import { BLOCKING_KINDS, type ProxyAction } from './decision';
 import { confusedDeputy, decide, mandateInShadow, type DecisionInput, type MandateClaims } from './decision-engine';
 
 const SCOPE = {
@@ -44,24 +43,9 @@ function run(opts: { rules?: DecisionCardRule[]; card?: Partial<DecisionCard>; m
 const rule = (id: string, decision: Record<string, unknown>, when = 'true'): DecisionCardRule => ({ id, when, decision: decision as DecisionCardRule['decision'] });
 
 describe('decision engine', () => {
-  it('accepts the IntentCardEventV1 shape as a card', () => {
-    const event: IntentCardEventV1 = {
-      ...card([rule('r1', { kind: 'deny', reason: 'nope' })]),
-      name: 'CRM',
-      description: '',
-      audiences: ['crm-api'],
-      max_ttl_seconds: 300,
-      org_version: 1,
-      created_at: '2026-01-01T00:00:00Z',
-      updated_at: '2026-01-01T00:00:00Z',
-    };
-    const compiled = compileCard(event);
-    expect(compiled.rules.map((r) => r.id)).toEqual(['r1']);
-  });
-
   describe('step 9: default', () => {
     it('allows an in-scope action when no rule matches', () => {
-      expect(run({ rules: [rule('never', { kind: 'deny' }, 'false')] })).toEqual({ decision: { kind: 'allow' }, status: 200, rule_id: null, stage: 'default', assign: null });
+      expect(run({ rules: [rule('never', { kind: 'deny' }, 'false')] })).toEqual({ decision: { kind: 'allow' }, rule_id: null, stage: 'default', assign: null });
     });
 
     it('allows with no context at all', () => {
@@ -70,36 +54,33 @@ describe('decision engine', () => {
     });
   });
 
-  describe('the twelve kinds, their fields and statuses', () => {
-    const cases: [string, Record<string, unknown>, Record<string, unknown>, number, string | null][] = [
-      ['allow', { kind: 'allow' }, { kind: 'allow' }, 200, null],
-      ['allow_with_log_extra', { kind: 'allow_with_log_extra', log_fields: { ticket: 'T-1' } }, { kind: 'allow_with_log_extra', log_fields: { ticket: 'T-1' } }, 200, null],
-      ['allow_with_redact', { kind: 'allow_with_redact', redact_fields: ['ssn', 'email'] }, { kind: 'allow_with_redact', redact_fields: ['ssn', 'email'] }, 200, null],
+  describe('the twelve kinds and their fields', () => {
+    const cases: [string, Record<string, unknown>, Record<string, unknown>, string | null][] = [
+      ['allow', { kind: 'allow' }, { kind: 'allow' }, null],
+      ['allow_with_log_extra', { kind: 'allow_with_log_extra', log_fields: { ticket: 'T-1' } }, { kind: 'allow_with_log_extra', log_fields: { ticket: 'T-1' } }, null],
+      ['allow_with_redact', { kind: 'allow_with_redact', redact_fields: ['ssn', 'email'] }, { kind: 'allow_with_redact', redact_fields: ['ssn', 'email'] }, null],
       [
         'allow_with_downgrade',
         { kind: 'allow_with_downgrade', downgraded_action: { operation: 'crm.contacts.read', arguments: { limit: 10 } } },
         { kind: 'allow_with_downgrade', downgraded_action: { operation: 'crm.contacts.read', arguments: { limit: 10 } } },
-        200,
         null,
       ],
-      ['allow_with_shadow', { kind: 'allow_with_shadow' }, { kind: 'allow_with_shadow', shadow_decision: { kind: 'allow' } }, 200, null],
-      ['defer', { kind: 'defer' }, { kind: 'defer', review_id: null }, 202, 'review_id'],
+      ['allow_with_shadow', { kind: 'allow_with_shadow' }, { kind: 'allow_with_shadow', shadow_decision: { kind: 'allow' } }, null],
+      ['defer', { kind: 'defer' }, { kind: 'defer', review_id: null }, 'review_id'],
       [
         'negotiate',
         { kind: 'negotiate', suggested_action: { operation: 'crm.contacts.read' }, message: 'read instead' },
         { kind: 'negotiate', suggested_action: { operation: 'crm.contacts.read' }, message: 'read instead' },
-        202,
         null,
       ],
-      ['substitute', { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } }, { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } }, 202, null],
-      ['approval', { kind: 'approval' }, { kind: 'approval', approval_request_id: null }, 428, 'approval_request_id'],
-      ['step_up', { kind: 'step_up', required_acr: 'mfa' }, { kind: 'step_up', required_acr: 'mfa' }, 428, null],
-      ['deny', { kind: 'deny', reason: 'after_hours', message: 'not now' }, { kind: 'deny', reason: 'after_hours', message: 'not now' }, 403, null],
+      ['substitute', { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } }, { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } }, null],
+      ['approval', { kind: 'approval' }, { kind: 'approval', approval_request_id: null }, 'approval_request_id'],
+      ['step_up', { kind: 'step_up', required_acr: 'mfa' }, { kind: 'step_up', required_acr: 'mfa' }, null],
+      ['deny', { kind: 'deny', reason: 'after_hours', message: 'not now' }, { kind: 'deny', reason: 'after_hours', message: 'not now' }, null],
       [
         'deny_with_reroute',
         { kind: 'deny_with_reroute', reroute_card_id: 'crm-export', message: 'use the export card' },
         { kind: 'deny_with_reroute', reroute_card_id: 'crm-export', message: 'use the export card' },
-        403,
         null,
       ],
     ];
@@ -108,11 +89,9 @@ describe('decision engine', () => {
       expect(cases.map((c) => c[0]).sort()).toEqual([...DECISION_KINDS].sort());
     });
 
-    it.each(cases)('%s', (kind, ruleDecision, expected, status, assign) => {
+    it.each(cases)('%s', (_kind, ruleDecision, expected, assign) => {
       const r = run({ rules: [rule('r1', ruleDecision)] });
       expect(r.decision).toEqual(expected);
-      expect(r.status).toBe(status);
-      expect(DECISION_STATUS[kind as DecisionKind]).toBe(status);
       expect(r.rule_id).toBe('r1');
       expect(r.stage).toBe('rule');
       expect(r.assign).toBe(assign);
@@ -135,7 +114,6 @@ describe('decision engine', () => {
     it('keeps a rule-given shadow_decision of allow_with_shadow', () => {
       const r = run({ rules: [rule('r1', { kind: 'allow_with_shadow', shadow_decision: { kind: 'deny', reason: 'trial' } })] });
       expect(r.decision).toEqual({ kind: 'allow_with_shadow', shadow_decision: { kind: 'deny', reason: 'trial', message: 'denied by rule r1' } });
-      expect(r.status).toBe(200);
     });
 
     it('returns copies: mutating a result does not change the compiled card', () => {
@@ -158,7 +136,7 @@ describe('decision engine', () => {
     ])('denies when %s', (_name, context) => {
       const r = run({ context });
       expect(r.decision).toMatchObject({ kind: 'deny', reason: 'confused_deputy' });
-      expect(r).toMatchObject({ status: 403, rule_id: null, stage: 'confused_deputy', assign: null });
+      expect(r).toMatchObject({ rule_id: null, stage: 'confused_deputy', assign: null });
     });
 
     it.each([
@@ -194,7 +172,7 @@ describe('decision engine', () => {
     it('denies a forbidden operation (glob) even when an allow pattern covers it', () => {
       const r = run({ action: { operation: 'crm.accounts.delete', target_resource: 'crm://accounts/7' } });
       expect(r.decision).toMatchObject({ kind: 'deny', reason: 'forbidden_operation' });
-      expect(r).toMatchObject({ status: 403, stage: 'scope', rule_id: null });
+      expect(r).toMatchObject({ stage: 'scope', rule_id: null });
     });
 
     it('applies forbidden_operations of the card as well as the mandate', () => {
@@ -222,7 +200,7 @@ describe('decision engine', () => {
         suggested_action: { surface: 'sdk', operation: 'crm.contacts.read', arguments: { id: 42 }, target_resource: 'crm://contacts/42' },
         message: "operation crm.contacts.merge outside the mandate's scope; operation crm.contacts.read would be in scope",
       });
-      expect(r).toMatchObject({ status: 202, stage: 'scope', rule_id: null, assign: null });
+      expect(r).toMatchObject({ stage: 'scope', rule_id: null, assign: null });
     });
 
     it('prefers more shared segments, then the mandate order', () => {
@@ -254,7 +232,6 @@ describe('decision engine', () => {
       for (const a of [{ operation: 'billing.invoices.read' }, { target_resource: 's3://bucket/key' }, { operation: 'crm.contacts.merge', target_resource: 's3://x' }]) {
         const r = run({ action: a });
         expect(r.decision).toMatchObject({ kind: 'deny', reason: 'scope_outside_intent' });
-        expect(r.status).toBe(403);
       }
     });
 
@@ -306,7 +283,7 @@ describe('decision engine', () => {
         const r = run({ rules });
         expect(r.decision).toMatchObject({ kind: 'deny', reason: 'rule_error' });
         expect((r.decision as { message: string }).message).toMatch(/rule limit could not be applied: .*field not found: limit/);
-        expect(r).toMatchObject({ rule_id: 'limit', status: 403, stage: 'rule' });
+        expect(r).toMatchObject({ rule_id: 'limit', stage: 'rule' });
       });
 
       it('a guarded condition does not error', () => {
@@ -336,12 +313,12 @@ describe('decision engine', () => {
       const exportAction = { operation: 'crm.contacts.export' };
 
       it.each([['mfa'], ['hwk']])('is satisfied by acr %s: allow with the rule id, later rules not consulted', (acr) => {
-        expect(run({ rules, action: exportAction, mandate: { acr } })).toEqual({ decision: { kind: 'allow' }, status: 200, rule_id: 'mfa', stage: 'rule', assign: null });
+        expect(run({ rules, action: exportAction, mandate: { acr } })).toEqual({ decision: { kind: 'allow' }, rule_id: 'mfa', stage: 'rule', assign: null });
       });
 
       it.each([['pwd'], ['otp'], ['unknown'], [undefined]])('blocks with 428 for acr %s', (acr) => {
         const r = run({ rules, action: exportAction, mandate: acr === undefined ? {} : { acr } });
-        expect(r).toEqual({ decision: { kind: 'step_up', required_acr: 'mfa' }, status: 428, rule_id: 'mfa', stage: 'rule', assign: null });
+        expect(r).toEqual({ decision: { kind: 'step_up', required_acr: 'mfa' }, rule_id: 'mfa', stage: 'rule', assign: null });
       });
 
       it('uses configured acr levels', () => {
@@ -376,13 +353,12 @@ describe('decision engine', () => {
       it.each(blocking)('%s becomes allow_with_shadow', (_kind, d) => {
         const plain = run({ rules: [rule('r1', d)] });
         const r = run({ ...shadowOpts, rules: [rule('r1', d)] });
-        expect(r).toEqual({ decision: { kind: 'allow_with_shadow', shadow_decision: plain.decision }, status: 200, rule_id: 'r1', stage: 'rule', assign: null });
+        expect(r).toEqual({ decision: { kind: 'allow_with_shadow', shadow_decision: plain.decision }, rule_id: 'r1', stage: 'rule', assign: null });
       });
 
       it('shadows engine denials too (confused deputy, scope) and a negotiated scope', () => {
         expect(run({ ...shadowOpts, context: { actor: 'x' } })).toMatchObject({
           decision: { kind: 'allow_with_shadow', shadow_decision: { kind: 'deny', reason: 'confused_deputy' } },
-          status: 200,
           stage: 'confused_deputy',
         });
         expect(run({ ...shadowOpts, action: { operation: 'crm.contacts.delete' } }).decision).toMatchObject({ kind: 'allow_with_shadow', shadow_decision: { reason: 'forbidden_operation' } });

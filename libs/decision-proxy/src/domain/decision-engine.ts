@@ -1,7 +1,7 @@
 import { compileScopeGlob, prepareRuleConditionVars, type PreparedRuleConditionVars, type ScopeGlob } from '@igw/kernel';
 import { acrSatisfies, DEFAULT_ACR_LEVELS } from './acr';
 import type { CompiledCard, CompiledScope, ScopePatterns } from './compiled-card';
-import { isBlocking, statusOf, type Decision, type DecisionStage, type EngineResult, type ProxyAction } from './decision';
+import { isBlocking, type Decision, type DecisionStage, type EngineResult, type ProxyAction } from './decision';
 
 /**
  * The pure decision engine of the mandate path (DESIGN 6.9, steps 5–9). Steps 1–4 (API key,
@@ -275,7 +275,7 @@ export function decide(input: DecisionInput, options: DecisionEngineOptions = {}
 
   if (shadow && isBlocking(pending.decision.kind)) {
     const decision: Decision = { kind: 'allow_with_shadow', shadow_decision: pending.decision };
-    return { decision, status: statusOf(decision.kind), rule_id: pending.rule_id, stage: pending.stage, assign: null };
+    return { decision, rule_id: pending.rule_id, stage: pending.stage, assign: null };
   }
-  return { decision: pending.decision, status: statusOf(pending.decision.kind), rule_id: pending.rule_id, stage: pending.stage, assign: assignOf(pending.decision) };
+  return { decision: pending.decision, rule_id: pending.rule_id, stage: pending.stage, assign: assignOf(pending.decision) };
 }

@@ -1,13 +1,11 @@
-import { REVIEW_STATUSES, type DecisionMadeV1, type ReviewStatusDto } from '@igw/contracts';
-import type { DecisionKind } from '@igw/kernel';
+import { REVIEW_STATUSES, type DecisionKind, type ReviewStatus } from '@igw/kernel';
 import type { DecisionStage } from './decision';
 
 /** A decision as it goes on the wire: `kind`, `decision_id`, `rule_id` when a rule decided, the kind's fields. */
 export type WireDecision = { kind: DecisionKind; decision_id: string; rule_id?: string } & Record<string, unknown>;
 
-/** The review queue's states are the contract's (`ReviewDto.status`). */
-export { REVIEW_STATUSES };
-export type ReviewStatus = ReviewStatusDto;
+/** The review queue's states (`ReviewDto.status`). */
+export { REVIEW_STATUSES, type ReviewStatus };
 
 /**
  * What is kept of every decision (DESIGN 6.9: "every decision … is recorded"). The call's
@@ -45,23 +43,4 @@ export interface DecisionRecord {
   reviewedByKeyId: string | null;
   reviewNote: string | null;
   createdAt: Date;
-}
-
-/** The decision.made v1 payload of a record (no arguments, no kind fields beyond the summary). */
-export function toDecisionMadeV1(r: DecisionRecord): DecisionMadeV1 {
-  return {
-    decision_id: r.decisionId,
-    kind: r.kind,
-    rule_id: r.ruleId,
-    reason: r.reason,
-    shadow_decision: r.shadowKind,
-    cred_id: r.credId,
-    intent_id: r.intentId,
-    prompt_id: r.promptId,
-    actor: r.actor,
-    surface: r.surface,
-    operation: r.operation,
-    target_resource: r.targetResource,
-    created_at: r.createdAt.toISOString(),
-  };
 }

@@ -1,23 +1,5 @@
 import type { DecisionKind } from '@igw/kernel';
 
-/** The HTTP statuses a decision answers with (spec 0.6.0, "Decision kinds and HTTP status"). */
-export type DecisionStatus = 200 | 202 | 403 | 428;
-
-export const DECISION_STATUS: Readonly<Record<DecisionKind, DecisionStatus>> = {
-  allow: 200,
-  allow_with_log_extra: 200,
-  allow_with_redact: 200,
-  allow_with_downgrade: 200,
-  allow_with_shadow: 200,
-  defer: 202,
-  negotiate: 202,
-  substitute: 202,
-  approval: 428,
-  step_up: 428,
-  deny: 403,
-  deny_with_reroute: 403,
-};
-
 /**
  * The kinds that stop the requested action from running as asked: the spec's "Block" kinds
  * (approval, step_up, deny, deny_with_reroute) and the two that answer with something other than
@@ -65,8 +47,6 @@ export type DecisionStage = 'confused_deputy' | 'scope' | 'rule' | 'default';
 
 export interface EngineResult {
   decision: Decision;
-  /** HTTP status of `decision.kind`. */
-  status: DecisionStatus;
   /** The card rule that decided, or null (also set when a shadowed rule decision is the shadow_decision). */
   rule_id: string | null;
   stage: DecisionStage;
@@ -77,8 +57,4 @@ export interface EngineResult {
    * request is opened; the shadow_decision keeps `approval_request_id: null`).
    */
   assign: 'review_id' | 'approval_request_id' | null;
-}
-
-export function statusOf(kind: DecisionKind): DecisionStatus {
-  return DECISION_STATUS[kind];
 }

@@ -1,5 +1,4 @@
-import { AppError, conflict, forbidden, invalidRequest, rateLimited, type ErrorDetail } from '@igw/kernel';
-import type { IntentCardEventV1, MandateClaims } from '@igw/contracts';
+import { AppError, conflict, forbidden, invalidRequest, MANDATE_STATUSES, rateLimited, type ErrorDetail, type MandateClaims, type MandateStatus } from '@igw/kernel';
 import { checkRequestedScope, recheckScope, type MandateScope, type RequestedScope } from './mandate-scope';
 import { dispenseWindow, effectiveTtlSeconds, MANDATE_REFRESH_COOLDOWN_SECONDS, refreshCooldownSeconds, refreshedExpiry, toEpochSeconds } from './mandate-ttl';
 
@@ -8,8 +7,7 @@ import { dispenseWindow, effectiveTtlSeconds, MANDATE_REFRESH_COOLDOWN_SECONDS, 
  * This file holds the record, its transitions and its JWT claims; signing is an adapter's job.
  */
 
-export const MANDATE_STATUSES = ['active', 'expired', 'revoked'] as const;
-export type MandateStatus = (typeof MANDATE_STATUSES)[number];
+export { MANDATE_STATUSES, type MandateStatus };
 
 /**
  * What the mandate records of its broker dispense (no secret), set by the use case after the
@@ -20,7 +18,12 @@ export interface MandateBroker {
 }
 
 /** What the issuer needs of an intent card, as the card events carry it. */
-export type MandateCard = Pick<IntentCardEventV1, 'id' | 'allowed_scope' | 'audiences' | 'max_ttl_seconds'>;
+export interface MandateCard {
+  id: string;
+  allowed_scope: MandateScope;
+  audiences: string[];
+  max_ttl_seconds: number;
+}
 
 export interface Mandate {
   /** Also the JWT `jti`; a refresh keeps it. */

@@ -1,10 +1,7 @@
-import { conflict, invalidRequest, type ErrorDetail } from '@igw/kernel';
+import { conflict, INTENT_CLASSES, INTENTION_STATUSES, invalidRequest, type ErrorDetail, type IntentClass, type IntentionStatus } from '@igw/kernel';
 
 /** Intentions (= purposes, DESIGN 6.3): what agents may do, with which data, for how long. */
-export const INTENT_CLASSES = ['reporting', 'export', 'admin', 'lookup', 'analysis', 'write', 'other'] as const;
-export type IntentClass = (typeof INTENT_CLASSES)[number];
-export const INTENTION_STATUSES = ['draft', 'active', 'archived'] as const;
-export type IntentionStatus = (typeof INTENTION_STATUSES)[number];
+export { INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus };
 
 export const LABEL = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 export const TTL_MINUTES = { min: 1, max: 1440, default: 15 } as const;

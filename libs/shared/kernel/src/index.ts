@@ -9,3 +9,5 @@ export * from './scope-glob';
 export * from './rule-condition';
 export * from './canonical-json';
 export * from './compact-jws';
+export * from './vocabulary';
+export * from './mandate-jwt';

@@ -1,7 +1,7 @@
-import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '@igw/contracts';
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '@igw/kernel';
 import { nextAttemptAt, verdictOf } from './retry-schedule';
 
-/** The contract's delivery states (`WebhookDeliveryDto.status`; their meaning is documented there). */
+/** A delivery's states (`WebhookDeliveryDto.status` documents their meaning). */
 export const DELIVERY_STATUSES = WEBHOOK_DELIVERY_STATUSES;
 export type DeliveryStatus = WebhookDeliveryStatus;
 

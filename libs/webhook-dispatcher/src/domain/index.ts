@@ -1,4 +1,3 @@
-export * from './webhook-event-types';
 export * from './retry-schedule';
 export * from './destination';
 export * from './webhook';

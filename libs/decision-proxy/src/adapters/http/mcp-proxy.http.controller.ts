@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DecisionRecordDto, ErrorDto, McpProxyCallDto, McpProxyCallResponseDto, ResolveReviewDto, REVIEW_STATUSES, ReviewDto, ReviewListDto } from '@igw/contracts';
+import { DECISION_HTTP_STATUS, DecisionRecordDto, ErrorDto, McpProxyCallDto, McpProxyCallResponseDto, ResolveReviewDto, REVIEW_STATUSES, ReviewDto, ReviewListDto } from '@igw/contracts';
 import { CurrentCaller, RequireScope } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DecideToolCallUseCase } from '../../application/use-cases/decide-tool-call.use-case';
@@ -39,7 +39,7 @@ export class McpProxyHttpController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<McpProxyCallResponseDto> {
     const decided = await this.decide.execute(caller, mandate, body);
-    reply.status(decided.status);
+    reply.status(DECISION_HTTP_STATUS[decided.body.decision.kind]);
     return decided.body;
   }
 

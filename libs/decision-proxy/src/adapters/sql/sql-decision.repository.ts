@@ -2,7 +2,8 @@ import { Topics } from '@igw/contracts';
 import { envelope, type OutboxNotifier } from '@igw/events';
 import type { DecisionKind } from '@igw/kernel';
 import { GroupCommitWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
-import { toDecisionMadeV1, type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
+import { toDecisionMadeV1 } from '../../application/decision-made.payload';
+import { type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult, ReviewPageQuery } from '../../application/ports/decision.repository.port';
 
 export const DECISION_DB = Symbol('DECISION_DB');

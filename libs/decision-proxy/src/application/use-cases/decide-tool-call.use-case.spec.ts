@@ -1,3 +1,4 @@
+import { DECISION_HTTP_STATUS } from '@igw/contracts';
 import type {
   ApprovalDto,
   ApprovalsApi,
@@ -19,6 +20,9 @@ import { RevocationsReadModel } from '../read-model/revocations.read-model';
 import type { MandateVerification, MandateVerifier, MandateVerifyOptions, VerifiedMandateClaims } from '../verification/mandate-verifier.port';
 import { InMemoryRevocationSet } from '../verification/revocation-set';
 import { DecideToolCallUseCase, type DecidedCall } from './decide-tool-call.use-case';
+
+/** The status the controller answers with: it follows the decision kind. */
+const statusOf = (d: DecidedCall): number => DECISION_HTTP_STATUS[d.body.decision.kind];
 
 const T0 = new Date('2026-11-22T12:00:00.000Z');
 const ORG = 'org_1';
@@ -287,7 +291,7 @@ describe('DecideToolCallUseCase', () => {
       expect((await failure(call())).code).toBe('intent_not_found');
       registry.snapshot = { version: 2, cards: [cardEvent('crm', { org_version: 2 }), cardEvent('hr', { org_version: 2 })] };
       await board.advance(cardsKey(ORG), 2);
-      expect((await call()).status).toBe(200);
+      expect(statusOf(await call())).toBe(200);
     });
 
     it('fails closed with DependencyUnavailableError (503) when the version board throws', async () => {
@@ -315,14 +319,14 @@ describe('DecideToolCallUseCase', () => {
     });
 
     it('accepts arguments nested within the limit', async () => {
-      expect((await call(request({ arguments: nested(60) }))).status).toBe(200);
+      expect(statusOf(await call(request({ arguments: nested(60) })))).toBe(200);
     });
   });
 
   describe('allow', () => {
     it('records the decision before it answers 200 with the decision and the mandate', async () => {
       const res = await call();
-      expect(res.status).toBe(200);
+      expect(statusOf(res)).toBe(200);
       expect(res.body).toEqual({
         decision: { kind: 'allow', decision_id: expect.stringMatching(/^dec_[0-9a-f]{32}$/) },
         mandate: { cred_id: 'mnd_1', prompt_id: 'prm_1', intent_id: 'crm' },
@@ -359,7 +363,7 @@ describe('DecideToolCallUseCase', () => {
       const { prompt_id: _prompt, ...unbound } = claims();
       verifier.verdict = { ok: true, claims: unbound };
       const res = await call(request({}, { context: { actor: 'agent-1', prompt_id: 'prm_whatever' } }));
-      expect(res.status).toBe(200);
+      expect(statusOf(res)).toBe(200);
       expect(res.body).toEqual({ decision: { kind: 'allow', decision_id: expect.any(String) }, mandate: { cred_id: 'mnd_1', prompt_id: null, intent_id: 'crm' } });
       expect(repository.recorded[0]).toMatchObject({ promptId: null, actor: 'agent-1' });
     });
@@ -372,7 +376,7 @@ describe('DecideToolCallUseCase', () => {
 
     it('carries rule_id and the kind fields when a rule decided', async () => {
       const res = await call(request({ arguments: { limit: 500 } }));
-      expect(res.status).toBe(200);
+      expect(statusOf(res)).toBe(200);
       expect(res.body.decision).toEqual({ kind: 'allow_with_log_extra', decision_id: expect.any(String), rule_id: 'log-bulk', log_fields: { bulk: true } });
       expect(repository.recorded[0]).toMatchObject({ ruleId: 'log-bulk', stage: 'rule' });
     });
@@ -388,14 +392,14 @@ describe('DecideToolCallUseCase', () => {
   describe('deny', () => {
     it('records a rule deny with its reason and rule_id: 403', async () => {
       const res = await call(request({ arguments: { secret: 'x' } }));
-      expect(res.status).toBe(403);
+      expect(statusOf(res)).toBe(403);
       expect(res.body.decision).toEqual({ kind: 'deny', decision_id: expect.any(String), rule_id: 'no-secrets', reason: 'secret_argument', message: 'no secrets' });
       expect(repository.recorded[0]).toMatchObject({ kind: 'deny', reason: 'secret_argument', ruleId: 'no-secrets' });
     });
 
     it('denies a confused deputy without a rule_id', async () => {
       const res = await call(request({}, { context: { actor: 'someone-else' } }));
-      expect(res.status).toBe(403);
+      expect(statusOf(res)).toBe(403);
       expect(res.body.decision).toMatchObject({ kind: 'deny', reason: 'confused_deputy' });
       expect(res.body.decision).not.toHaveProperty('rule_id');
       expect(repository.recorded[0]).toMatchObject({ stage: 'confused_deputy', ruleId: null });
@@ -408,7 +412,7 @@ describe('DecideToolCallUseCase', () => {
 
     it('opens an approval request (source mcp_proxy, with a fingerprint) and answers 428 with its id', async () => {
       const res = await exportCall();
-      expect(res.status).toBe(428);
+      expect(statusOf(res)).toBe(428);
       expect(res.body.decision).toEqual({ kind: 'approval', decision_id: expect.any(String), rule_id: 'export-needs-approval', approval_request_id: 'apr_1' });
       expect(approvals.consumed).toHaveLength(1);
       expect(approvals.created).toHaveLength(1);
@@ -426,14 +430,14 @@ describe('DecideToolCallUseCase', () => {
       approvals.approve(approvals.created[0]!.request, 'apr_1');
 
       const res = await exportCall({ fields: ['name', 'email'], format: 'csv' });
-      expect(res.status).toBe(200);
+      expect(statusOf(res)).toBe(200);
       expect(res.body.decision).toEqual({ kind: 'allow', decision_id: expect.any(String), rule_id: 'export-needs-approval', approval_request_id: 'apr_1' });
       expect(approvals.created).toHaveLength(1);
       expect(repository.recorded[1]).toMatchObject({ kind: 'allow', approvalRequestId: 'apr_1', ruleId: 'export-needs-approval' });
 
       // Spent: the next identical call asks again.
       const again = await exportCall();
-      expect(again.status).toBe(428);
+      expect(statusOf(again)).toBe(428);
       expect(again.body.decision['approval_request_id']).toBe('apr_2');
     });
 
@@ -454,7 +458,7 @@ describe('DecideToolCallUseCase', () => {
     it('opens no request when the card is in shadow: allow_with_shadow', async () => {
       registry.snapshot = { version: 1, cards: [cardEvent('crm', { shadow: true })] };
       const res = await exportCall();
-      expect(res.status).toBe(200);
+      expect(statusOf(res)).toBe(200);
       expect(res.body.decision).toMatchObject({ kind: 'allow_with_shadow', rule_id: 'export-needs-approval', shadow_decision: { kind: 'approval', approval_request_id: null } });
       expect(approvals.consumed).toEqual([]);
       expect(approvals.created).toEqual([]);
@@ -464,7 +468,7 @@ describe('DecideToolCallUseCase', () => {
   describe('defer', () => {
     it('stores the decision at once with a pending review and answers 202 with review_id', async () => {
       const res = await call(request({ operation: 'crm.contacts.update', arguments: { id: 42, name: 'Ada' } }));
-      expect(res.status).toBe(202);
+      expect(statusOf(res)).toBe(202);
       expect(res.body.decision).toEqual({ kind: 'defer', decision_id: expect.any(String), rule_id: 'updates-reviewed', review_id: expect.stringMatching(/^rev_/) });
       expect(repository.recorded).toHaveLength(1);
       expect(repository.recorded[0]).toMatchObject({

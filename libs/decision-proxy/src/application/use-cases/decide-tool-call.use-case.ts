@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APPROVALS_API, type ApprovalsApi, type McpProxyCallDto, type McpProxyCallResponseDto } from '@igw/contracts';
 import { cardsKey, revocationsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
 import { AppError, assertJsonDepth, canonicalJson, CLOCK, DependencyUnavailableError, newId, type Caller, type Clock } from '@igw/kernel';
-import { decide, statusOf, type CompiledCard, type Decision, type DecisionRecord, type DecisionStatus, type EngineResult, type WireDecision } from '../../domain';
+import { decide, type CompiledCard, type Decision, type DecisionRecord, type EngineResult, type WireDecision } from '../../domain';
 import { DECISION_REPOSITORY, type DecisionRepository } from '../ports/decision.repository.port';
 import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
 import { RevocationsReadModel } from '../read-model/revocations.read-model';
@@ -15,8 +15,8 @@ export interface DecisionEngineSettings {
   acrLevels: readonly string[];
 }
 
+/** The answer to one call; its HTTP status follows `body.decision.kind` (the controller maps it). */
 export interface DecidedCall {
-  status: DecisionStatus;
   body: McpProxyCallResponseDto;
 }
 
@@ -150,7 +150,6 @@ export class DecideToolCallUseCase {
       this.logger.log({ msg: 'decision log_fields', decision_id: decisionId, org_id: caller.orgId, cred_id: claims.jti, operation: action.operation, log_fields: decision.log_fields });
     }
     return {
-      status: statusOf(decision.kind),
       body: { decision: wire as McpProxyCallResponseDto['decision'], mandate: { cred_id: claims.jti, prompt_id: claims.prompt_id ?? null, intent_id: claims.intent_id } },
     };
   }

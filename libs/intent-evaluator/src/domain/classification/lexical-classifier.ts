@@ -1,4 +1,4 @@
-import type { IntentClass } from '@igw/contracts';
+import type { IntentClass } from '@igw/kernel';
 import type { LexicalIndex, QueryTerm, SearchHit } from './lexical-index';
 import { ACTION_CONCEPTS, ACTION_VERBS, tokenize } from './tokenize';
 

@@ -1,4 +1,4 @@
-import type { IntentClass } from '@igw/contracts';
+import type { IntentClass } from '@igw/kernel';
 import { affirmativeSentences, tokenize } from './tokenize';
 
 /**

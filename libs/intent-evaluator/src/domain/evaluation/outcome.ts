@@ -1,7 +1,7 @@
-import { EVALUATION_OUTCOMES, type EvaluationOutcome } from '@igw/contracts';
+import { EVALUATION_OUTCOMES, type EvaluationOutcome } from '@igw/kernel';
 import type { DataElementResult } from './data-elements';
 
-/** The five outcomes of `POST /v1/intent/evaluate` (spec 0.6.0), as the contracts define them. */
+/** The five outcomes of `POST /v1/intent/evaluate` (spec 0.6.0), defined once in the kernel. */
 export { EVALUATION_OUTCOMES, type EvaluationOutcome };
 
 export const isEvaluationOutcome = (value: unknown): value is EvaluationOutcome =>

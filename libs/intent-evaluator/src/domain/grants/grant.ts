@@ -1,4 +1,4 @@
-import { GRANT_INVALID_REASONS } from '@igw/contracts';
+import { GRANT_INVALID_REASONS, type GrantInvalidReason } from '@igw/kernel';
 
 /**
  * Grants (DESIGN 6.5): the short-lived proof that an evaluation allowed a call, with the data
@@ -11,8 +11,7 @@ export const GRANT_TYPE = 'grant+jwt';
 /** `sub` of a grant issued without a `user_id`. */
 export const ANONYMOUS_SUBJECT = 'anonymous';
 
-export { GRANT_INVALID_REASONS };
-export type GrantInvalidReason = (typeof GRANT_INVALID_REASONS)[number];
+export { GRANT_INVALID_REASONS, type GrantInvalidReason };
 
 /**
  * A grant's `call` claim: the SHA-256, lowercase hex, of the canonical tool call it was issued for

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { EVENT_BUS, type EventBus } from '@igw/events';
 import { DEAD_LETTERS, type SqlDeadLetters } from '@igw/persistence';
-import { PUBLIC_TOPICS } from '../../domain';
+import { PUBLIC_TOPICS } from '../../application/webhook-event-types';
 import { FanOutEventUseCase } from '../../application/use-cases/fan-out-event.use-case';
 
 export const WEBHOOK_EVENTS_GROUP = Symbol('WEBHOOK_EVENTS_GROUP');

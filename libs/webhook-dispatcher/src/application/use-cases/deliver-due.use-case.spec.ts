@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { FixedClock } from '@igw/kernel';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { DEFAULT_RETRY_SCHEDULE_S, webhookBody, type AttemptOutcome, type AttemptResult, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
+import { webhookBody } from '../webhook-event-types';
+import { DEFAULT_RETRY_SCHEDULE_S, type AttemptOutcome, type AttemptResult, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
 import type { ClaimedDelivery, DeliveryRepository } from '../ports/webhook.repository.port';
 import type { OutgoingWebhook, WebhookSender } from '../ports/webhook-sender.port';
 import type { SecretSealer } from '../webhook-secrets';

@@ -1,6 +1,6 @@
 import { Topics, type EventEnvelope } from '@igw/contracts';
 import { FixedClock } from '@igw/kernel';
-import { PUBLIC_TOPICS } from '../../domain';
+import { PUBLIC_TOPICS } from '../webhook-event-types';
 import type { DeliveryRepository } from '../ports/webhook.repository.port';
 import type { WebhookSubscriptions } from '../read-model/webhook-subscriptions.read-model';
 import { FanOutEventUseCase } from './fan-out-event.use-case';

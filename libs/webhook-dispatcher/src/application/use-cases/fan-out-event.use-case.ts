@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventEnvelope } from '@igw/contracts';
 import { CLOCK, type Clock } from '@igw/kernel';
-import { webhookBody, webhookTypeOf } from '../../domain';
+import { webhookBody, webhookTypeOf } from '../webhook-event-types';
 import { DELIVERY_REPOSITORY, type DeliveryRepository } from '../ports/webhook.repository.port';
 import { WebhookSubscriptions } from '../read-model/webhook-subscriptions.read-model';
 

@@ -1,6 +1,7 @@
 import { AppError, FixedClock, type Caller, type PageKey } from '@igw/kernel';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { ROTATION_OVERLAP_MS, WEBHOOK_EVENT_TYPES, type AttemptOutcome, type Delivery, type DeliveryStatus, type Webhook, type WebhookSecret } from '../../domain';
+import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
+import { ROTATION_OVERLAP_MS, type AttemptOutcome, type Delivery, type DeliveryStatus, type Webhook, type WebhookSecret } from '../../domain';
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../ports/webhook.repository.port';
 import type { OutgoingWebhook, WebhookSender } from '../ports/webhook-sender.port';
 import { openSecret, type SecretSealer } from '../webhook-secrets';

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CreatedWebhookDto, CreateWebhookDto, RotatedWebhookSecretDto, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
 import { CLOCK, invalidRequest, newId, notFound, parseKeysetQuery, single, toPage, type Caller, type Clock, type QueryValue } from '@igw/kernel';
-import { DELIVERY_STATUSES, rotateSecrets, ROTATION_OVERLAP_MS, urlProblem, WEBHOOK_EVENT_TYPES, type DeliveryStatus, type Webhook } from '../../domain';
+import { DELIVERY_STATUSES, rotateSecrets, ROTATION_OVERLAP_MS, urlProblem, type DeliveryStatus, type Webhook } from '../../domain';
+import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
 import { DELIVERY_REPOSITORY, WEBHOOK_REPOSITORY, type DeliveryRepository, type WebhookRepository } from '../ports/webhook.repository.port';
 import { WEBHOOK_SENDER, type WebhookSender } from '../ports/webhook-sender.port';
 import { newSecret, SECRET_SEALER, type SecretSealer } from '../webhook-secrets';
