@@ -1,11 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EventEnvelope } from '@igw/contracts';
 import { OutboxWriter, rethrowUnavailable, sqlExecutor, type ServiceDatabase } from '@igw/persistence';
-import { OUTBOX_NOTIFIER, revocationsKey, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import { announceVersion, OUTBOX_NOTIFIER, revocationsKey, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
 import type { Mandate, MandateBroker } from '../../domain/mandate';
 import type { MandateScope } from '../../domain/mandate-scope';
 import type { MandateEvents, MandateRepository, RevocationSnapshot, StoredMandate } from '../../application/ports/mandate.repository.port';
-import { advanceBoard } from '../version-board/advance-board';
 import { Prisma, type Mandate as MandateRow } from './generated/client';
 import { MANDATE_ISSUER_DB, MANDATE_ISSUER_PRISMA, type MandateIssuerPrisma } from './mandate-issuer-prisma.client';
 
@@ -142,7 +141,7 @@ export class PrismaMandateRepository implements MandateRepository {
       })
       .catch(rethrowUnavailable);
     if (envelopes.length > 0) this.notifier.nudge();
-    if (revocationVersion !== null) await advanceBoard(this.board, revocationsKey(m.orgId), revocationVersion);
+    if (revocationVersion !== null) await announceVersion(this.board, revocationsKey(m.orgId), revocationVersion);
   }
 
   async find(orgId: string, credId: string): Promise<StoredMandate | null> {
@@ -178,7 +177,7 @@ export class PrismaMandateRepository implements MandateRepository {
       .catch(rethrowUnavailable);
     if (result === null) return null;
     if (result.written > 0) this.notifier.nudge();
-    if (result.revocationVersion !== null) await advanceBoard(this.board, revocationsKey(orgId), result.revocationVersion);
+    if (result.revocationVersion !== null) await announceVersion(this.board, revocationsKey(orgId), result.revocationVersion);
     return result.mandate;
   }
 

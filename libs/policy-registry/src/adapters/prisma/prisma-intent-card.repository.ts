@@ -1,10 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
-import { cardsKey, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import { announceVersion, cardsKey, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
 import type { CardRule, CardScope, IntentCard } from '../../domain/intent-card';
 import type { PageRequest } from '../../application/paging';
 import type { IntentCardEvents, IntentCardRepository } from '../../application/ports/intent-card.repository.port';
-import { advanceBoard } from '../version-board/advance-board';
 import { Prisma, type IntentCard as IntentCardRow } from './generated/client';
 import { bumpOrgVersion, isUniqueViolation, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma, type RegistryTx } from './registry-prisma.client';
 
@@ -75,7 +74,7 @@ export class PrismaIntentCardRepository implements IntentCardRepository {
       .catch((err: unknown) => (isUniqueViolation(err) ? attempt() : Promise.reject(err)))
       .catch(rethrowUnavailable);
     this.notifier.nudge();
-    await advanceBoard(this.board, cardsKey(orgId), orgVersion);
+    await announceVersion(this.board, cardsKey(orgId), orgVersion);
     return result;
   }
 
@@ -109,7 +108,7 @@ export class PrismaIntentCardRepository implements IntentCardRepository {
       .catch(rethrowUnavailable);
     if (!outcome) return null;
     this.notifier.nudge();
-    await advanceBoard(this.board, cardsKey(orgId), outcome.orgVersion);
+    await announceVersion(this.board, cardsKey(orgId), outcome.orgVersion);
     return outcome.deleted;
   }
 

@@ -1,10 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
-import { intentionsKey, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import { announceVersion, intentionsKey, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
 import { labelConflict, type IntentClass, type Intention, type IntentionStatus } from '../../domain/intention';
 import type { PageRequest } from '../../application/paging';
 import type { IntentionEvents, IntentionRepository } from '../../application/ports/intention.repository.port';
-import { advanceBoard } from '../version-board/advance-board';
 import { Prisma, type Intention as IntentionRow } from './generated/client';
 import { bumpOrgVersion, isUniqueViolation, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma } from './registry-prisma.client';
 
@@ -70,7 +69,7 @@ export class PrismaIntentionRepository implements IntentionRepository {
         return rethrowUnavailable(err);
       });
     this.notifier.nudge();
-    await advanceBoard(this.board, intentionsKey(saved.orgId), orgVersion);
+    await announceVersion(this.board, intentionsKey(saved.orgId), orgVersion);
     return saved;
   }
 
@@ -119,7 +118,7 @@ export class PrismaIntentionRepository implements IntentionRepository {
       });
     if (orgVersion !== undefined) {
       this.notifier.nudge();
-      await advanceBoard(this.board, intentionsKey(orgId), orgVersion);
+      await announceVersion(this.board, intentionsKey(orgId), orgVersion);
     }
     return result;
   }

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { POLICY_REGISTRY_API, Topics, type EventEnvelope, type InstallIntentCardDto, type IntentionEventV1, type PolicyRegistryApi } from '@igw/contracts';
 import { cardsKey, intentionsKey, MemoryVersionBoard, RedisVersionBoard, type VersionBoard } from '@igw/events';
-import { FixedClock, type Caller, type Clock } from '@igw/kernel';
+import { DependencyUnavailableError, FixedClock, type Caller, type Clock } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
@@ -158,19 +158,21 @@ describe('policy registry and the version board (PostgreSQL, Redis)', () => {
     ]);
   });
 
-  it('still answers success when the board cannot be written: the change is committed, a warning is logged', async () => {
+  it('fails closed when the board cannot be written: 503, the change committed, the next change moves the board past it', async () => {
     const board = new ProbeBoard();
     const r = await start(board);
     const org = 'org_board_down';
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    board.failing = true;
     const created = await r.create.execute(caller(org), { label: 'x', intent_class: 'lookup' } as never);
-    const published = await r.publish.execute(caller(org), created.id);
-    await r.install.execute(caller(org), { id: 'c', ...card } as InstallIntentCardDto);
-    expect(published).toMatchObject({ status: 'active', version: 2 });
-    expect(warn).toHaveBeenCalledTimes(3);
-    expect(String(warn.mock.calls[1]![0])).toMatch(new RegExp(`version board not advanced \\(intentions:${org} → 2\\).*board down`));
-    expect(await board.current(intentionsKey(org))).toBe(0);
+    board.failing = true;
+    // Told "not in force yet", never a success that a stale reader could contradict.
+    await expect(r.publish.execute(caller(org), created.id)).rejects.toBeInstanceOf(DependencyUnavailableError);
+    await expect(r.install.execute(caller(org), { id: 'c', ...card } as InstallIntentCardDto)).rejects.toBeInstanceOf(DependencyUnavailableError);
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(String(warn.mock.calls[0]![0])).toMatch(new RegExp(`version board not advanced \\(intentions:${org} → 2\\).*board down`));
+    expect(String(warn.mock.calls[1]![0])).toMatch(new RegExp(`version board not advanced \\(cards:${org} → 1\\).*board down`));
+    expect(await board.current(intentionsKey(org))).toBe(1);
+    // Committed all the same: the owner's store is the truth, the board only a hint.
     expect(await r.api.activeIntentions(org)).toMatchObject({ version: 2, intentions: [{ id: created.id, status: 'active' }] });
 
     // The next change moves the board past the missed one.

@@ -1,5 +1,4 @@
-import { Logger } from '@nestjs/common';
-import { webhooksKey, type VersionBoard } from '@igw/events';
+import { announceVersion, webhooksKey, type VersionBoard } from '@igw/events';
 import type { PageKey } from '@igw/kernel';
 import { rethrowUnavailable, type ServiceDatabase, type SqlRunner } from '@igw/persistence';
 import type { AttemptOutcome, Delivery, DeliveryStatus, Webhook, WebhookSecret, WebhookStatus } from '../../domain';
@@ -48,7 +47,6 @@ const toDelivery = (r: Row): Delivery => ({
   deliveredAt: dateOrNull(r['delivered_at']),
 });
 
-const logger = new Logger('WebhookSubscriptions');
 
 /** Bumps the org's subscription counter inside the caller's transaction; returns the new value. */
 async function bumpSubscriptions(tx: SqlRunner, schema: string, orgId: string): Promise<number> {
@@ -58,20 +56,6 @@ async function bumpSubscriptions(tx: SqlRunner, schema: string, orgId: string): 
     [orgId],
   );
   return Number(rows[0]!['version']);
-}
-
-/**
- * After commit, before the caller answers: replicas that hold the org's subscriptions in memory
- * see the board ahead of their copy and reload. A board that cannot be reached is logged; the
- * readers' copies also expire on their own (WebhookSubscriptions), so the change is seen anyway.
- */
-async function advance(board: VersionBoard | undefined, orgId: string, version: number): Promise<void> {
-  if (!board) return;
-  try {
-    await board.advance(webhooksKey(orgId), version);
-  } catch (err) {
-    logger.warn(`version board not advanced (${webhooksKey(orgId)} → ${version}): ${(err as Error).message}`);
-  }
 }
 
 /** Attempts one webhook may have under way at once (across replicas). */
@@ -108,7 +92,7 @@ export class SqlWebhookRepository implements WebhookRepository {
         return bumpSubscriptions(tx, this.db.schema, w.orgId);
       })
       .catch(rethrowUnavailable);
-    await advance(this.board, w.orgId, version);
+    await announceVersion(this.board, webhooksKey(w.orgId), version);
   }
 
   async enable(orgId: string, id: string, now: Date): Promise<Webhook | null> {
@@ -123,7 +107,7 @@ export class SqlWebhookRepository implements WebhookRepository {
       })
       .catch(rethrowUnavailable);
     if (!result) return null;
-    await advance(this.board, orgId, result.version);
+    await announceVersion(this.board, webhooksKey(orgId), result.version);
     return result.webhook;
   }
 
@@ -171,7 +155,7 @@ export class SqlWebhookRepository implements WebhookRepository {
       })
       .catch(rethrowUnavailable);
     if (version === null) return false;
-    await advance(this.board, orgId, version);
+    await announceVersion(this.board, webhooksKey(orgId), version);
     return true;
   }
 
@@ -286,7 +270,7 @@ export class SqlDeliveryRepository implements DeliveryRepository {
         return { orgId, version: await bumpSubscriptions(tx, this.db.schema, orgId) };
       })
       .catch(rethrowUnavailable);
-    if (disabled) await advance(this.board, disabled.orgId, disabled.version);
+    if (disabled) await announceVersion(this.board, webhooksKey(disabled.orgId), disabled.version);
   }
 
   /**
