@@ -1,4 +1,5 @@
--- approvals: approval requests, plus the outbox and processed-event tables every service has.
+-- approvals: approval requests.
+-- The outbox and processed-event tables every schema has are shared (libs/shared/persistence/migrations).
 CREATE TABLE "approval_requests" (
   "id" TEXT NOT NULL PRIMARY KEY,
   "org_id" TEXT NOT NULL,
@@ -28,24 +29,3 @@ CREATE INDEX "approval_requests_org_id_status_created_at_id_idx" ON "approval_re
 CREATE INDEX "approval_requests_org_id_fingerprint_status_idx" ON "approval_requests" ("org_id", "fingerprint", "status");
 -- Sweeper: pending requests by deadline, across orgs.
 CREATE INDEX "approval_requests_pending_expiry_idx" ON "approval_requests" ("expires_at") WHERE "status" = 'pending';
-
-CREATE TABLE "outbox_events" (
-  "seq" BIGSERIAL PRIMARY KEY,
-  "id" TEXT NOT NULL,
-  "topic" TEXT NOT NULL,
-  "key" TEXT NOT NULL,
-  "envelope" JSONB NOT NULL,
-  "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  "published_at" TIMESTAMPTZ(3),
-  "attempts" INTEGER NOT NULL DEFAULT 0,
-  "last_error" TEXT
-);
-CREATE UNIQUE INDEX "outbox_events_id_key" ON "outbox_events" ("id");
-CREATE INDEX "outbox_events_unpublished_idx" ON "outbox_events" ("seq") WHERE "published_at" IS NULL;
-
-CREATE TABLE "processed_events" (
-  "consumer" TEXT NOT NULL,
-  "event_id" TEXT NOT NULL,
-  "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  PRIMARY KEY ("consumer", "event_id")
-);

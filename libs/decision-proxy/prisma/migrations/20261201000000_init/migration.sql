@@ -1,6 +1,6 @@
--- decision-proxy: every decision of POST /v1/mcp-proxy/call (the defer ones are the review queue),
--- plus the outbox and processed-event tables every service has. Written with raw SQL (batched);
--- there is no Prisma model for these tables.
+-- decision-proxy: every decision of POST /v1/mcp-proxy/call (the defer ones are the review queue).
+-- Written with raw SQL (batched); there is no Prisma model for these tables.
+-- The outbox and processed-event tables every schema has are shared (libs/shared/persistence/migrations).
 CREATE TABLE "decisions" (
   "decision_id" TEXT NOT NULL PRIMARY KEY,
   "org_id" TEXT NOT NULL,
@@ -32,24 +32,3 @@ CREATE TABLE "decisions" (
 -- review rows only, so an ordinary decision costs the primary key alone.
 CREATE UNIQUE INDEX "decisions_review_id_key" ON "decisions" ("review_id") WHERE "review_id" IS NOT NULL;
 CREATE INDEX "decisions_reviews_idx" ON "decisions" ("org_id", "created_at" DESC, "review_id" DESC) WHERE "review_id" IS NOT NULL;
-
-CREATE TABLE "outbox_events" (
-  "seq" BIGSERIAL PRIMARY KEY,
-  "id" TEXT NOT NULL,
-  "topic" TEXT NOT NULL,
-  "key" TEXT NOT NULL,
-  "envelope" JSONB NOT NULL,
-  "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  "published_at" TIMESTAMPTZ(3),
-  "attempts" INTEGER NOT NULL DEFAULT 0,
-  "last_error" TEXT
-);
-CREATE UNIQUE INDEX "outbox_events_id_key" ON "outbox_events" ("id");
-CREATE INDEX "outbox_events_unpublished_idx" ON "outbox_events" ("seq") WHERE "published_at" IS NULL;
-
-CREATE TABLE "processed_events" (
-  "consumer" TEXT NOT NULL,
-  "event_id" TEXT NOT NULL,
-  "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  PRIMARY KEY ("consumer", "event_id")
-);

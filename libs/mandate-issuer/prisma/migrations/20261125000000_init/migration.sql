@@ -1,4 +1,5 @@
--- mandate-issuer: RSA signing keys, mandates, plus the outbox and processed-event tables every service has.
+-- mandate-issuer: RSA signing keys, mandates.
+-- The outbox and processed-event tables every schema has are shared (libs/shared/persistence/migrations).
 CREATE TABLE "signing_keys" (
   "kid" TEXT NOT NULL PRIMARY KEY,
   "public_jwk" JSONB NOT NULL,
@@ -35,24 +36,3 @@ CREATE TABLE "mandates" (
 );
 CREATE INDEX "mandates_org_id_issued_at_cred_id_idx" ON "mandates" ("org_id", "issued_at" DESC, "cred_id" DESC);
 CREATE INDEX "mandates_status_expires_at_idx" ON "mandates" ("status", "expires_at");
-
-CREATE TABLE "outbox_events" (
-  "seq" BIGSERIAL PRIMARY KEY,
-  "id" TEXT NOT NULL,
-  "topic" TEXT NOT NULL,
-  "key" TEXT NOT NULL,
-  "envelope" JSONB NOT NULL,
-  "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  "published_at" TIMESTAMPTZ(3),
-  "attempts" INTEGER NOT NULL DEFAULT 0,
-  "last_error" TEXT
-);
-CREATE UNIQUE INDEX "outbox_events_id_key" ON "outbox_events" ("id");
-CREATE INDEX "outbox_events_unpublished_idx" ON "outbox_events" ("seq") WHERE "published_at" IS NULL;
-
-CREATE TABLE "processed_events" (
-  "consumer" TEXT NOT NULL,
-  "event_id" TEXT NOT NULL,
-  "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  PRIMARY KEY ("consumer", "event_id")
-);

@@ -1,5 +1,5 @@
--- policy-registry: intentions (= purposes), intent cards and per-org change counters, plus the
--- outbox and processed-event tables every service has.
+-- policy-registry: intentions (= purposes), intent cards and per-org change counters.
+-- The outbox and processed-event tables every schema has are shared (libs/shared/persistence/migrations).
 CREATE TABLE "intentions" (
   "id" TEXT NOT NULL PRIMARY KEY,
   "org_id" TEXT NOT NULL,
@@ -41,25 +41,4 @@ CREATE TABLE "org_versions" (
   "intentions_version" INTEGER NOT NULL DEFAULT 0,
   "cards_version" INTEGER NOT NULL DEFAULT 0,
   "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now()
-);
-
-CREATE TABLE "outbox_events" (
-  "seq" BIGSERIAL PRIMARY KEY,
-  "id" TEXT NOT NULL,
-  "topic" TEXT NOT NULL,
-  "key" TEXT NOT NULL,
-  "envelope" JSONB NOT NULL,
-  "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  "published_at" TIMESTAMPTZ(3),
-  "attempts" INTEGER NOT NULL DEFAULT 0,
-  "last_error" TEXT
-);
-CREATE UNIQUE INDEX "outbox_events_id_key" ON "outbox_events" ("id");
-CREATE INDEX "outbox_events_unpublished_idx" ON "outbox_events" ("seq") WHERE "published_at" IS NULL;
-
-CREATE TABLE "processed_events" (
-  "consumer" TEXT NOT NULL,
-  "event_id" TEXT NOT NULL,
-  "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  PRIMARY KEY ("consumer", "event_id")
 );

@@ -1,6 +1,7 @@
 -- webhook-dispatcher: registered endpoints (secrets sealed under the KEK), one delivery per
--- (endpoint, event) with its persisted retry state, plus the outbox and processed-event tables
--- every service has. Written with raw SQL; there is no Prisma model for these tables.
+-- (endpoint, event) with its persisted retry state. Written with raw SQL; there is no Prisma model
+-- for these tables.
+-- The outbox and processed-event tables every schema has are shared (libs/shared/persistence/migrations).
 CREATE TABLE "webhooks" (
   "id" TEXT NOT NULL PRIMARY KEY,
   "org_id" TEXT NOT NULL,
@@ -34,24 +35,3 @@ CREATE TABLE "webhook_deliveries" (
 );
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" ("next_attempt_at") WHERE "status" = 'pending';
 CREATE INDEX "webhook_deliveries_list_idx" ON "webhook_deliveries" ("webhook_id", "created_at" DESC, "id" DESC);
-
-CREATE TABLE "outbox_events" (
-  "seq" BIGSERIAL PRIMARY KEY,
-  "id" TEXT NOT NULL,
-  "topic" TEXT NOT NULL,
-  "key" TEXT NOT NULL,
-  "envelope" JSONB NOT NULL,
-  "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  "published_at" TIMESTAMPTZ(3),
-  "attempts" INTEGER NOT NULL DEFAULT 0,
-  "last_error" TEXT
-);
-CREATE UNIQUE INDEX "outbox_events_id_key" ON "outbox_events" ("id");
-CREATE INDEX "outbox_events_unpublished_idx" ON "outbox_events" ("seq") WHERE "published_at" IS NULL;
-
-CREATE TABLE "processed_events" (
-  "consumer" TEXT NOT NULL,
-  "event_id" TEXT NOT NULL,
-  "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  PRIMARY KEY ("consumer", "event_id")
-);
