@@ -2,6 +2,7 @@ import { Topics } from '@igw/contracts';
 import { envelope, type OutboxNotifier } from '@igw/events';
 import type { DecisionKind } from '@igw/kernel';
 import { GroupCommitWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
+import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult, ReviewPageQuery } from '../../application/ports/decision.repository.port';
@@ -46,14 +47,8 @@ const toColumns = (r: DecisionRecord) => ({
   reason: r.reason,
   shadow_kind: r.shadowKind,
   decision: r.decision,
-  cred_id: r.credId,
-  intent_id: r.intentId,
-  prompt_id: r.promptId,
-  actor: r.actor,
+  ...decisionCallFields(r),
   audience: r.audience,
-  surface: r.surface,
-  operation: r.operation,
-  target_resource: r.targetResource,
   arguments_sha256: r.argumentsSha256,
   key_id: r.keyId,
   approval_request_id: r.approvalRequestId,

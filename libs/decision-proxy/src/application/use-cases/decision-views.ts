@@ -1,18 +1,13 @@
 import type { DecisionDto, DecisionRecordDto, ReviewDto } from '@igw/contracts';
 import type { DecisionRecord } from '../../domain';
+import { decisionCallFields } from '../decision-call-fields';
 
 export function toDecisionRecordDto(r: DecisionRecord): DecisionRecordDto {
   return {
     decision_id: r.decisionId,
     decision: r.decision as DecisionDto,
-    cred_id: r.credId,
-    intent_id: r.intentId,
-    prompt_id: r.promptId,
-    actor: r.actor,
+    ...decisionCallFields(r),
     audience: r.audience,
-    surface: r.surface,
-    operation: r.operation,
-    target_resource: r.targetResource,
     arguments_sha256: r.argumentsSha256,
     requested_by_key_id: r.keyId,
     created_at: r.createdAt.toISOString(),
