@@ -9,3 +9,4 @@ export * from './scope-glob';
 export * from './rule-condition';
 export * from './canonical-json';
 export * from './compact-jws';
+export * from './defined';

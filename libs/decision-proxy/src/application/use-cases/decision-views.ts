@@ -1,5 +1,6 @@
 import type { DecisionDto, DecisionRecordDto, ReviewDto } from '@igw/contracts';
 import type { DecisionRecord } from '../../domain';
+import { defined } from '@igw/kernel';
 
 export function toDecisionRecordDto(r: DecisionRecord): DecisionRecordDto {
   return {
@@ -21,7 +22,7 @@ export function toDecisionRecordDto(r: DecisionRecord): DecisionRecordDto {
 
 export function toReviewDto(r: DecisionRecord): ReviewDto {
   return {
-    review_id: r.reviewId!,
+    review_id: defined(r.reviewId, `review id of decision ${r.decisionId}`),
     status: r.reviewStatus ?? 'pending',
     ...toDecisionRecordDto(r),
     reviewed_at: r.reviewedAt?.toISOString() ?? null,
