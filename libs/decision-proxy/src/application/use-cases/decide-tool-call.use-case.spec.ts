@@ -12,6 +12,7 @@ import type {
 import { cardsKey, MemoryVersionBoard, revocationsKey, type VersionBoard } from '@igw/events';
 import { toErrorResponse } from '@igw/http';
 import { AppError, DependencyUnavailableError, FixedClock, type Caller } from '@igw/kernel';
+import { rejectionOf } from '@igw/testing/unit';
 import { DEFAULT_ACR_LEVELS, type DecisionRecord } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult } from '../ports/decision.repository.port';
 import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
@@ -182,16 +183,7 @@ function nested(depth: number): Record<string, unknown> {
   return v;
 }
 
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
+const failure = (p: Promise<unknown>): Promise<AppError> => rejectionOf(p, AppError);
 
 describe('DecideToolCallUseCase', () => {
   let clock: FixedClock;
