@@ -1,1 +1,3 @@
 export * from './failures';
+export * from './contract-fixtures';
+export * from './gated-fake-database';
