@@ -22,4 +22,5 @@ export * from './e2e/request-stream';
 export * from './suites/faults.suite';
 export * from './suites/edge-input.suite';
 export * from './e2e/mandate-fixtures';
+export * from './e2e/org-keys';
 export * from './unit';

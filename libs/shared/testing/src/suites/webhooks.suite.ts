@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { client, type Client } from '../e2e/http-client';
+import { mintKey, otherOrgClient } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 import { verifyStandardWebhook, WebhookReceiver, type ReceivedWebhook } from '../fakes/webhook-receiver.fake-server';
 
@@ -52,9 +53,8 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
     beforeAll(async () => {
       sys = await start(WEBHOOK_TEST_ENV);
       admin = client(sys.url, sys.adminKey);
-      writer = client(sys.url, (await admin.post('/v1/api-keys', { name: 'wh-writer', scope: 'policy_write' })).body.key);
-      const o = await client(sys.url, sys.platformKey).post('/v1/orgs', { name: `wh-other-${randomBytes(3).toString('hex')}` });
-      otherAdmin = client(sys.url, o.body.api_key.key);
+      writer = client(sys.url, await mintKey(admin, 'wh-writer', 'policy_write'));
+      otherAdmin = await otherOrgClient(sys, 'wh-other');
     });
 
     afterAll(async () => {
