@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'undici';
-import { ConjurFakeServer, expectNoSecrets, freePort, rejectionOf, startTestJwtIssuer, type TestJwtIssuer } from '@igw/testing';
+import { closeInOrder, ConjurFakeServer, expectNoSecrets, freePort, rejectionOf, startTestJwtIssuer, type TestJwtIssuer } from '@igw/testing';
 import { BrokerError, type BrokerMintRequest } from '../../application/brokers';
 import { ConjurAuthnJwtBroker } from './conjur-authn-jwt.broker';
 
@@ -45,11 +45,7 @@ describe('ConjurAuthnJwtBroker (int, Conjur fake)', () => {
 
   afterEach(() => conjur.reset());
 
-  afterAll(async () => {
-    await broker.close();
-    await conjur.close();
-    await issuer.close();
-  });
+  afterAll(() => closeInOrder(broker, conjur, issuer));
 
   it('authenticates at authn-jwt with the mandate and returns a base64 access token valid 8 minutes', async () => {
     const req = await mintRequest();

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'undici';
-import { expectNoSecrets, freePort, rejectionOf, startTestJwtIssuer, VaultFakeServer, type TestJwtIssuer } from '@igw/testing';
+import { closeInOrder, expectNoSecrets, freePort, rejectionOf, startTestJwtIssuer, VaultFakeServer, type TestJwtIssuer } from '@igw/testing';
 import { BrokerError, CredentialBrokerRegistry, type BrokerMintRequest } from '../../application/brokers';
 import { VaultJwtBroker } from './vault-jwt.broker';
 
@@ -43,11 +43,7 @@ describe('VaultJwtBroker (int, Vault fake)', () => {
 
   afterEach(() => vault.reset());
 
-  afterAll(async () => {
-    await broker.close();
-    await vault.close();
-    await issuer.close();
-  });
+  afterAll(() => closeInOrder(broker, vault, issuer));
 
   it('logs in with the mandate at the JWT auth method and returns a working Vault token', async () => {
     const req = await mintRequest();

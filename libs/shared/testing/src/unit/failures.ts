@@ -32,3 +32,8 @@ export function expectNoSecrets(err: Error & { detail?: string; extra?: unknown 
   const exposed = [err.message, err.detail ?? '', err.stack ?? '', JSON.stringify(err), JSON.stringify(err.extra)].join('\n');
   for (const s of secrets) expect(exposed).not.toContain(s);
 }
+
+/** Closes each in turn (a client before the servers it talks to). */
+export async function closeInOrder(...items: { close(): Promise<void> }[]): Promise<void> {
+  for (const item of items) await item.close();
+}
