@@ -33,14 +33,38 @@ export default [
       '@nx/enforce-module-boundaries': ['error', boundaries(false)],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/no-inferrable-types': 'off',
     },
   },
   {
     // Tests and test helpers may be loose with types of HTTP bodies.
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'libs/shared/testing/**/*.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off', '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@nx/enforce-module-boundaries': ['error', boundaries(true)],
+    },
+  },
+  {
+    // TODO(issue 12 merge): files being rewritten in parallel; their `!` go after the merge.
+    files: [
+      'apps/*/src/main.ts',
+      'libs/*/src/*.config.ts',
+      'libs/*/src/*.module.ts',
+      'libs/shared/config/**/*.ts',
+      'libs/shared/runtime/**/*.ts',
+      'libs/shared/events/src/adapters/kafka/kafka-event-bus.ts',
+      'libs/intent-evaluator/src/domain/classification/**/*.ts',
+      'libs/shared/kernel/src/scope-glob.ts',
+      'libs/shared/kernel/src/rule-condition.ts',
+      'libs/webhook-dispatcher/src/adapters/sql/**/*.ts',
+      'libs/*/src/adapters/prisma/**/*.ts',
+      'libs/decision-proxy/src/adapters/sql/**/*.ts',
+      'libs/{decision-proxy,intent-evaluator,mandate-issuer,webhook-dispatcher}/src/domain/**/*.ts',
+      'libs/{policy-registry,approvals,api-gateway,mandate-issuer,webhook-dispatcher}/src/application/use-cases/**/*.ts',
+    ],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
     // Services: the database, broker and cache clients stay in their adapter folders.

@@ -24,8 +24,8 @@ import {
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k!, v ?? 'true'] as const;
+    const [k = '', v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? 'true'] as const;
   }),
 );
 const file = args.get('file') ?? join(__dirname, '../../libs/intent-evaluator/eval/intent-eval-set.json');
@@ -79,8 +79,8 @@ const rows = Object.entries(summary).map(([s, m]) => [
   `${pct(m.confident_share)} (${pct(m.confident_accuracy)})`,
   m.brier.toFixed(3),
 ]);
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const table = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`;
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+const table = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}`;
 console.log(`\n${table(header)}`);
 for (const r of rows) console.log(table(r));
 

@@ -1,4 +1,5 @@
 import { AppError } from '@igw/kernel';
+import { failureOf } from '@igw/testing/unit';
 import { approve, asOf, consume, deny, expire, isConsumable, requestApproval, statusAt, type Approval, type NewApproval } from './approval';
 
 const t0 = new Date('2026-03-01T10:00:00.000Z');
@@ -6,15 +7,7 @@ const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 const input = (extra: Partial<NewApproval> = {}): NewApproval => ({ source: 'evaluate', intentLabel: 'crm.export', toolName: 'export_customers', summary: 'export 10k rows', fingerprint: 'f'.repeat(64), ...extra });
 const pending = (extra: Partial<NewApproval> = {}): Approval => requestApproval('apr_1', 'org_a', 'key_agent', input(extra), t0);
 
-const failure = (fn: () => unknown): AppError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error('expected a failure');
-};
+const failure = (fn: () => unknown): AppError => failureOf(fn, AppError);
 
 describe('approval', () => {
   it('starts pending, expiring after 15 minutes unless told otherwise', () => {

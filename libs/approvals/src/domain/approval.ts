@@ -95,7 +95,8 @@ export function requestApproval(id: string, orgId: string, requestedByKeyId: str
   if (!Number.isInteger(ttl) || ttl < APPROVAL_TTL_SECONDS.min || ttl > APPROVAL_TTL_SECONDS.max) {
     details.push({ path: 'ttl_seconds', message: `ttl_seconds must be an integer from ${APPROVAL_TTL_SECONDS.min} to ${APPROVAL_TTL_SECONDS.max}` });
   }
-  if (details.length > 0) throw invalidRequest(details[0]!.message, details);
+  const [first] = details;
+  if (first) throw invalidRequest(first.message, details);
   return { ...approval, expiresAt: new Date(now.getTime() + ttl * 1000) };
 }
 

@@ -186,8 +186,8 @@ export function parseEvent<T extends object>(envelope: EventEnvelope): T {
   if (!cls) throw new InvalidEventError(`unknown event type ${envelope.type}`);
   const data = plainToInstance(cls, envelope.data);
   const errors = validateSync(data, { forbidUnknownValues: true });
-  if (errors.length > 0) {
-    const first = errors[0]!;
+  const [first] = errors;
+  if (first) {
     throw new InvalidEventError(`${envelope.type} ${envelope.id}: ${first.property} ${Object.values(first.constraints ?? {})[0] ?? 'is invalid'}`);
   }
   return data as T;

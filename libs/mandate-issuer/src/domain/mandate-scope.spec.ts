@@ -1,4 +1,5 @@
 import { AppError, matchesAnyGlob } from '@igw/kernel';
+import { failureOf } from '@igw/testing/unit';
 import { checkRequestedScope, grantScope, MANDATE_SCOPE_MAX_ITEMS, recheckScope, type MandateScope, type RequestedScope } from './mandate-scope';
 
 const card: MandateScope = {
@@ -7,15 +8,7 @@ const card: MandateScope = {
   forbidden_operations: ['crm.contacts.delete*'],
 };
 
-const failure = (fn: () => unknown): AppError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error('expected a failure');
-};
+const failure = (fn: () => unknown): AppError => failureOf(fn, AppError);
 
 describe('checkRequestedScope: inside the card', () => {
   it('grants a request inside the card as asked, keeping the card forbidden operations', () => {

@@ -1,4 +1,5 @@
 import { AppError } from '@igw/kernel';
+import { failureOf } from '@igw/testing/unit';
 import { dispenseMandate, mandateClaims, mandateStatus, refreshMandate, revokeMandate, type DispenseRequest, type Mandate, type MandateCard } from './mandate';
 
 const t0 = new Date('2026-03-01T10:00:00.000Z');
@@ -22,15 +23,7 @@ const request = (extra: Partial<DispenseRequest> = {}): DispenseRequest => ({
 const issue = { credId: 'mnd_1', orgId: 'org_a', kid: 'k1', now: new Date(t0.getTime() + 250) };
 const dispensed = (extra: Partial<DispenseRequest> = {}, c: MandateCard = card): Mandate => dispenseMandate(c, request(extra), issue).mandate;
 
-const failure = (fn: () => unknown): AppError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error('expected a failure');
-};
+const failure = (fn: () => unknown): AppError => failureOf(fn, AppError);
 
 describe('dispenseMandate', () => {
   it('creates an active mandate bound to the card, actor, prompt and audience', () => {

@@ -49,7 +49,8 @@ export function createIntention(id: string, orgId: string, input: NewIntention, 
   if (!Number.isInteger(ttl) || ttl < TTL_MINUTES.min || ttl > TTL_MINUTES.max) {
     details.push({ path: 'ttl_minutes', message: `ttl_minutes must be an integer from ${TTL_MINUTES.min} to ${TTL_MINUTES.max}` });
   }
-  if (details.length > 0) throw invalidRequest(details[0]!.message, details);
+  const [first] = details;
+  if (first) throw invalidRequest(first.message, details);
   return {
     id,
     orgId,

@@ -131,8 +131,8 @@ function problemOf(s: string): StringProblem | null {
 export function findUnstorableString(value: unknown): UnstorableString | null {
   // `key` set: the item is that object key (at `path`), checked before the value under it.
   const stack: { v: unknown; path: string; key?: string }[] = [{ v: value, path: '' }];
-  while (stack.length > 0) {
-    const { v, path, key } = stack.pop()!;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { v, path, key } = item;
     const text = key ?? v;
     if (typeof text === 'string') {
       const problem = problemOf(text);
@@ -141,8 +141,7 @@ export function findUnstorableString(value: unknown): UnstorableString | null {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: `${path}[${i}]` });
     } else if (v !== null && typeof v === 'object') {
       const entries = Object.entries(v);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [k, child] = entries[i]!;
+      for (const [k, child] of entries.reverse()) {
         const childPath = join(path, k);
         stack.push({ v: child, path: childPath }, { v: undefined, path: childPath, key: k });
       }

@@ -17,7 +17,7 @@ function detailsOf(e: ValidationError, path: string): ErrorDetail[] {
   const rules = Object.keys(constraints);
   if (rules.length === 0) return [];
   if (e.value === undefined && !rules.includes(WHITELIST)) return [{ path, message: `${path} is required` }];
-  return rules.map((rule) => ({ path, message: rule === WHITELIST ? `${path} is not a known field` : constraints[rule]!.replace(e.property, path) }));
+  return rules.map((rule) => ({ path, message: rule === WHITELIST ? `${path} is not a known field` : (constraints[rule] ?? '').replace(e.property, path) }));
 }
 
 /** Every failed field, depth first, in declaration order (so the first detail is the first field). */

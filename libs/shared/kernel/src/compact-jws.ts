@@ -14,7 +14,7 @@ export function isCanonicalBase64url(segment: string): boolean {
   if (rest === 0) return true;
   // 2 characters carry 1 byte (4 spare bits), 3 characters carry 2 bytes (2 spare bits).
   const spare = rest === 2 ? 0b1111 : 0b11;
-  return (ALPHABET.indexOf(segment[segment.length - 1]!) & spare) === 0;
+  return (ALPHABET.indexOf(segment.charAt(segment.length - 1)) & spare) === 0;
 }
 
 /** True when `token` is a compact JWS of three non-empty, canonical base64url segments (DESIGN 6.12). */

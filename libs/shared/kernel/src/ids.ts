@@ -35,7 +35,7 @@ export function uuidv7(now = Date.now()): string {
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = 0x70 | (seq >> 8);
   bytes[7] = seq & 0xff;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  bytes[8] = (bytes.readUInt8(8) & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -11,3 +11,4 @@ export * from './canonical-json';
 export * from './compact-jws';
 export * from './vocabulary';
 export * from './mandate-jwt';
+export * from './defined';

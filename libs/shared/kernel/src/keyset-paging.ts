@@ -64,5 +64,6 @@ export function parseKeysetQuery(query: { limit?: QueryValue; cursor?: QueryValu
 export function toPage<T extends PageKey>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
   if (rows.length <= limit) return { items: rows, nextCursor: null };
   const items = rows.slice(0, limit);
-  return { items, nextCursor: encodeCursor(items[items.length - 1]!) };
+  const last = items[items.length - 1];
+  return { items, nextCursor: last ? encodeCursor(last) : null };
 }

@@ -1,4 +1,5 @@
 import { DependencyUnavailableError, RecordRefusedError } from '@igw/kernel';
+import { GatedFakeDatabase } from '@igw/testing/unit';
 import { TransactionTimeoutError, type ServiceDatabase, type SqlRunner, type TransactionOptions } from './database';
 import type { DeadLetter, SqlDeadLetters } from './dead-letters';
 import { GroupCommitWriter } from './group-commit.writer';
@@ -11,30 +12,18 @@ let n = 0;
 const rec = (orgId = 'org_a'): Rec => ({ id: `r_${String(++n).padStart(6, '0')}`, orgId });
 
 /** Sees each transaction's batch; `refuse` decides which batches fail; `hold` keeps the next ones open. */
-class FakeDatabase {
-  readonly schema = 'svc';
-  attempts: string[][] = [];
-  committed: string[][] = [];
+class FakeDatabase extends GatedFakeDatabase {
   options: (TransactionOptions | undefined)[] = [];
-  refuse: (ids: string[]) => unknown = () => null;
-  private gate: Promise<void> | null = null;
-  private open: (() => void) | null = null;
-  hold(): void {
-    this.gate = new Promise((resolve) => (this.open = resolve));
+
+  constructor() {
+    super('svc');
   }
-  release(): void {
-    this.gate = null;
-    this.open?.();
-  }
+
   async transaction<R>(fn: (tx: SqlRunner) => Promise<R>, options?: TransactionOptions): Promise<R> {
     this.options.push(options);
     let ids: string[] = [];
     const result = await fn({ query: async (_sql: string, params?: unknown[]) => ((ids = JSON.parse(String(params?.[0])) as string[]), []) } as SqlRunner);
-    this.attempts.push(ids);
-    if (this.gate) await this.gate;
-    const error = this.refuse(ids);
-    if (error) throw error;
-    this.committed.push(ids);
+    await this.settle(ids);
     return result;
   }
 }

@@ -86,7 +86,7 @@ export class GroupCommitWriter<T> {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.maxBatch);
-        this.inFlightSince = batch[0]!.at;
+        this.inFlightSince = batch[0]?.at ?? null;
         await this.flush(batch);
       }
     } finally {
@@ -106,7 +106,8 @@ export class GroupCommitWriter<T> {
     const kind = classifyWriteError(error);
     if (kind === 'outage') return rejectAll(batch, error instanceof DependencyUnavailableError ? error : new DependencyUnavailableError('database', error));
     if (kind === 'systemic') return rejectAll(batch, error);
-    if (batch.length === 1) return this.setAside(batch[0]!, error);
+    const [only] = batch;
+    if (only && batch.length === 1) return this.setAside(only, error);
     const half = Math.ceil(batch.length / 2);
     for (const part of [batch.slice(0, half), batch.slice(half)]) {
       const partError = await this.attempt(part);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventEnvelope } from '@igw/contracts';
 import { KafkaEventBus, OutboxRelay } from '@igw/events';
-import { startKafkaInstance, type KafkaInstance } from '@igw/testing';
+import { startKafkaInstance, waitUntil, type KafkaInstance } from '@igw/testing';
 import { openPostgresDatabase, type ServiceDatabase } from './database';
 import { migrate } from './migrate';
 import { applyOnce, OutboxWriter, sqlExecutor, SqlOutboxSource } from './outbox';
@@ -16,13 +16,7 @@ function event(topic: string, note: string): EventEnvelope {
   return { id: `evt_${randomBytes(8).toString('hex')}`, type: topic, org_id: 'org_1', occurred_at: new Date().toISOString(), schema_version: 1, data: { note } };
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = (what: string, check: () => Promise<boolean> | boolean, ms = 60_000) => waitUntil(what, check, ms, 100);
 
 describe('transactional outbox on PostgreSQL and Kafka', () => {
   let db: ServiceDatabase;

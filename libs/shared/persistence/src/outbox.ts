@@ -12,7 +12,7 @@ export interface RawExecutor {
  * hot write paths can skip Prisma and still write their outbox rows the one way.
  */
 export function sqlExecutor(tx: SqlRunner): RawExecutor {
-  return { $executeRawUnsafe: async (q, ...v) => (await tx.query<{ n: number }>(`WITH r AS (${q} RETURNING 1) SELECT count(*)::int AS n FROM r`, v))[0]!.n };
+  return { $executeRawUnsafe: async (q, ...v) => (await tx.query<{ n: number }>(`WITH r AS (${q} RETURNING 1) SELECT count(*)::int AS n FROM r`, v))[0]?.n ?? 0 };
 }
 
 export class OutboxWriter {

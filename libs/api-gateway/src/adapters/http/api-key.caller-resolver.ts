@@ -25,9 +25,9 @@ export class ApiKeyCallerResolver implements CallerResolver {
     const header = req.headers.authorization;
     const value = Array.isArray(header) ? header[0] : header;
     if (!value) throw unauthenticated('missing Authorization: Bearer <API key>');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
-    if (!match) throw unauthenticated('the Authorization header must be "Bearer <API key>"');
-    const { caller, rateLimit } = await this.authenticate.execute(match[1]!);
+    const key = /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
+    if (!key) throw unauthenticated('the Authorization header must be "Bearer <API key>"');
+    const { caller, rateLimit } = await this.authenticate.execute(key);
     const outcome = await this.limiter.consume(caller.keyId, rateLimit);
     req.edgeHeaders = rateLimitHeaders(rateLimit, outcome);
     if (!outcome.allowed) {

@@ -31,7 +31,7 @@ export class ServiceProxyHttpController {
   }
 
   private async send(caller: Caller | null, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const path = req.url.split('?')[0]!;
+    const path = req.url.split('?')[0] ?? req.url;
     const route = SERVICE_ROUTES.find((r) => r.prefixes.some((p) => path === p || path.startsWith(`${p}/`)));
     const proxy = route && this.proxies.get(route.service);
     if (!proxy) throw notFound('route');

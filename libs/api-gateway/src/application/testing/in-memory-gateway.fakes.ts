@@ -40,7 +40,9 @@ export class InMemoryGatewayStore implements OrgRepository, ApiKeyRepository {
   async findByHash(hash: string) {
     this.lookups++;
     const key = [...this.keys.values()].find((k) => k.hash === hash);
-    return key ? { key, org: this.orgs.get(key.orgId)! } : null;
+    const org = key && this.orgs.get(key.orgId);
+    if (key && !org) throw new Error(`fake: key ${key.id} belongs to unknown org ${key.orgId}`);
+    return key && org ? { key, org } : null;
   }
   async revoke(orgId: string, id: string, at: Date, events: (key: ApiKeyRecord) => EventEnvelope[]) {
     const key = this.keys.get(id);

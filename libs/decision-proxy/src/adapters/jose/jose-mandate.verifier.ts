@@ -204,7 +204,10 @@ export class JoseMandateVerifier implements MandateVerifier {
     const verdict = this.check(token, claims, audience, now);
     // Cache only what verified or may still verify (another audience); expired tokens never enter.
     if (this.opts.cacheEntries > 0 && (verdict.ok || verdict.reason === 'audience' || verdict.reason === 'not_yet_valid')) {
-      if (this.verified.size >= this.opts.cacheEntries) this.verified.delete(this.verified.keys().next().value!);
+      if (this.verified.size >= this.opts.cacheEntries) {
+        const oldest = this.verified.keys().next();
+        if (!oldest.done) this.verified.delete(oldest.value);
+      }
       this.verified.set(token, claims);
     }
     return verdict;

@@ -1,28 +1,14 @@
 import type { IntentCardEventV1, IntentCardsSnapshotDto, PolicyRegistryApi } from '@igw/contracts';
 import { MemoryVersionBoard } from '@igw/events';
 import { DependencyUnavailableError } from '@igw/kernel';
+import { intentCardEventFixture } from '@igw/testing/unit';
 import type { CompiledCard } from '../../domain';
 import { IntentCardsReadModel } from './intent-cards.read-model';
 
 const SCOPE = { operations: ['crm.contacts.read'], resources: ['crm://contacts/*'], forbidden_operations: ['crm.*.delete'] };
 
-function cardEvent(id: string, orgVersion: number, over: Partial<IntentCardEventV1> = {}): IntentCardEventV1 {
-  return {
-    id,
-    name: id,
-    description: '',
-    allowed_scope: structuredClone(SCOPE),
-    audiences: ['crm-api'],
-    max_ttl_seconds: 300,
-    shadow: false,
-    rules: [],
-    version: 1,
-    org_version: orgVersion,
-    created_at: '2026-11-22T12:00:00Z',
-    updated_at: '2026-11-22T12:00:00Z',
-    ...over,
-  };
-}
+const cardEvent = (id: string, orgVersion: number, over: Partial<IntentCardEventV1> = {}): IntentCardEventV1 =>
+  intentCardEventFixture(id, { allowed_scope: structuredClone(SCOPE), org_version: orgVersion, ...over });
 
 interface Deferred<T> {
   promise: Promise<T>;

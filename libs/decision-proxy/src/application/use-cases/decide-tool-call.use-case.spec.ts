@@ -13,6 +13,7 @@ import type {
 import { cardsKey, MemoryVersionBoard, revocationsKey, type VersionBoard } from '@igw/events';
 import { toErrorResponse } from '@igw/http';
 import { AppError, DependencyUnavailableError, FixedClock, type Caller } from '@igw/kernel';
+import { intentCardEventFixture, rejectionOf } from '@igw/testing/unit';
 import { DEFAULT_ACR_LEVELS, type DecisionRecord } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult } from '../ports/decision.repository.port';
 import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
@@ -43,23 +44,8 @@ const RULES: IntentCardEventV1['rules'] = [
   { id: 'log-bulk', when: 'has(action.arguments.limit) && action.arguments.limit > 100', decision: { kind: 'allow_with_log_extra', log_fields: { bulk: true } } },
 ];
 
-function cardEvent(id: string, over: Partial<IntentCardEventV1> = {}): IntentCardEventV1 {
-  return {
-    id,
-    name: id,
-    description: '',
-    allowed_scope: structuredClone(SCOPE),
-    audiences: ['crm-api'],
-    max_ttl_seconds: 300,
-    shadow: false,
-    rules: structuredClone(RULES),
-    version: 1,
-    org_version: 1,
-    created_at: '2026-11-22T11:00:00Z',
-    updated_at: '2026-11-22T11:00:00Z',
-    ...over,
-  };
-}
+const cardEvent = (id: string, over: Partial<IntentCardEventV1> = {}): IntentCardEventV1 =>
+  intentCardEventFixture(id, { allowed_scope: structuredClone(SCOPE), rules: structuredClone(RULES), ...over });
 
 function claims(over: Partial<VerifiedMandateClaims> = {}): VerifiedMandateClaims {
   return {
@@ -186,16 +172,7 @@ function nested(depth: number): Record<string, unknown> {
   return v;
 }
 
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
+const failure = (p: Promise<unknown>): Promise<AppError> => rejectionOf(p, AppError);
 
 describe('DecideToolCallUseCase', () => {
   let clock: FixedClock;

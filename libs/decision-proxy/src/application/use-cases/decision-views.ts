@@ -1,4 +1,5 @@
 import type { DecisionDto, DecisionRecordDto, ReviewDto } from '@igw/contracts';
+import { defined } from '@igw/kernel';
 import type { DecisionRecord } from '../../domain';
 import { decisionCallFields } from '../decision-call-fields';
 
@@ -16,7 +17,7 @@ export function toDecisionRecordDto(r: DecisionRecord): DecisionRecordDto {
 
 export function toReviewDto(r: DecisionRecord): ReviewDto {
   return {
-    review_id: r.reviewId!,
+    review_id: defined(r.reviewId, `review id of decision ${r.decisionId}`),
     status: r.reviewStatus ?? 'pending',
     ...toDecisionRecordDto(r),
     reviewed_at: r.reviewedAt?.toISOString() ?? null,

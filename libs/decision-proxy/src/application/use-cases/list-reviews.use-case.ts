@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { REVIEW_STATUSES, type ReviewListDto, type ReviewStatusDto } from '@igw/contracts';
-import { invalidRequest, parseKeysetQuery, single, toPage, type Caller, type QueryValue } from '@igw/kernel';
+import { defined, invalidRequest, parseKeysetQuery, single, toPage, type Caller, type QueryValue } from '@igw/kernel';
 import { DECISION_REPOSITORY, type DecisionRepository } from '../ports/decision.repository.port';
 import { toReviewDto } from './decision-views';
 
@@ -17,7 +17,7 @@ export class ListReviewsUseCase {
       throw invalidRequest(message, [{ path: 'status', message }]);
     }
     const rows = await this.decisions.listReviews(caller.orgId, { status: status as ReviewStatusDto | undefined, limit: page.limit, after: page.after });
-    const page_ = toPage(rows.map((r) => ({ createdAt: r.createdAt, id: r.reviewId!, record: r })), page.limit);
+    const page_ = toPage(rows.map((r) => ({ createdAt: r.createdAt, id: defined(r.reviewId, `review id of decision ${r.decisionId}`), record: r })), page.limit);
     return { data: page_.items.map((k) => toReviewDto(k.record)), next_cursor: page_.nextCursor };
   }
 }

@@ -116,7 +116,10 @@ export class JoseGrantService implements GrantSigner, GrantVerifier {
       return invalidGrant('malformed');
     }
     if (token.length <= VERIFIED_CACHE.maxTokenLength && this.cacheEntries > 0) {
-      if (this.verified.size >= this.cacheEntries) this.verified.delete(this.verified.keys().next().value!);
+      if (this.verified.size >= this.cacheEntries) {
+        const oldest = this.verified.keys().next();
+        if (!oldest.done) this.verified.delete(oldest.value);
+      }
       this.verified.set(token, claims);
     }
     return this.check(token, claims, orgId);

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { ModelEndpointError } from '../../application/classification/model-endpoint.error';
 import { OpenAiChatClient } from './openai-chat.client';
 import { OpenAiEmbeddingsClient } from './openai-embeddings.client';
-import { OpenAiCompatibleFakeServer } from '@igw/testing';
+import { OpenAiCompatibleFakeServer, rejectionOf } from '@igw/testing';
 
 const KEY = 'sk-test-0123456789abcdefghijklmnop';
 
@@ -16,15 +16,9 @@ async function closedPort(): Promise<number> {
 }
 
 async function failure(work: Promise<unknown>): Promise<ModelEndpointError> {
-  const err = await work.then(
-    () => {
-      throw new Error('expected a ModelEndpointError');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelEndpointError);
-  expect((err as Error).message).not.toContain(KEY);
-  return err as ModelEndpointError;
+  const err = await rejectionOf(work, ModelEndpointError);
+  expect(err.message).not.toContain(KEY);
+  return err;
 }
 
 describe('OpenAI-compatible clients against the fake server', () => {

@@ -1,6 +1,7 @@
 import type { DeadLetter, ServiceDatabase, SqlDeadLetters } from '@igw/persistence';
 import { RecordRefusedError } from '@igw/kernel';
 import { parseEvent, Topics, type EventEnvelope } from '@igw/contracts';
+import { GatedFakeDatabase } from '@igw/testing/unit';
 import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/ports/intent-event.repository.port';
 import type { EvaluatorPrisma } from './evaluator-prisma.client';
 import { INTENT_EVENT_BATCH_MAX, PrismaIntentEventStore } from './prisma-intent-event.store';
@@ -33,21 +34,11 @@ const intentEvent = (extra: Partial<IntentEventRecord> = {}): IntentEventRecord 
  * was given, and whether it committed. `refuse` decides which batches fail; `hold` keeps the
  * next transactions open until released.
  */
-class FakeDatabase {
-  readonly schema = 'intent_evaluator';
-  attempts: string[][] = [];
-  committed: string[][] = [];
+class FakeDatabase extends GatedFakeDatabase {
   outbox: EventEnvelope[] = [];
-  refuse: (ids: string[]) => unknown = () => null;
-  private gate: Promise<void> | null = null;
-  private open: (() => void) | null = null;
 
-  hold(): void {
-    this.gate = new Promise((resolve) => (this.open = resolve));
-  }
-  release(): void {
-    this.gate = null;
-    this.open?.();
+  constructor() {
+    super('intent_evaluator');
   }
 
   async transaction(fn: (tx: unknown) => Promise<void>): Promise<void> {
@@ -61,11 +52,7 @@ class FakeDatabase {
         return [];
       },
     });
-    this.attempts.push(ids);
-    if (this.gate) await this.gate;
-    const error = this.refuse(ids);
-    if (error) throw error;
-    this.committed.push(ids);
+    await this.settle(ids);
     this.outbox.push(...envelopes);
   }
 }

@@ -18,6 +18,7 @@ import { EMBEDDING_MODEL, type EmbeddingModel } from './embedding-model.port';
 import { InvalidLlmAnswerError, llmMessages, parseLlmAnswer } from './llm-prompt';
 import { LruCache } from './lru-cache';
 import { ModelEndpointError } from './model-endpoint.error';
+import { defined } from '@igw/kernel';
 
 /** An active intention with the version its embedding is cached under. */
 export interface CascadeIntention extends IntentionDocument {
@@ -245,7 +246,7 @@ export class ClassificationCascade {
 
     const matched = new Map(hits.map((h) => [h.doc.id, h.matchedTerms]));
     const scored = candidates
-      .map((doc, i) => ({ doc, label: doc.label, similarity: dot(query, docs[i]!) }))
+      .map((doc, i) => ({ doc, label: doc.label, similarity: dot(query, defined(docs[i], `embedding of ${doc.id}`)) }))
       .sort((a, b) => b.similarity - a.similarity || byLabel(a, b));
     const ranking: Ranked[] = scored.map(({ doc, similarity }) => ({
       doc,
@@ -259,14 +260,15 @@ export class ClassificationCascade {
     }));
 
     const c = this.options.embeddingCalibration;
-    const s1 = scored[0]!.similarity;
+    const best = defined(scored[0], 'the best embedding candidate');
+    const s1 = best.similarity;
     const s2 = scored[1]?.similarity ?? 0;
     const pCovered = logistic(c.slope * (s1 - c.floor));
     const isMatch = s1 >= c.floor;
     const confidence = round(isMatch ? pCovered * (0.5 + 0.5 * Math.min(1, Math.max(0, s1 - s2) / c.clearMargin)) : 1 - pCovered);
     const stage: Stage = {
       layer: 'embedding',
-      decision: isMatch ? toDecision(scored[0]!.doc) : AMBIENT,
+      decision: isMatch ? toDecision(best.doc) : AMBIENT,
       confidence,
       confident: confidence >= this.options.embeddingConfidentAt,
       supporting: ranking.slice(0, this.options.evidenceCandidates).map((r) => r.evidence),
@@ -306,11 +308,11 @@ export class ClassificationCascade {
       const offset = query ? 0 : 1;
       const batch = model.embed(texts, { timeoutMs: this.options.embeddingTimeoutMs }).then((raw) => unitVectors(raw, texts.length));
       if (!query) {
-        query = batch.then((v) => v[0]!);
+        query = batch.then((v) => defined(v[0], 'the query embedding'));
         query.then((v) => this.queryVectors.set(queryKey, v), () => undefined);
       }
       missing.forEach((m, j) => {
-        const vector = batch.then((v) => v[offset + j]!);
+        const vector = batch.then((v) => defined(v[offset + j], `embedding of ${m.key}`));
         docs[m.at] = vector;
         this.pending.set(m.key, vector);
         vector
@@ -320,9 +322,9 @@ export class ClassificationCascade {
           });
       });
     }
-    const [q, ...d] = await Promise.all([query, ...docs]);
-    for (const v of d) if (v!.length !== q!.length) throw new ModelEndpointError('malformed_response', 'embeddings of different dimensions');
-    return { query: q!, docs: d as Float32Array[] };
+    const [q, ...d] = await Promise.all([defined(query, 'the query embedding'), ...docs]);
+    for (const v of d) if (v.length !== q.length) throw new ModelEndpointError('malformed_response', 'embeddings of different dimensions');
+    return { query: q, docs: d };
   }
 
   private keyOf(orgId: string, doc: CascadeIntention): { key: string; text: string } {
@@ -443,7 +445,7 @@ function unitVectors(raw: unknown, expected: number): Float32Array[] {
     }
     if (norm > 0) {
       const inv = 1 / Math.sqrt(norm);
-      for (let i = 0; i < out.length; i++) out[i]! *= inv;
+      for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) * inv;
     }
     return out;
   });
@@ -451,6 +453,6 @@ function unitVectors(raw: unknown, expected: number): Float32Array[] {
 
 function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
   return s;
 }

@@ -1,9 +1,6 @@
-import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SignJWT, type JWK } from 'jose';
+import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'undici';
-import { ConjurFakeServer, freePort } from '@igw/testing';
+import { closeInOrder, ConjurFakeServer, expectNoSecrets, freePort, rejectionOf, startTestJwtIssuer, type TestJwtIssuer } from '@igw/testing';
 import { BrokerError, type BrokerMintRequest } from '../../application/brokers';
 import { ConjurAuthnJwtBroker } from './conjur-authn-jwt.broker';
 
@@ -15,54 +12,7 @@ const ACCOUNT = 'myorg';
 const SERVICE_ID = 'intent-gateway';
 const HOST = 'host/jwt-apps/agents';
 
-interface TestIssuer {
-  jwksUrl: string;
-  sign(claims?: Record<string, unknown>, options?: { aud?: string; expSeconds?: number; key?: KeyObject }): Promise<string>;
-  close(): Promise<void>;
-}
-
-async function startIssuer(): Promise<TestIssuer> {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const kid = `k-${randomUUID()}`;
-  const jwk = { ...(publicKey.export({ format: 'jwk' }) as JWK), kid, alg: 'RS256', use: 'sig' };
-  const server: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/mandate/jwks`,
-    async sign(claims = {}, options = {}) {
-      const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ org: 'org_1', intent_id: 'card_1', prompt_id: 'p1', ...claims })
-        .setProtectedHeader({ alg: 'RS256', typ: 'mandate+jwt', kid })
-        .setIssuer(ISSUER)
-        .setSubject('agent-7')
-        .setAudience(options.aud ?? 'conjur')
-        .setIssuedAt(now)
-        .setNotBefore(now)
-        .setExpirationTime(now + (options.expSeconds ?? 600))
-        .setJti(`cred_${randomUUID()}`)
-        .sign(options.key ?? privateKey);
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-async function caught(promise: Promise<unknown>): Promise<BrokerError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('expected a BrokerError');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(BrokerError);
-  return err as BrokerError;
-}
-
-function expectNoSecrets(err: BrokerError, secrets: string[]): void {
-  const exposed = [err.message, err.detail ?? '', err.stack ?? '', JSON.stringify(err), JSON.stringify(err.extra)].join('\n');
-  for (const s of secrets) expect(exposed).not.toContain(s);
-}
+const caught = (promise: Promise<unknown>): Promise<BrokerError> => rejectionOf(promise, BrokerError);
 
 async function whoami(url: string, token: string): Promise<{ status: number; body: any }> {
   const res = await request(`${url}/whoami`, { headers: { authorization: `Token token="${token}"` } });
@@ -71,17 +21,17 @@ async function whoami(url: string, token: string): Promise<{ status: number; bod
 }
 
 describe('ConjurAuthnJwtBroker (int, Conjur fake)', () => {
-  let issuer: TestIssuer;
+  let issuer: TestJwtIssuer;
   let conjur: ConjurFakeServer;
   let broker: ConjurAuthnJwtBroker;
-  const mintRequest = async (claims?: Record<string, unknown>, options?: Parameters<TestIssuer['sign']>[1], mandateTtlMs = 600_000): Promise<BrokerMintRequest> => ({
+  const mintRequest = async (claims?: Record<string, unknown>, options?: Parameters<TestJwtIssuer['sign']>[1], mandateTtlMs = 600_000): Promise<BrokerMintRequest> => ({
     mandate: await issuer.sign(claims, options),
     expiresAt: new Date(Date.now() + mandateTtlMs),
     options: {},
   });
 
   beforeAll(async () => {
-    issuer = await startIssuer();
+    issuer = await startTestJwtIssuer({ iss: ISSUER, aud: 'conjur', claims: { org: 'org_1', intent_id: 'card_1', prompt_id: 'p1' } });
     conjur = await ConjurFakeServer.start({
       account: ACCOUNT,
       serviceId: SERVICE_ID,
@@ -95,11 +45,7 @@ describe('ConjurAuthnJwtBroker (int, Conjur fake)', () => {
 
   afterEach(() => conjur.reset());
 
-  afterAll(async () => {
-    await broker.close();
-    await conjur.close();
-    await issuer.close();
-  });
+  afterAll(() => closeInOrder(broker, conjur, issuer));
 
   it('authenticates at authn-jwt with the mandate and returns a base64 access token valid 8 minutes', async () => {
     const req = await mintRequest();
@@ -155,7 +101,7 @@ describe('ConjurAuthnJwtBroker (int, Conjur fake)', () => {
   });
 
   describe('rejected (Conjur answers 401)', () => {
-    it.each<[string, Record<string, unknown>, Parameters<TestIssuer['sign']>[1]]>([
+    it.each<[string, Record<string, unknown>, Parameters<TestJwtIssuer['sign']>[1]]>([
       ['a mandate for another audience', {}, { aud: 'vault' }],
       ['a mandate whose claims do not match the host annotations', { org: 'org_2' }, {}],
       ['an expired mandate', {}, { expSeconds: -5 }],

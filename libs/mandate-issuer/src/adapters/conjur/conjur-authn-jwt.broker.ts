@@ -1,17 +1,14 @@
-import { Agent } from 'undici';
-import { boundedRequest, OutboundRequestError } from '@igw/http';
 import {
   BrokerError,
-  redactBrokerText,
   type BrokerMintRequest,
   type BrokerRevocation,
   type CredentialBroker,
   type MintedCredential,
 } from '../../application/brokers';
+import { BrokerHttp, throwUnlessBrokerOk } from '../broker-http';
 import { conjurTokenExpiry, normaliseConjurToken } from './conjur-access-token';
 
 export const DEFAULT_CONJUR_TIMEOUT_MS = 5000;
-const MAX_BODY_BYTES = 64 * 1024;
 
 export interface ConjurAuthnJwtBrokerOptions {
   /** `CONJUR_URL`: the Conjur appliance URL, e.g. `https://conjur.internal` (Conjur Cloud: `https://<tenant>.secretsmgr.cyberark.cloud/api`). */
@@ -48,7 +45,7 @@ export interface ConjurAuthnJwtBrokerOptions {
  */
 export class ConjurAuthnJwtBroker implements CredentialBroker<'conjur'> {
   readonly kind = 'conjur' as const;
-  private readonly agent: Agent;
+  private readonly http: BrokerHttp;
   private readonly authenticateUrl: string;
   private readonly timeoutMs: number;
   private readonly now: () => Date;
@@ -56,7 +53,7 @@ export class ConjurAuthnJwtBroker implements CredentialBroker<'conjur'> {
   constructor(private readonly options: ConjurAuthnJwtBrokerOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_CONJUR_TIMEOUT_MS;
     this.now = options.now ?? (() => new Date());
-    this.agent = new Agent({ connections: 16, keepAliveTimeout: 30_000, connect: { timeout: this.timeoutMs } });
+    this.http = new BrokerHttp('conjur', this.timeoutMs);
     const base = options.url.replace(/\/+$/, '');
     // Path parameters are URL-encoded: a host id `host/jwt-apps/myapp` becomes `host%2Fjwt-apps%2Fmyapp`.
     const host = options.hostId ? `/${encodeURIComponent(options.hostId)}` : '';
@@ -65,14 +62,14 @@ export class ConjurAuthnJwtBroker implements CredentialBroker<'conjur'> {
 
   async mint(req: BrokerMintRequest): Promise<MintedCredential<'conjur'>> {
     const started = this.now();
-    const { status, text } = await this.authenticate(req.mandate);
-    if (status < 200 || status > 299) {
-      const detail = redactBrokerText(text, [req.mandate]) || undefined;
-      if (status >= 400 && status <= 499 && status !== 429) {
-        throw new BrokerError('rejected', 'conjur', `conjur rejected the authentication (HTTP ${status})`, { brokerStatus: status, detail });
-      }
-      throw new BrokerError('unavailable', 'conjur', `conjur answered the authentication with HTTP ${status}`, { brokerStatus: status, detail });
-    }
+    const { status, text } = await this.http.request(this.authenticateUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-encoding': 'base64' },
+      body: new URLSearchParams({ jwt: req.mandate }).toString(),
+      timeoutMs: this.timeoutMs,
+      what: 'authentication',
+    });
+    throwUnlessBrokerOk('conjur', 'authentication', status, text, [req.mandate]);
     const token = normaliseConjurToken(text);
     if (!token) throw new BrokerError('unavailable', 'conjur', 'conjur answered the authentication without an access token', { brokerStatus: status });
     const expiresAt = conjurTokenExpiry(token.json, started);
@@ -98,26 +95,6 @@ export class ConjurAuthnJwtBroker implements CredentialBroker<'conjur'> {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
-  }
-
-  private async authenticate(mandate: string): Promise<{ status: number; text: string }> {
-    try {
-      return await boundedRequest(this.authenticateUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-encoding': 'base64' },
-        body: new URLSearchParams({ jwt: mandate }).toString(),
-        dispatcher: this.agent,
-        timeoutMs: this.timeoutMs,
-        maxBytes: MAX_BODY_BYTES,
-      });
-    } catch (err) {
-      if (!(err instanceof OutboundRequestError)) throw err;
-      if (err.failure === 'timeout') throw new BrokerError('timeout', 'conjur', `conjur gave no answer to the authentication within ${this.timeoutMs} ms`);
-      if (err.failure === 'too_large') {
-        throw new BrokerError('unavailable', 'conjur', `conjur answered the authentication with more than ${MAX_BODY_BYTES} bytes`, { brokerStatus: err.status });
-      }
-      throw new BrokerError('unavailable', 'conjur', `conjur is unreachable for the authentication${err.code ? ` (${err.code})` : ''}`);
-    }
+    await this.http.close();
   }
 }

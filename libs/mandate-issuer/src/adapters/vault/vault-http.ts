@@ -1,14 +1,10 @@
-import { Agent } from 'undici';
-import { boundedRequest, OutboundRequestError } from '@igw/http';
-import { BrokerError } from '../../application/brokers';
+import { BrokerHttp } from '../broker-http';
 
 /** A Vault answer: its status and its JSON body (undefined when empty or not JSON). */
 export interface VaultAnswer {
   status: number;
   body: unknown;
 }
-
-const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * JSON calls to Vault's HTTP API (`{VAULT_ADDR}/v1/...`) over a keep-alive pool, each bounded
@@ -18,12 +14,12 @@ const MAX_BODY_BYTES = 64 * 1024;
  * `X-Vault-Namespace`; neither ever appears in an error.
  */
 export class VaultHttp {
-  private readonly agent: Agent;
+  private readonly http: BrokerHttp;
   private readonly base: string;
 
   constructor(addr: string, timeoutMs: number) {
     this.base = addr.replace(/\/+$/, '');
-    this.agent = new Agent({ connections: 16, keepAliveTimeout: 30_000, connect: { timeout: timeoutMs } });
+    this.http = new BrokerHttp('vault', timeoutMs);
   }
 
   async call(
@@ -36,35 +32,19 @@ export class VaultHttp {
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.token !== undefined) headers['x-vault-token'] = options.token;
     if (options.namespace) headers['x-vault-namespace'] = options.namespace;
-    let answer: { status: number; text: string };
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const answer = await this.http.request(`${this.base}/v1${path}`, { method, headers, body, timeoutMs: options.timeoutMs, what: options.what });
+    let json: unknown;
     try {
-      answer = await boundedRequest(`${this.base}/v1${path}`, {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        dispatcher: this.agent,
-        timeoutMs: options.timeoutMs,
-        maxBytes: MAX_BODY_BYTES,
-      });
-    } catch (err) {
-      if (!(err instanceof OutboundRequestError)) throw err;
-      if (err.failure === 'timeout') throw new BrokerError('timeout', 'vault', `vault gave no answer to the ${options.what} within ${options.timeoutMs} ms`);
-      if (err.failure === 'too_large') {
-        throw new BrokerError('unavailable', 'vault', `vault answered the ${options.what} with more than ${MAX_BODY_BYTES} bytes`, { brokerStatus: err.status });
-      }
-      throw new BrokerError('unavailable', 'vault', `vault is unreachable for the ${options.what}${err.code ? ` (${err.code})` : ''}`);
-    }
-    let body: unknown;
-    try {
-      body = answer.text ? (JSON.parse(answer.text) as unknown) : undefined;
+      json = answer.text ? (JSON.parse(answer.text) as unknown) : undefined;
     } catch {
-      body = undefined;
+      json = undefined;
     }
-    return { status: answer.status, body };
+    return { status: answer.status, body: json };
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.http.close();
   }
 }
 

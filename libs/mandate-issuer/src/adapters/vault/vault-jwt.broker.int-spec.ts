@@ -1,9 +1,6 @@
-import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SignJWT, type JWK } from 'jose';
+import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'undici';
-import { freePort, VaultFakeServer } from '@igw/testing';
+import { closeInOrder, expectNoSecrets, freePort, rejectionOf, startTestJwtIssuer, VaultFakeServer, type TestJwtIssuer } from '@igw/testing';
 import { BrokerError, CredentialBrokerRegistry, type BrokerMintRequest } from '../../application/brokers';
 import { VaultJwtBroker } from './vault-jwt.broker';
 
@@ -12,81 +9,25 @@ import { VaultJwtBroker } from './vault-jwt.broker';
 
 const ISSUER = 'https://gateway.test';
 
-interface TestIssuer {
-  jwksUrl: string;
-  jwksHits: number;
-  sign(claims?: Record<string, unknown>, options?: { aud?: string; expSeconds?: number; key?: KeyObject; kid?: string }): Promise<string>;
-  close(): Promise<void>;
-}
-
-async function startIssuer(): Promise<TestIssuer> {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const kid = `k-${randomUUID()}`;
-  const jwk = { ...(publicKey.export({ format: 'jwk' }) as JWK), kid, alg: 'RS256', use: 'sig' };
-  const state = { hits: 0 };
-  const server: Server = createServer((req, res) => {
-    state.hits++;
-    const body = JSON.stringify({ keys: [jwk] });
-    res.writeHead(req.url === '/v1/mandate/jwks' ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'public, max-age=60' }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    jwksUrl: `http://127.0.0.1:${port}/v1/mandate/jwks`,
-    get jwksHits() {
-      return state.hits;
-    },
-    async sign(claims = {}, options = {}) {
-      const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ org: 'org_1', intent_id: 'card_1', prompt_id: 'p1', scope: { operations: ['crm.read'], resources: ['crm/*'] }, ...claims })
-        .setProtectedHeader({ alg: 'RS256', typ: 'mandate+jwt', kid: options.kid ?? kid })
-        .setIssuer(ISSUER)
-        .setSubject('agent-7')
-        .setAudience(options.aud ?? 'vault')
-        .setIssuedAt(now)
-        .setNotBefore(now)
-        .setExpirationTime(now + (options.expSeconds ?? 600))
-        .setJti(`cred_${randomUUID()}`)
-        .sign(options.key ?? privateKey);
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 async function lookupSelf(addr: string, token: string, namespace?: string): Promise<{ status: number; body: any }> {
   const res = await request(`${addr}/v1/auth/token/lookup-self`, { headers: { 'x-vault-token': token, ...(namespace ? { 'x-vault-namespace': namespace } : {}) } });
   const text = await res.body.text();
   return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }
 
-async function caught(promise: Promise<unknown>): Promise<BrokerError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('expected a BrokerError');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(BrokerError);
-  return err as BrokerError;
-}
-
-/** Nothing an error exposes (message, detail, own fields, stack) contains any of the secrets. */
-function expectNoSecrets(err: BrokerError, secrets: string[]): void {
-  const exposed = [err.message, err.detail ?? '', err.stack ?? '', JSON.stringify(err), JSON.stringify(err.extra)].join('\n');
-  for (const s of secrets) expect(exposed).not.toContain(s);
-}
+const caught = (promise: Promise<unknown>): Promise<BrokerError> => rejectionOf(promise, BrokerError);
 
 describe('VaultJwtBroker (int, Vault fake)', () => {
-  let issuer: TestIssuer;
+  let issuer: TestJwtIssuer;
   let vault: VaultFakeServer;
   let broker: VaultJwtBroker;
-  const mintRequest = async (options: BrokerMintRequest['options'] = { vault_role: 'agent' }, sign?: Parameters<TestIssuer['sign']>): Promise<BrokerMintRequest> => {
+  const mintRequest = async (options: BrokerMintRequest['options'] = { vault_role: 'agent' }, sign?: Parameters<TestJwtIssuer['sign']>): Promise<BrokerMintRequest> => {
     const mandate = await issuer.sign(...(sign ?? []));
     return { mandate, expiresAt: new Date(Date.now() + 600_000), options };
   };
 
   beforeAll(async () => {
-    issuer = await startIssuer();
+    issuer = await startTestJwtIssuer({ iss: ISSUER, aud: 'vault', claims: { org: 'org_1', intent_id: 'card_1', prompt_id: 'p1', scope: { operations: ['crm.read'], resources: ['crm/*'] } } });
     vault = await VaultFakeServer.start({
       jwksUrl: issuer.jwksUrl,
       boundIssuer: ISSUER,
@@ -102,11 +43,7 @@ describe('VaultJwtBroker (int, Vault fake)', () => {
 
   afterEach(() => vault.reset());
 
-  afterAll(async () => {
-    await broker.close();
-    await vault.close();
-    await issuer.close();
-  });
+  afterAll(() => closeInOrder(broker, vault, issuer));
 
   it('logs in with the mandate at the JWT auth method and returns a working Vault token', async () => {
     const req = await mintRequest();
@@ -178,7 +115,7 @@ describe('VaultJwtBroker (int, Vault fake)', () => {
   });
 
   describe('rejected (Vault answers 4xx)', () => {
-    it.each<[string, BrokerMintRequest['options'], Parameters<TestIssuer['sign']> | undefined, RegExp]>([
+    it.each<[string, BrokerMintRequest['options'], Parameters<TestJwtIssuer['sign']> | undefined, RegExp]>([
       ['a mandate for another audience', { vault_role: 'agent' }, [{}, { aud: 'conjur' }], /invalid audience \(aud\) claim/],
       ['a mandate of another org (bound claim)', { vault_role: 'agent' }, [{ org: 'org_2' }], /claim "org" does not match/],
       ['an unknown role', { vault_role: 'nope' }, undefined, /role "nope" could not be found/],

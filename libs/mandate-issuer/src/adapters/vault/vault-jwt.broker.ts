@@ -1,6 +1,6 @@
+import { throwUnlessBrokerOk } from '../broker-http';
 import {
   BrokerError,
-  redactBrokerText,
   type BrokerMintRequest,
   type BrokerRevocation,
   type CredentialBroker,
@@ -117,12 +117,6 @@ export class VaultJwtBroker implements CredentialBroker<'vault'> {
   }
 
   private throwUnlessOk(answer: VaultAnswer, what: string, secrets: string[]): void {
-    if (answer.status >= 200 && answer.status <= 299) return;
-    const detail = redactBrokerText(vaultErrors(answer.body), secrets) || undefined;
-    const options = { brokerStatus: answer.status, detail };
-    if (answer.status >= 400 && answer.status <= 499 && answer.status !== 429) {
-      throw new BrokerError('rejected', 'vault', `vault rejected the ${what} (HTTP ${answer.status})`, options);
-    }
-    throw new BrokerError('unavailable', 'vault', `vault answered the ${what} with HTTP ${answer.status}`, options);
+    throwUnlessBrokerOk('vault', what, answer.status, vaultErrors(answer.body), secrets);
   }
 }

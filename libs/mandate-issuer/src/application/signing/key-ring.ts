@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { AppError, CLOCK, DependencyUnavailableError, type Clock } from '@igw/kernel';
+import { AppError, CLOCK, defined, DependencyUnavailableError, type Clock } from '@igw/kernel';
 import type { MandateClaims } from '../../domain/mandate';
 import { applyKeySchedule, DEFAULT_KEY_SCHEDULE, planKeySchedule, publishedKeys, signingKey, type KeySchedulePolicy } from '../../domain/signing-key-schedule';
 import { SIGNING_KEY_REPOSITORY, type SigningKeyRepository, type StoredSigningKey } from '../ports/signing-key.repository.port';
@@ -80,9 +80,9 @@ export class KeyRing implements OnModuleDestroy {
       const insert: StoredSigningKey[] = [];
       if (plan.create) {
         const key = await this.signing.generate();
-        const [meta] = applyKeySchedule([], { ...plan, retire: [], delete: [] }, now, key.kid);
-        insert.push({ ...meta!, publicJwk: key.publicJwk, privateKeySealed: key.privateKeySealed, kekId: this.signing.kekId });
-        this.log.log(`signing key ${key.kid} created; signs from ${meta!.activatesAt.toISOString()}`);
+        const meta = defined(applyKeySchedule([], { ...plan, retire: [], delete: [] }, now, key.kid)[0], `schedule of new key ${key.kid}`);
+        insert.push({ ...meta, publicJwk: key.publicJwk, privateKeySealed: key.privateKeySealed, kekId: this.signing.kekId });
+        this.log.log(`signing key ${key.kid} created; signs from ${meta.activatesAt.toISOString()}`);
       }
       return { insert, retire: plan.retire, delete: plan.delete };
     });

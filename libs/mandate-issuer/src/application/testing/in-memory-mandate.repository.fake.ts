@@ -59,8 +59,8 @@ export class InMemoryMandateRepository implements MandateRepository {
     this.maybeFail('revocationsSince');
     const revoked = [...this.rows.values()]
       .map((r) => ({ m: r.mandate, seq: this.revocationSeqs.get(r.mandate.credId) }))
-      .filter(({ m, seq }) => m.orgId === orgId && seq !== undefined && seq > afterVersion && m.expiresAt.getTime() > expiringAfter.getTime())
-      .sort((a, b) => a.seq! - b.seq!)
+      .flatMap(({ m, seq }) => (seq !== undefined && m.orgId === orgId && seq > afterVersion && m.expiresAt.getTime() > expiringAfter.getTime() ? [{ m, seq }] : []))
+      .sort((a, b) => a.seq - b.seq)
       .map(({ m }) => ({ credId: m.credId, expiresAt: new Date(m.expiresAt) }));
     return { version: this.revocationVersions.get(orgId) ?? 0, revoked };
   }

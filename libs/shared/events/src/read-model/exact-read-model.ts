@@ -180,8 +180,9 @@ export class ExactReadModel<S extends OrgState> {
       }
       const existing = this.held.get(orgId);
       // An event may have moved the held state past what this load read: keep the newer one.
-      if (!existing || existing.state.version <= state.version) this.held.set(orgId, { state, loadedAt: this.clock.now().getTime() });
-      return this.held.get(orgId)!.state;
+      if (existing && existing.state.version > state.version) return existing.state;
+      this.held.set(orgId, { state, loadedAt: this.clock.now().getTime() });
+      return state;
     })();
     this.loading.set(orgId, work);
     return work.finally(() => this.loading.delete(orgId));

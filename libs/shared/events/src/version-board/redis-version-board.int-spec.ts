@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import Redis from 'ioredis';
 import { RedisVersionBoard, VersionBoardUnavailableError } from './redis-version-board';
+import { itBehavesAsAVersionBoard } from './version-board.contract';
 import { intentionsKey } from './version-board.port';
 
 const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -54,16 +55,8 @@ describe('RedisVersionBoard (Redis)', () => {
     }
   });
 
-  it('never lowers a version', async () => {
-    const { board } = newBoard();
-    await board.advance('k', 10);
-    await board.advance('k', 9);
-    await board.advance('k', 0);
-    await board.advance('k', 10);
-    expect(await board.current('k')).toBe(10);
-    await board.advance('k', 11);
-    expect(await board.current('k')).toBe(11);
-  });
+  // Never lowers a version, keeps keys apart, refuses bad versions: as every board.
+  itBehavesAsAVersionBoard(() => newBoard().board);
 
   it('ends at the highest version under concurrent advances from several clients', async () => {
     const { prefix } = newBoard();

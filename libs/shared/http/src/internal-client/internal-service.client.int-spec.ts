@@ -295,17 +295,26 @@ describe('internal service clients over HTTP (local node:http server)', () => {
       });
     });
 
-    it.each<[string, unknown]>([
-      ['an intention with an unknown status', { version: 5, intentions: [intention({ status: 'live' as never })] }],
-      ['a data element without a path', { version: 5, intentions: [intention({ data_elements: [{ data_source_id: 'crm' } as never] })] }],
-      ['a negative version', { version: -1, intentions: [] }],
-      ['a version as a string', { version: '5', intentions: [] }],
-      ['no intentions', { version: 5 }],
-      ['an array', [intention()]],
-      ['null', null],
-    ])('fails closed on an invalid body: %s', async (_what, body) => {
+    // One table for both reads: each must fail closed on a body that is not what it promises.
+    const intentions = (r: HttpPolicyRegistryClient) => r.activeIntentions('org_acme');
+    const cards = (r: HttpPolicyRegistryClient) => r.intentCards('org_acme');
+    it.each<[string, (r: HttpPolicyRegistryClient) => Promise<unknown>, unknown]>([
+      ['intentions: an intention with an unknown status', intentions, { version: 5, intentions: [intention({ status: 'live' as never })] }],
+      ['intentions: a data element without a path', intentions, { version: 5, intentions: [intention({ data_elements: [{ data_source_id: 'crm' } as never] })] }],
+      ['intentions: a negative version', intentions, { version: -1, intentions: [] }],
+      ['intentions: a version as a string', intentions, { version: '5', intentions: [] }],
+      ['intentions: no intentions', intentions, { version: 5 }],
+      ['intentions: an array', intentions, [intention()]],
+      ['intentions: null', intentions, null],
+      ['cards snapshot: a card without allowed_scope', cards, { version: 4, cards: [{ ...cardEvent(), allowed_scope: undefined }] }],
+      ['cards snapshot: a card with a zero org_version', cards, { version: 4, cards: [cardEvent({ org_version: 0 })] }],
+      ['cards snapshot: a negative version', cards, { version: -1, cards: [] }],
+      ['cards snapshot: no cards', cards, { version: 4 }],
+      ['cards snapshot: an array', cards, [cardEvent()]],
+      ['cards snapshot: null', cards, null],
+    ])('fails closed on an invalid body: %s', async (_what, read, body) => {
       handler = (_req, res) => json(res, 200, body);
-      const err = await registry().activeIntentions('org_acme').catch((e: unknown) => e);
+      const err = await read(registry()).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DependencyUnavailableError);
       expect(err).toMatchObject({ dependency: 'policy-registry' });
     });
@@ -339,20 +348,6 @@ describe('internal service clients over HTTP (local node:http server)', () => {
 
       handler = (_req, res) => json(res, 200, { version: 0, cards: [] });
       expect(await registry().intentCards('org_acme')).toEqual({ version: 0, cards: [] });
-    });
-
-    it.each<[string, unknown]>([
-      ['a card without allowed_scope', { version: 4, cards: [{ ...cardEvent(), allowed_scope: undefined }] }],
-      ['a card with a zero org_version', { version: 4, cards: [cardEvent({ org_version: 0 })] }],
-      ['a negative version', { version: -1, cards: [] }],
-      ['no cards', { version: 4 }],
-      ['an array', [cardEvent()]],
-      ['null', null],
-    ])('fails closed on an invalid cards snapshot: %s', async (_what, body) => {
-      handler = (_req, res) => json(res, 200, body);
-      const err = await registry().intentCards('org_acme').catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(DependencyUnavailableError);
-      expect(err).toMatchObject({ dependency: 'policy-registry' });
     });
 
     it('names the first invalid card field in the cause', async () => {

@@ -17,8 +17,8 @@ export async function getValidated<T extends object>(http: InternalServiceClient
     throw new DependencyUnavailableError(http.service, new Error(`GET ${route} answered a body that is not an object`));
   }
   const dto = plainToInstance(type, res.body);
-  const errors = validateSync(dto, { forbidUnknownValues: true });
-  if (errors.length > 0) throw new DependencyUnavailableError(http.service, new Error(`GET ${route} answered an invalid body: ${firstViolation(errors[0]!)}`));
+  const [first] = validateSync(dto, { forbidUnknownValues: true });
+  if (first) throw new DependencyUnavailableError(http.service, new Error(`GET ${route} answered an invalid body: ${firstViolation(first)}`));
   return dto;
 }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { closeFakeHttpServer, playFakeConnection, readFakeRequest, startFakeHttpServer } from './fake-http-server';
+import { fakeJwtKeys } from './fake-jwt-keys';
 
 /**
  * A local server speaking Conjur's JWT Authenticator REST API (and `whoami`), for tests (int
@@ -63,7 +64,6 @@ export interface ConjurRecordedRequest {
 /** Conjur access tokens last 8 minutes. */
 export const CONJUR_FAKE_TOKEN_TTL_SECONDS = 480;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
 export class ConjurFakeServer {
@@ -78,31 +78,11 @@ export class ConjurFakeServer {
     readonly port: number,
     private readonly options: ConjurFakeOptions,
   ) {
-    if (options.jwks) this.keys = createLocalJWKSet(options.jwks);
-    else if (options.jwksUrl) this.keys = createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 0 });
-    else throw new Error('ConjurFakeServer needs jwksUrl or jwks');
+    this.keys = fakeJwtKeys('ConjurFakeServer', options);
   }
 
   static async start(options: ConjurFakeOptions): Promise<ConjurFakeServer> {
-    const ref: { fake?: ConjurFakeServer } = {};
-    const server = createServer((req, res) => {
-      ref.fake!.handle(req, res).catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy();
-      });
-    });
-    server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    try {
-      ref.fake = new ConjurFakeServer(server, (server.address() as AddressInfo).port, options);
-    } catch (err) {
-      server.close();
-      throw err;
-    }
-    return ref.fake;
+    return startFakeHttpServer((server, port) => new ConjurFakeServer(server, port, options), (fake, req, res) => fake.handle(req, res));
   }
 
   /** `CONJUR_URL` for clients. */
@@ -133,16 +113,11 @@ export class ConjurFakeServer {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeFakeHttpServer(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
-    const path = (req.url ?? '/').split('?')[0]!;
-    const method = req.method ?? 'GET';
+    const { method, path, raw: body } = await readFakeRequest(req);
     this.requests.push({ method, path, headers: req.headers, body });
 
     if (method === 'GET' && path === '/whoami') return this.whoami(req, res);
@@ -151,17 +126,13 @@ export class ConjurFakeServer {
 
     const scripted = this.scripts.shift();
     if (scripted) {
-      if ('hang' in scripted) return;
-      if ('destroy' in scripted) {
-        res.destroy();
-        return;
-      }
-      if (scripted.delayMs) await sleep(scripted.delayMs);
-      if (scripted.status !== undefined || scripted.text !== undefined) return this.send(res, scripted.status ?? 200, scripted.text);
+      const answer = await playFakeConnection(res, scripted);
+      if (!answer) return;
+      if (answer.status !== undefined || answer.text !== undefined) return this.send(res, answer.status ?? 200, answer.text);
     }
     if (res.destroyed) return;
 
-    const [serviceId, account, hostInUrl] = [m[1]!, m[2]!, m[3]].map((s) => (s === undefined ? undefined : decodeURIComponent(s)));
+    const [serviceId, account, hostInUrl] = [m[1], m[2], m[3]].map((s) => (s === undefined ? undefined : decodeURIComponent(s)));
     if (serviceId !== this.options.serviceId || account !== this.options.account) return this.send(res, 401);
     const jwt = new URLSearchParams(body).get('jwt');
     if (!jwt) return this.send(res, 400, JSON.stringify({ error: { code: 'bad_request', message: 'The request body is missing the jwt parameter' } }), 'application/json');
@@ -220,7 +191,8 @@ export class ConjurFakeServer {
   private whoami(req: IncomingMessage, res: ServerResponse): void {
     const auth = String(req.headers.authorization ?? '');
     const m = /^Token token="([^"]+)"$/.exec(auth);
-    const host = m ? this.hostOf(m[1]!) : undefined;
+    const token = m?.[1];
+    const host = token ? this.hostOf(token) : undefined;
     if (!host) return this.send(res, 401);
     this.send(res, 200, JSON.stringify({ client_ip: '127.0.0.1', user_agent: String(req.headers['user-agent'] ?? ''), account: this.options.account, username: host }), 'application/json');
   }

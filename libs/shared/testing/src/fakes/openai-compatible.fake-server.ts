@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { closeFakeHttpServer, playFakeConnection, readFakeRequest, startFakeHttpServer } from './fake-http-server';
 
 /**
  * A local server speaking the OpenAI-compatible HTTP API, for tests (int and e2e): a real
@@ -84,8 +84,6 @@ export function fakeEmbedding(text: string, dimensions = 1024, synonyms: Record<
   return norm > 0 ? v.map((x) => x / norm) : v;
 }
 
-// Unref'd: a scripted delay must not keep the test process alive after the server closed.
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 export class OpenAiCompatibleFakeServer {
   readonly requests: RecordedRequest[] = [];
@@ -103,20 +101,7 @@ export class OpenAiCompatibleFakeServer {
   ) {}
 
   static async start(options: FakeServerOptions = {}): Promise<OpenAiCompatibleFakeServer> {
-    const ref: { fake?: OpenAiCompatibleFakeServer } = {};
-    const server = createServer((req, res) => {
-      ref.fake!.handle(req, res).catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy();
-      });
-    });
-    server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    ref.fake = new OpenAiCompatibleFakeServer(server, (server.address() as AddressInfo).port, options);
-    return ref.fake;
+    return startFakeHttpServer((server, port) => new OpenAiCompatibleFakeServer(server, port, options), (fake, req, res) => fake.handle(req, res));
   }
 
   /** The base URL clients are configured with (`EMBEDDINGS_URL`, `LLM_URL`). */
@@ -159,21 +144,11 @@ export class OpenAiCompatibleFakeServer {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeFakeHttpServer(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: unknown = raw;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      // recorded as the raw string
-    }
-    const path = (req.url ?? '/').split('?')[0]!;
+    const { path, body } = await readFakeRequest(req);
     this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
 
     if (this.options.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.options.apiKey}`) {
@@ -215,14 +190,9 @@ export class OpenAiCompatibleFakeServer {
     };
   }
 
-  private async reply(res: ServerResponse, reply: FakeHttpReply): Promise<void> {
-    if ('hang' in reply) return;
-    if ('destroy' in reply) {
-      res.destroy();
-      return;
-    }
-    if (reply.delayMs) await sleep(reply.delayMs);
-    if (res.destroyed) return;
+  private async reply(res: ServerResponse, scripted: FakeHttpReply): Promise<void> {
+    const reply = await playFakeConnection(res, scripted);
+    if (!reply) return;
     const isJson = 'json' in reply;
     const payload = isJson ? JSON.stringify(reply.json) : reply.text;
     res.writeHead(reply.status ?? 200, { 'content-type': isJson ? 'application/json' : 'text/plain', 'content-length': Buffer.byteLength(payload) });

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { closeFakeHttpServer, playFakeConnection, readFakeRequest, startFakeHttpServer } from './fake-http-server';
+import { fakeJwtKeys } from './fake-jwt-keys';
 
 /**
  * A local server speaking the parts of HashiCorp Vault's HTTP API that a JWT-login client uses,
@@ -99,7 +100,6 @@ interface IssuedToken {
   namespace: string | null;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 const DEFAULT_TTL = 2764800;
 
 export class VaultFakeServer {
@@ -116,32 +116,16 @@ export class VaultFakeServer {
     readonly port: number,
     private readonly options: VaultFakeOptions,
   ) {
-    if (options.jwks) this.keys = createLocalJWKSet(options.jwks);
-    else if (options.jwksUrl) this.keys = createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 0 });
-    else throw new Error('VaultFakeServer needs jwksUrl or jwks');
+    this.keys = fakeJwtKeys('VaultFakeServer', options);
     this.mount = (options.mount ?? 'jwt').replace(/^\/+|\/+$/g, '');
   }
 
   static async start(options: VaultFakeOptions): Promise<VaultFakeServer> {
-    const ref: { fake?: VaultFakeServer } = {};
-    const server = createServer((req, res) => {
-      ref.fake!.handle(req, res).catch(() => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"errors":["internal error"]}');
-        else res.destroy();
-      });
-    });
-    server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    try {
-      ref.fake = new VaultFakeServer(server, (server.address() as AddressInfo).port, options);
-    } catch (err) {
-      server.close();
-      throw err;
-    }
-    return ref.fake;
+    return startFakeHttpServer(
+      (server, port) => new VaultFakeServer(server, port, options),
+      (fake, req, res) => fake.handle(req, res),
+      { internalError: (res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"errors":["internal error"]}') },
+    );
   }
 
   /** A Vault error answer: `{errors: messages}` with `status`. */
@@ -185,8 +169,7 @@ export class VaultFakeServer {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeFakeHttpServer(this.server);
   }
 
   private live(token: string | undefined): IssuedToken | undefined {
@@ -201,29 +184,15 @@ export class VaultFakeServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: unknown = raw || undefined;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      // recorded as the raw string
-    }
-    const path = (req.url ?? '/').split('?')[0]!;
-    const method = req.method ?? 'GET';
+    const { method, path, body } = await readFakeRequest(req);
     this.requests.push({ method, path, headers: req.headers, body });
 
     const route = this.route(method, path);
     const scripted = (route && this.scripts.get(route)?.shift()) ?? this.scripts.get('*')?.shift();
     if (scripted) {
-      if ('hang' in scripted) return;
-      if ('destroy' in scripted) {
-        res.destroy();
-        return;
-      }
-      if (scripted.delayMs) await sleep(scripted.delayMs);
-      if (scripted.status !== undefined || scripted.json !== undefined || scripted.text !== undefined) return this.send(res, scripted.status ?? 200, scripted.json, scripted.text);
+      const answer = await playFakeConnection(res, scripted);
+      if (!answer) return;
+      if (answer.status !== undefined || answer.json !== undefined || answer.text !== undefined) return this.send(res, answer.status ?? 200, answer.json, answer.text);
     }
     if (res.destroyed) return;
     if (this.sealed) return this.send(res, 503, { errors: ['Vault is sealed'] });

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { closeFakeHttpServer, readFakeBody, startFakeHttpServer } from './fake-http-server';
 
 /**
  * A webhook endpoint for tests (unit, int and e2e): a real `node:http` server on a free loopback
@@ -72,20 +72,7 @@ export class WebhookReceiver {
 
   static async start(opts: { host?: string } = {}): Promise<WebhookReceiver> {
     const host = opts.host ?? '127.0.0.1';
-    const ref: { receiver?: WebhookReceiver } = {};
-    const server = createServer((req, res) => {
-      ref.receiver!.handle(req, res).catch(() => {
-        if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
-        else res.destroy();
-      });
-    });
-    server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, host, () => resolve());
-    });
-    ref.receiver = new WebhookReceiver(server, host, (server.address() as AddressInfo).port);
-    return ref.receiver;
+    return startFakeHttpServer((server, port) => new WebhookReceiver(server, host, port), (receiver, req, res) => receiver.handle(req, res), { host });
   }
 
   /** Decides every following answer; `n` is the 1-based count of requests received so far (this one included). */
@@ -115,8 +102,7 @@ export class WebhookReceiver {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeFakeHttpServer(this.server);
   }
 
   private describe(): string {
@@ -130,9 +116,7 @@ export class WebhookReceiver {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAt = Date.now();
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
+    const body = await readFakeBody(req);
     let json: unknown;
     try {
       json = body ? JSON.parse(body) : undefined;

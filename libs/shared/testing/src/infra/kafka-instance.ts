@@ -6,23 +6,17 @@ import { join } from 'node:path';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { isKafkaReachable, startKafka, type KafkaBroker } from '../../../../../tools/infra/kafka.js';
 import { freePorts } from './free-port';
+import type { OwnedInstance } from './owned-instance';
 
 /**
  * A Kafka broker owned by one test (free ports, own data dir), for tests that stop the broker
- * under a running client. Everything else should use the shared TEST_KAFKA_BROKERS.
+ * under a running client. Everything else should use the shared TEST_KAFKA_BROKERS. `stop` is
+ * SIGTERM and waits for exit (topics and messages survive); `destroy` deletes the data dir.
  */
-export interface KafkaInstance {
+export interface KafkaInstance extends OwnedInstance {
   /** `127.0.0.1:<port>` */
   brokers: string;
-  port: number;
   dataDir: string;
-  logFile: string;
-  /** SIGTERM and wait for exit; topics and messages survive. */
-  stop(): Promise<void>;
-  /** Starts again on the same ports and data. */
-  start(): Promise<void>;
-  /** Stops and deletes the data dir. */
-  destroy(): Promise<void>;
 }
 
 export { isKafkaReachable };

@@ -3,25 +3,18 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, appendFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
+import type { OwnedInstance } from './owned-instance';
 
 /**
  * A PostgreSQL cluster owned by one test: its own data dir, port and lifecycle, so a test can stop
  * the database under a running app (and start it again on the same port) without touching the
- * shared server other tests use.
+ * shared server other tests use. `stop` is a fast shutdown; `destroy` an immediate one.
  */
-export interface PostgresInstance {
+export interface PostgresInstance extends OwnedInstance {
   /** postgresql://postgres@127.0.0.1:<port>/postgres (trust auth). */
   url: string;
-  port: number;
   /** Temp dir holding the data dir, the unix socket and postgres.log. */
   baseDir: string;
-  logFile: string;
-  /** Fast shutdown; the data survives. */
-  stop(): Promise<void>;
-  /** Starts again on the same port and data. */
-  start(): Promise<void>;
-  /** Stops (immediate) and deletes everything. */
-  destroy(): Promise<void>;
 }
 
 interface RunAs {

@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { client, type Client } from '../e2e/http-client';
+import { suiteClients } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 
 /**
@@ -17,12 +18,7 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
 
     beforeAll(async () => {
       sys = await start();
-      admin = client(sys.url, sys.adminKey);
-      const key = async (name: string, scope: string) => (await admin.post('/v1/api-keys', { name, scope })).body.key as string;
-      writer = client(sys.url, await key('writer', 'policy_write'));
-      agent = client(sys.url, await key('agent', 'read_only'));
-      const o = await client(sys.url, sys.platformKey).post('/v1/orgs', { name: `other-${randomBytes(3).toString('hex')}` });
-      otherOrg = client(sys.url, o.body.api_key.key);
+      ({ admin, writer, readOnly: agent, otherOrg } = await suiteClients(sys, 'agent'));
     });
 
     afterAll(async () => {

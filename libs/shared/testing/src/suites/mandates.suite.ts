@@ -1,6 +1,7 @@
-import { createPublicKey, randomBytes, verify } from 'node:crypto';
+import { createPublicKey, verify } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { client, type Client } from '../e2e/http-client';
+import { suiteClients } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 
 /**
@@ -11,7 +12,6 @@ import type { TestSystem } from '../e2e/system';
 export function describeMandates(mode: string, start: () => Promise<TestSystem>) {
   describe(`mandates (${mode})`, () => {
     let sys: TestSystem;
-    let admin: Client;
     let writer: Client;
     let reader: Client;
     let otherOrg: Client;
@@ -36,12 +36,7 @@ export function describeMandates(mode: string, start: () => Promise<TestSystem>)
 
     beforeAll(async () => {
       sys = await start();
-      admin = client(sys.url, sys.adminKey);
-      const key = async (name: string, scope: string) => (await admin.post('/v1/api-keys', { name, scope })).body.key as string;
-      writer = client(sys.url, await key('writer', 'policy_write'));
-      reader = client(sys.url, await key('reader', 'read_only'));
-      const o = await client(sys.url, sys.platformKey).post('/v1/orgs', { name: `other-${randomBytes(3).toString('hex')}` });
-      otherOrg = client(sys.url, o.body.api_key.key);
+      ({ writer, readOnly: reader, otherOrg } = await suiteClients(sys, 'reader'));
       expect((await writer.post('/v1/intent-cards', card)).status).toBe(201);
     });
 

@@ -1,6 +1,7 @@
-import { generateKeyPairSync, randomBytes, createHmac, createSign, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, createHmac, createSign, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
 import { client, type Client, type JsonResponse } from '../e2e/http-client';
+import { mintKey, otherOrgClient } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
@@ -76,14 +77,13 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
     beforeAll(async () => {
       sys = await start();
       const admin = client(sys.url, sys.adminKey);
-      const key = async (name: string, scope: string) => (await admin.post('/v1/api-keys', { name, scope })).body.key as string;
+      const key = (name: string, scope: string) => mintKey(admin, name, scope);
       const writerKey = await key('proxy-writer', 'policy_write');
       writer = client(sys.url, writerKey);
       writerB = client(sys.urls[sys.urls.length - 1]!, writerKey);
       approver = client(sys.url, await key('proxy-approver', 'policy_write'));
       reader = client(sys.url, await key('proxy-reader', 'read_only'));
-      const o = await client(sys.url, sys.platformKey).post('/v1/orgs', { name: `proxy-other-${randomBytes(3).toString('hex')}` });
-      otherOrg = client(sys.url, o.body.api_key.key);
+      otherOrg = await otherOrgClient(sys, 'proxy-other');
       expect((await writer.post('/v1/intent-cards', card())).status).toBe(201);
       mandate = await dispense();
     });

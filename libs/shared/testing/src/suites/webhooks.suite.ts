@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { client, type Client } from '../e2e/http-client';
+import { mintKey, otherOrgClient } from '../e2e/org-keys';
+import { pollFor } from '../unit/wait-until';
 import type { TestSystem } from '../e2e/system';
 import { verifyStandardWebhook, WebhookReceiver, type ReceivedWebhook } from '../fakes/webhook-receiver.fake-server';
 
@@ -46,15 +48,23 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
       expect((await writer.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
       return created.body as { id: string; label: string };
     };
+    /** A receiver for intention.published that answers `reply`, once it got its first delivery of a fresh intention. */
+    const firstDeliveryAnswered = async (reply: Parameters<WebhookReceiver['replies']>[0]) => {
+      const r = await receiver();
+      const hook = await register(r.url, ['intention.published']);
+      r.replies(reply);
+      await publishIntention();
+      await r.waitFor((all) => all.length >= 1, 10_000);
+      return { r, hook };
+    };
     const ofType = (type: string) => (all: ReceivedWebhook[]) => all.some((w) => w.json?.type === type);
     const deliveries = async (id: string) => (await admin.get(`/v1/webhooks/${id}/deliveries`)).body.data as Array<Record<string, any>>;
 
     beforeAll(async () => {
       sys = await start(WEBHOOK_TEST_ENV);
       admin = client(sys.url, sys.adminKey);
-      writer = client(sys.url, (await admin.post('/v1/api-keys', { name: 'wh-writer', scope: 'policy_write' })).body.key);
-      const o = await client(sys.url, sys.platformKey).post('/v1/orgs', { name: `wh-other-${randomBytes(3).toString('hex')}` });
-      otherAdmin = client(sys.url, o.body.api_key.key);
+      writer = client(sys.url, await mintKey(admin, 'wh-writer', 'policy_write'));
+      otherAdmin = await otherOrgClient(sys, 'wh-other');
     });
 
     afterAll(async () => {
@@ -164,16 +174,12 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
     });
 
     it('410 Gone disables the endpoint: no more deliveries', async () => {
-      const r = await receiver();
-      const hook = await register(r.url, ['intention.published']);
-      r.replies({ status: 410 });
-      await publishIntention();
-      await r.waitFor((all) => all.length >= 1, 10_000);
-      let listed: Record<string, any> | undefined;
-      for (let i = 0; i < 30 && listed?.status !== 'disabled'; i++) {
-        listed = (await admin.get('/v1/webhooks?limit=200')).body.data.find((w: { id: string }) => w.id === hook.id);
-        await new Promise((res) => setTimeout(res, 100));
-      }
+      const { r, hook } = await firstDeliveryAnswered({ status: 410 });
+      const listed = await pollFor(
+        async (): Promise<Record<string, any> | undefined> => (await admin.get('/v1/webhooks?limit=200')).body.data.find((w: { id: string }) => w.id === hook.id),
+        (l) => l?.status === 'disabled',
+        30,
+      );
       expect(listed).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('410') });
       expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'failed', attempts: 1, last_response_code: 410 });
       await publishIntention();
@@ -195,11 +201,7 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
       await publishIntention();
       const got = await r.waitFor((all) => all.length >= 2, 15_000);
       expect(got[1]!.id).toBe(got[0]!.id);
-      let list: Array<Record<string, any>> = [];
-      for (let i = 0; i < 40 && list[0]?.status !== 'succeeded'; i++) {
-        list = await deliveries(hook.id);
-        await new Promise((res) => setTimeout(res, 100));
-      }
+      const list = await pollFor(() => deliveries(hook.id), (l) => l[0]?.status === 'succeeded', 40);
       expect(list[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
     });
 
@@ -218,11 +220,7 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
     });
 
     it('a restart during backoff loses nothing: the persisted retry is sent after the restart', async () => {
-      const r = await receiver();
-      const hook = await register(r.url, ['intention.published']);
-      r.replies({ status: 500 });
-      await publishIntention();
-      await r.waitFor((all) => all.length >= 1, 10_000);
+      const { r, hook } = await firstDeliveryAnswered({ status: 500 });
       await sys.restartService('webhook-dispatcher');
       const got = await r.waitFor((all) => all.length >= 2, 30_000);
       expect(got[1]!.id).toBe(got[0]!.id);

@@ -1,18 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { systemClock } from '@igw/kernel';
+import { waitUntil } from '@igw/testing/unit';
 import type { DeliverDueUseCase } from '../../application/use-cases/deliver-due.use-case';
 import type { DeliveryRepository } from '../../application/ports/webhook.repository.port';
 import { DeliveryWorker } from './delivery.worker';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what: string, pred: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(2);
-  }
-}
+const until = (what: string, pred: () => boolean, timeoutMs = 2000): Promise<void> => waitUntil(what, pred, timeoutMs, 2);
 
 /** A DeliverDueUseCase whose rounds return scripted counts (0 once the script runs out), optionally held open. */
 class FakeRounds {
@@ -56,9 +51,11 @@ describe('DeliveryWorker', () => {
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.beforeApplicationShutdown()));
   });
-  const started = (opts: Parameters<typeof setup>[0] = {}) => {
+  /** A worker started after `prepare` scripted its fakes. */
+  const started = (opts: Parameters<typeof setup>[0] = {}, prepare: (t: ReturnType<typeof setup>) => void = () => undefined) => {
     const t = setup(opts);
     workers.push(t.worker);
+    prepare(t);
     t.worker.onApplicationBootstrap();
     return t;
   };
@@ -73,20 +70,14 @@ describe('DeliveryWorker', () => {
   });
 
   it('repeats rounds while they find work, then asks when the next delivery is due', async () => {
-    const t = setup();
-    workers.push(t.worker);
-    t.rounds.script = [50, 50, 3];
-    t.worker.onApplicationBootstrap();
+    const t = started({}, (u) => (u.rounds.script = [50, 50, 3]));
     await until('rounds', () => t.dueQueries() === 1);
     expect(t.rounds.rounds).toBe(4);
   });
 
   it('a nudge during a round runs one more round after it', async () => {
-    const t = setup();
-    workers.push(t.worker);
     let open!: () => void;
-    t.rounds.gate = new Promise<void>((r) => (open = r));
-    t.worker.onApplicationBootstrap();
+    const t = started({}, (u) => (u.rounds.gate = new Promise<void>((r) => (open = r))));
     await until('round started', () => t.rounds.rounds === 1);
     t.worker.nudge();
     t.worker.nudge();

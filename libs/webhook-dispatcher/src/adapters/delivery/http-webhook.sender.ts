@@ -24,9 +24,10 @@ export function safeLookup(allowPrivate: boolean, resolve: typeof dnsLookup = dn
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = (addresses as unknown as LookupAddress[]).filter((a) => allowPrivate || isPublicAddress(a.address));
-      if (list.length === 0) return callback(new DestinationRefusedError(`${hostname} resolves only to private, loopback or link-local addresses`), '', 0);
+      const [first] = list;
+      if (!first) return callback(new DestinationRefusedError(`${hostname} resolves only to private, loopback or link-local addresses`), '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
+      callback(null, first.address, first.family);
     });
   };
 }

@@ -3,6 +3,7 @@ import { Topics, type EventEnvelope } from '@igw/contracts';
 import { KafkaEventBus, MemoryVersionBoard } from '@igw/events';
 import { DependencyUnavailableError, systemClock } from '@igw/kernel';
 import { migrate, openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
+import { waitUntil } from '@igw/testing/unit';
 import type { Webhook } from '../../domain';
 import { FanOutEventUseCase } from '../../application/use-cases/fan-out-event.use-case';
 import { WebhookSubscriptions } from '../../application/read-model/webhook-subscriptions.read-model';
@@ -37,13 +38,7 @@ function webhook(orgId: string, events: string[]): Webhook {
   };
 }
 
-async function waitFor(what: string, predicate: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = (what: string, predicate: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> => waitUntil(what, predicate, timeoutMs, 100);
 
 describe('WebhookEventsConsumer (Kafka + PostgreSQL)', () => {
   let db: ServiceDatabase;

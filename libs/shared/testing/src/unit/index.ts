@@ -1,0 +1,4 @@
+export * from './failures';
+export * from './contract-fixtures';
+export * from './gated-fake-database';
+export * from './wait-until';
