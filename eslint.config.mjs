@@ -61,7 +61,6 @@ export default [
       'libs/webhook-dispatcher/src/adapters/sql/**/*.ts',
       'libs/*/src/adapters/prisma/**/*.ts',
       'libs/decision-proxy/src/adapters/sql/**/*.ts',
-      'libs/{decision-proxy,intent-evaluator,mandate-issuer,webhook-dispatcher}/src/domain/**/*.ts',
       'libs/{policy-registry,approvals,api-gateway,mandate-issuer,webhook-dispatcher}/src/application/use-cases/**/*.ts',
     ],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

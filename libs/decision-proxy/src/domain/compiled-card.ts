@@ -160,7 +160,8 @@ export class CompiledCardCache {
     let compiled = this.entries.get(key);
     if (compiled === undefined) {
       compiled = compileCard(card);
-      if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+      const oldest = this.entries.keys().next();
+      if (this.entries.size >= this.capacity && !oldest.done) this.entries.delete(oldest.value);
       this.entries.set(key, compiled);
     }
     return compiled;

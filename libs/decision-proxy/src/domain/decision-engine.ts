@@ -166,7 +166,7 @@ function closestLiteral(value: string, patterns: readonly ScopeGlob[], inScope: 
 export function suggestAction(action: ProxyAction, s: Scopes, opOk: boolean, targetOk: boolean): ProxyAction | null {
   const operation = opOk ? action.operation : closestLiteral(action.operation, s.mandate.operations, (op) => opAllowed(s, op));
   if (operation === null) return null;
-  const target = targetOk ? action.target_resource : closestLiteral(action.target_resource!, s.mandate.resources, (r) => resourceAllowed(s, r));
+  const target = targetOk ? action.target_resource : closestLiteral(action.target_resource ?? '', s.mandate.resources, (r) => resourceAllowed(s, r));
   if (target === null) return null;
   const suggested: ProxyAction = { ...action, operation };
   if (target !== undefined) suggested.target_resource = target;

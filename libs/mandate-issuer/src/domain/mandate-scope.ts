@@ -1,4 +1,4 @@
-import { checkGlobCover, compileScopeGlob, forbidden, globCovers, globsCover, invalidRequest, scopeGlobProblem, type ErrorDetail } from '@igw/kernel';
+import { checkGlobCover, compileScopeGlob, forbidden, globCovers, globsCover, scopeGlobProblem, throwIfInvalid, type ErrorDetail } from '@igw/kernel';
 
 /**
  * The scope a mandate carries (DESIGN 6.8), in the shape of a card's `allowed_scope`: scope
@@ -88,7 +88,7 @@ export function checkRequestedScope(card: MandateScope, requested: RequestedScop
 /** `at` names the checked scope in messages and detail paths. */
 function checkScopeAt(card: MandateScope, requested: RequestedScope, at: string): ScopeCheck {
   const shape = checkShape(requested, at);
-  if (shape.length > 0) throw invalidRequest(shape[0]!.message, shape);
+  throwIfInvalid(shape);
 
   const violations: ErrorDetail[] = [];
   const forbiddenByCard = (op: string) => card.forbidden_operations.length > 0 && globsCover(card.forbidden_operations, op);
@@ -125,7 +125,7 @@ function checkScopeAt(card: MandateScope, requested: RequestedScope, at: string)
 }
 
 const summary = (violations: ErrorDetail[]) =>
-  violations[0]!.message + (violations.length > 1 ? ` (and ${violations.length - 1} more)` : '');
+  (violations[0]?.message ?? '') + (violations.length > 1 ? ` (and ${violations.length - 1} more)` : '');
 
 /**
  * The scope to grant, or 403 `mandate_violation` with `suggested_scope` and `details` (one per

@@ -1,4 +1,4 @@
-import { AppError, conflict, forbidden, invalidRequest, MANDATE_STATUSES, rateLimited, type ErrorDetail, type MandateClaims, type MandateStatus } from '@igw/kernel';
+import { AppError, conflict, forbidden, invalidRequest, MANDATE_STATUSES, rateLimited, throwIfInvalid, type ErrorDetail, type MandateClaims, type MandateStatus } from '@igw/kernel';
 import { checkRequestedScope, recheckScope, type MandateScope, type RequestedScope } from './mandate-scope';
 import { dispenseWindow, effectiveTtlSeconds, MANDATE_REFRESH_COOLDOWN_SECONDS, refreshCooldownSeconds, refreshedExpiry, toEpochSeconds } from './mandate-ttl';
 
@@ -129,7 +129,8 @@ export function dispenseMandate(card: MandateCard, request: DispenseRequest, iss
   const promptId = optionalText(details, 'prompt_id', request.promptId, MANDATE_TEXT_LIMITS.promptId);
   let audience = '';
   if (request.audience === undefined || request.audience === null) {
-    if (card.audiences.length === 1) audience = card.audiences[0]!;
+    const [only] = card.audiences;
+    if (card.audiences.length === 1 && only !== undefined) audience = only;
     else details.push({ path: 'audience', message: 'audience is required: the intent card allows several' });
   } else {
     audience = requiredText(details, 'audience', request.audience, MANDATE_TEXT_LIMITS.audience);
@@ -144,7 +145,7 @@ export function dispenseMandate(card: MandateCard, request: DispenseRequest, iss
     if (!(e instanceof AppError)) throw e;
     details.push({ path: 'ttl_seconds', message: e.message });
   }
-  if (details.length > 0) throw invalidRequest(details[0]!.message, details);
+  throwIfInvalid(details);
 
   // A malformed scope is a 400 thrown from here; a scope beyond the card is collected below.
   const check = checkRequestedScope(card.allowed_scope, request.requestedScope);
@@ -155,7 +156,7 @@ export function dispenseMandate(card: MandateCard, request: DispenseRequest, iss
   const scope = check.ok ? check.scope : check.suggested_scope;
   if (violations.length > 0) {
     const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : '';
-    throw forbidden('mandate_violation', `requested mandate exceeds the intent card: ${violations[0]!.message}${more}`, {
+    throw forbidden('mandate_violation', `requested mandate exceeds the intent card: ${violations[0]?.message ?? ''}${more}`, {
       suggested_scope: scope,
       details: violations,
     });

@@ -154,7 +154,12 @@ export function planKeySchedule(keys: readonly SigningKeyMeta[], now: Date, poli
 /** The metadata after carrying out `plan` at `now`; `newKid` names the key created, when one is. */
 export function applyKeySchedule(keys: readonly SigningKeyMeta[], plan: KeySchedulePlan, now: Date, newKid: string | null): SigningKeyMeta[] {
   const retiring = new Map(plan.retire.map((r) => [r.kid, r.retiredAt]));
-  const next = keys.filter((k) => !plan.delete.includes(k.kid)).map((k) => (retiring.has(k.kid) ? { ...k, retiredAt: retiring.get(k.kid)! } : k));
+  const next = keys
+    .filter((k) => !plan.delete.includes(k.kid))
+    .map((k) => {
+      const retiredAt = retiring.get(k.kid);
+      return retiredAt === undefined ? k : { ...k, retiredAt };
+    });
   if (plan.create !== null) {
     if (newKid === null || newKid === '') throw new RangeError('the plan creates a key: newKid is required');
     if (keys.some((k) => k.kid === newKid)) throw new RangeError(`kid ${newKid} is already used`);

@@ -34,6 +34,11 @@ export class AppError extends Error {
 
 export const invalidRequest = (message: string, details?: ErrorDetail[]) =>
   new AppError('invalid', 'invalid_request', message, details ? { details } : {});
+/** Throws 400 `invalid_request` for every problem at once, headed by the first; does nothing when there are none. */
+export function throwIfInvalid(details: readonly ErrorDetail[]): void {
+  const [first] = details;
+  if (first !== undefined) throw invalidRequest(first.message, [...details]);
+}
 export const notFound = (what = 'resource', code = 'not_found') => new AppError('not_found', code, `${what} not found`);
 export const conflict = (code: string, message: string) => new AppError('conflict', code, message);
 export const forbidden = (code: string, message: string, extra?: Record<string, unknown>) =>

@@ -50,7 +50,7 @@ export function parseRetrySchedule(text: string): number[] {
     const entry = raw.trim();
     const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(entry);
     if (!m) throw new RangeError(`"${entry}" is not a duration (use e.g. 5s, 5m, 2h)`);
-    const seconds = Number(m[1]) * units[m[2] ?? 's']!;
+    const seconds = Number(m[1]) * (units[m[2] ?? 's'] ?? 1);
     if (!(seconds > 0) || seconds > 7 * 24 * 3600) throw new RangeError(`"${entry}" must be more than 0 and at most 7 days`);
     return seconds;
   });

@@ -1,4 +1,4 @@
-import { decodeCursor, invalidRequest, PAGE_LIMIT_MAX, single, type ErrorDetail, type PageKey, type QueryValue } from '@igw/kernel';
+import { decodeCursor, PAGE_LIMIT_MAX, single, throwIfInvalid, type ErrorDetail, type PageKey, type QueryValue } from '@igw/kernel';
 import { isEvaluationOutcome, EVALUATION_OUTCOMES, type EvaluationOutcome } from '../evaluation/outcome';
 
 /**
@@ -90,6 +90,6 @@ export function parseHistoryQuery(query: { limit?: QueryValue; outcome?: QueryVa
   const cursorText = once('cursor', query.cursor);
   if (cursorText !== undefined && cursorText !== '') after = attempt('cursor', 'cursor is malformed', () => decodeCursor(cursorText)) ?? null;
 
-  if (details.length > 0) throw invalidRequest(details[0]!.message, details);
+  throwIfInvalid(details);
   return { limit, outcome, since, after };
 }
