@@ -33,3 +33,10 @@ export async function dispenseMandate(
 
 /** The `org` claim of a mandate (the org of the key that dispensed it). */
 export const mandateOrg = (credential: string): string => JSON.parse(Buffer.from(credential.split('.')[1]!, 'base64url').toString()).org;
+
+/** Creates an intention in the writer's org and publishes it (201, then 200 expected). */
+export async function createPublishedIntention(writer: Client, body: { label: string; intent_class: string; display_name: string; description: string }): Promise<void> {
+  const intention = await writer.post('/v1/intentions', body);
+  expect(intention.status).toBe(201);
+  expect((await writer.post(`/v1/intentions/${intention.body.id}/publish`)).status).toBe(200);
+}
