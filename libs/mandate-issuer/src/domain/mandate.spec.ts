@@ -20,6 +20,9 @@ const request = (extra: Partial<DispenseRequest> = {}): DispenseRequest => ({
   classificationEvidence: { classification_method: 'llm', schema_version: 1 },
   ...extra,
 });
+/** What the default request is granted (the card's forbidden operations kept), and its context. */
+const GRANTED_SCOPE = { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'], forbidden_operations: ['crm.contacts.delete'] };
+const CONTEXT = { actor: 'user:alice', acr: 'mfa' };
 const issue = { credId: 'mnd_1', orgId: 'org_a', kid: 'k1', now: new Date(t0.getTime() + 250) };
 const dispensed = (extra: Partial<DispenseRequest> = {}, c: MandateCard = card): Mandate => dispenseMandate(c, request(extra), issue).mandate;
 
@@ -36,8 +39,8 @@ describe('dispenseMandate', () => {
       intentId: 'crm',
       promptId: 'prm_1',
       audience: 'crm-api',
-      scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'], forbidden_operations: ['crm.contacts.delete'] },
-      context: { actor: 'user:alice', acr: 'mfa' },
+      scope: GRANTED_SCOPE,
+      context: CONTEXT,
       acr: 'mfa',
       issuedAt: t0,
       expiresAt: at(300),
@@ -246,8 +249,8 @@ describe('mandateClaims', () => {
       org: 'org_a',
       intent_id: 'crm',
       prompt_id: 'prm_1',
-      scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'], forbidden_operations: ['crm.contacts.delete'] },
-      ctx: { actor: 'user:alice', acr: 'mfa' },
+      scope: GRANTED_SCOPE,
+      ctx: CONTEXT,
       acr: 'mfa',
       iat,
       nbf: iat,

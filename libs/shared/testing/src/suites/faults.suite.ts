@@ -3,7 +3,7 @@ import { Client as PgClient } from 'pg';
 import { Topics } from '@igw/contracts';
 import type { FaultableSystem } from '../e2e/faultable-system';
 import { client, type Client } from '../e2e/http-client';
-import { crmCard, dispenseMandate, installCard } from '../e2e/mandate-fixtures';
+import { createPublishedIntention, crmCard, dispenseMandate, installCard } from '../e2e/mandate-fixtures';
 import { WebhookReceiver } from '../fakes/webhook-receiver.fake-server';
 import { isExpected, isUnavailable, RequestStream, type Sample, type StreamLoop } from '../e2e/request-stream';
 
@@ -77,14 +77,7 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
       ]);
       await installCard(writer, card);
       credential = (await dispenseMandate(writer, { intentId: card.id, actor: 'agent:faults', promptId: 'prm_f' })).credential;
-      const intention = await writer.post('/v1/intentions', {
-        label: 'faults.ledger_lookup',
-        intent_class: 'lookup',
-        display_name: 'Fault drill ledger lookup',
-        description: 'Look up a ledger account during the fault drill',
-      });
-      expect(intention.status).toBe(201);
-      expect((await writer.post(`/v1/intentions/${intention.body.id}/publish`)).status).toBe(200);
+      await createPublishedIntention(writer, { label: 'faults.ledger_lookup', intent_class: 'lookup', display_name: 'Fault drill ledger lookup', description: 'Look up a ledger account during the fault drill' });
 
       let n = 0;
       const decision = (name: string, expects: string, operation: string): StreamLoop => ({

@@ -1,6 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { client, type Client } from '../e2e/http-client';
+import { cardBody } from '../e2e/mandate-fixtures';
 import { suiteClients } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 
@@ -16,13 +17,8 @@ export function describeMandates(mode: string, start: () => Promise<TestSystem>)
     let reader: Client;
     let otherOrg: Client;
 
-    const card = {
-      id: 'crm-assistant',
-      name: 'CRM assistant',
-      allowed_scope: { operations: ['crm.contacts.read', 'crm.contacts.search'], resources: ['crm://contacts/*'], forbidden_operations: ['crm.contacts.delete'] },
-      audiences: ['crm-api'],
-      max_ttl_seconds: 600,
-    };
+    const scope = { operations: ['crm.contacts.read', 'crm.contacts.search'], resources: ['crm://contacts/*'], forbidden_operations: ['crm.contacts.delete'] };
+    const card = cardBody('crm-assistant', 'CRM assistant', scope, 600);
     const dispenseBody = (extra: Record<string, unknown> = {}) => ({
       actor: 'agent:support-bot',
       intent_id: card.id,

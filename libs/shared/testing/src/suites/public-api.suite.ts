@@ -1,4 +1,5 @@
 import { client, type Client } from '../e2e/http-client';
+import { cardBody } from '../e2e/mandate-fixtures';
 import type { TestSystem } from '../e2e/system';
 
 /**
@@ -272,14 +273,10 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
     });
 
     describe('intent cards', () => {
-      const card = {
-        id: 'crm-assistant',
-        name: 'CRM assistant',
-        allowed_scope: { operations: ['crm.read*', 'crm.search'], resources: ['crm://customers/*'], forbidden_operations: ['crm.delete*'] },
-        audiences: ['crm-api'],
-        max_ttl_seconds: 900,
-        rules: [{ id: 'no-bulk', when: 'action.operation == "crm.search" && size(action.arguments) > 3', decision: { kind: 'deny', reason: 'bulk', message: 'too broad' } }],
-      };
+      const scope = { operations: ['crm.read*', 'crm.search'], resources: ['crm://customers/*'], forbidden_operations: ['crm.delete*'] };
+      const card = cardBody('crm-assistant', 'CRM assistant', scope, 900, [
+        { id: 'no-bulk', when: 'action.operation == "crm.search" && size(action.arguments) > 3', decision: { kind: 'deny', reason: 'bulk', message: 'too broad' } },
+      ]);
 
       it('installs, lists, gets, replaces and deletes a card (policy_write)', async () => {
         expect((await reader.post('/v1/intent-cards', card)).status).toBe(403);

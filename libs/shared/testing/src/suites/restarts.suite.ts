@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { client, type Client, type JsonResponse } from '../e2e/http-client';
 import { testRedisUrl, type TestSystem } from '../e2e/system';
-import { crmCard, dispenseMandate, installCard, mandateOrg } from '../e2e/mandate-fixtures';
+import { createPublishedIntention, crmCard, dispenseMandate, installCard, mandateOrg } from '../e2e/mandate-fixtures';
 
 /**
  * A restart never forgets (DESIGN 4): revocations, cards and active intentions are rebuilt from
@@ -52,14 +52,7 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
       const admin = client(sys.url, sys.adminKey);
       writer = client(sys.url, (await admin.post('/v1/api-keys', { name: 'restart-writer', scope: 'policy_write' })).body.key);
       await installCard(writer, card);
-      const intention = await writer.post('/v1/intentions', {
-        label: 'restart.ledger_lookup',
-        intent_class: 'lookup',
-        display_name: 'Restart ledger lookup',
-        description: 'Look up a ledger account during the restart drill',
-      });
-      expect(intention.status).toBe(201);
-      expect((await writer.post(`/v1/intentions/${intention.body.id}/publish`)).status).toBe(200);
+      await createPublishedIntention(writer, { label: 'restart.ledger_lookup', intent_class: 'lookup', display_name: 'Restart ledger lookup', description: 'Look up a ledger account during the restart drill' });
       const m = await dispense();
       orgId = mandateOrg(m.credential);
     });
