@@ -39,7 +39,7 @@ export default [
   },
   {
     // Tests and test helpers may be loose with types of HTTP bodies.
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'libs/shared/testing/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.fixture.ts', '**/test/**/*.ts', 'libs/shared/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
   },
   {

@@ -5,7 +5,5 @@ export * from './scopes';
 export * from './version';
 export * from './decision-kinds';
 export * from './keyset-paging';
-export * from './scope-glob';
-export * from './rule-condition';
 export * from './canonical-json';
 export * from './compact-jws';

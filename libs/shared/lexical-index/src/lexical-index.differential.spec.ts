@@ -1,9 +1,10 @@
 // Differential property test: the document-at-a-time LexicalIndex against the term-at-a-time
-// reference it replaced (lexical-index.reference.ts), on random corpora, random update
+// reference it replaced (lexical-index.reference.fixture.ts), on random corpora, random update
 // sequences and random queries. Results must be identical: same hits in the same order, the
 // same scores bit for bit, the same matched terms, and the same answers from the other readers.
-import { DEFAULT_BM25, LexicalIndex, type Bm25Params, type IntentionDocument, type QueryTerm, type SearchHit } from './lexical-index';
-import { ReferenceLexicalIndex } from './lexical-index.reference';
+import { DEFAULT_BM25, type Bm25Params, type IntentionDocument, type QueryTerm, type SearchHit } from './document';
+import { LexicalIndex } from './lexical-index';
+import { ReferenceLexicalIndex } from './lexical-index.reference.fixture';
 import { tokenize } from './tokenize';
 
 function mulberry32(seed: number): () => number {

@@ -3,7 +3,7 @@
 // (types, fields, `documentFields`, DEFAULT_BM25) are imported from lexical-index. The
 // differential specs (lexical-index.differential.spec.ts) check that LexicalIndex returns
 // exactly what this returns. Not exported from the barrel; nothing but specs may import it.
-import { DEFAULT_BM25, documentFields, FIELDS, type Bm25Params, type IntentionDocument, type QueryTerm, type SearchHit } from './lexical-index';
+import { DEFAULT_BM25, documentFields, FIELDS, type Bm25Params, type IntentionDocument, type QueryTerm, type SearchHit } from './document';
 
 const NF = FIELDS.length;
 /** Posting lists at most this long are walked in full; pruning is checked only before longer ones. */
