@@ -1,16 +1,13 @@
 // Deterministic randomness for the classification bench's synthetic corpus (see
 // classification-scale.mjs): a seeded generator, skewed picks, made-up words.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The seeded generator of the property tests (@igw/testing), as built; loaded on first use so
+// that importing this module needs no build (classification-scale.mjs checks dist/ first).
+export const MULBERRY32_MODULE = fileURLToPath(new URL('../../dist/libs/shared/testing/src/random/mulberry32.js', import.meta.url));
+const require = createRequire(import.meta.url);
+export const mulberry32 = (seed) => require(MULBERRY32_MODULE).mulberry32(seed);
 
 /** Picks from `items` with Zipf-like skew `s` (0 = uniform): the first items are the common ones. */
 export function zipf(items, s) {

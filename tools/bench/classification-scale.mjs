@@ -27,11 +27,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALLS } from './classification-calls.mjs';
 import { intentionStream } from './classification-corpus.mjs';
-import { mulberry32 } from './classification-random.mjs';
+import { MULBERRY32_MODULE, mulberry32 } from './classification-random.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // The classifier (evaluator domain) and the shared lexical index it searches, as built.
 const MODULES = ['dist/libs/intent-evaluator/src/domain/classification/index.js', 'dist/libs/shared/lexical-index/src/index.js'].map((m) => join(ROOT, m));
+const REQUIRED = [...MODULES, MULBERRY32_MODULE];
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
 // ---- settings ------------------------------------------------------------------------------
@@ -155,7 +156,7 @@ function main() {
     log(err.message);
     return 2;
   }
-  const missing = MODULES.find((m) => !existsSync(m));
+  const missing = REQUIRED.find((m) => !existsSync(m));
   if (missing) {
     log(`classification: ${missing} is missing; run \`npm run build\` first`);
     return 1;

@@ -21,3 +21,4 @@ export * from './e2e/request-stream';
 export * from './suites/faults.suite';
 export * from './suites/edge-input.suite';
 export * from './e2e/mandate-fixtures';
+export * from './random/mulberry32';
