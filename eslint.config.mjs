@@ -17,7 +17,7 @@ const boundaries = (tests) => {
       { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', ...t] },
       { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', ...t] },
       { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:kernel'] },
-      { sourceTag: 'type:kernel', onlyDependOnLibsWithTags: ['type:kernel'] },
+      { sourceTag: 'type:kernel', onlyDependOnLibsWithTags: ['type:kernel', ...t] },
       { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', 'type:testing'] },
     ],
   };
