@@ -23,17 +23,15 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { CALLS } from './classification-calls.mjs';
 import { intentionStream } from './classification-corpus.mjs';
 import { MULBERRY32_MODULE, mulberry32 } from './classification-random.mjs';
+import { log, readSettings, ROOT } from './system.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // The classifier (evaluator domain) and the shared lexical index it searches, as built.
 const MODULES = ['dist/libs/intent-evaluator/src/domain/classification/index.js', 'dist/libs/shared/lexical-index/src/index.js'].map((m) => join(ROOT, m));
 const REQUIRED = [...MODULES, MULBERRY32_MODULE];
-const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
 // ---- settings ------------------------------------------------------------------------------
 
@@ -149,13 +147,8 @@ function runSize(lib, docs, cfg, gc) {
 }
 
 function main() {
-  let cfg;
-  try {
-    cfg = settings(process.env);
-  } catch (err) {
-    log(err.message);
-    return 2;
-  }
+  const cfg = readSettings(settings);
+  if (!cfg) return 2;
   const missing = REQUIRED.find((m) => !existsSync(m));
   if (missing) {
     log(`classification: ${missing} is missing; run \`npm run build\` first`);
