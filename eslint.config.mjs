@@ -17,7 +17,7 @@ const boundaries = (tests) => {
       { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', ...t] },
       { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', ...t] },
       { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:kernel'] },
-      { sourceTag: 'type:kernel', onlyDependOnLibsWithTags: ['type:kernel'] },
+      { sourceTag: 'type:kernel', onlyDependOnLibsWithTags: ['type:kernel', ...t] },
       { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', 'type:testing'] },
     ],
   };
@@ -39,7 +39,7 @@ export default [
   },
   {
     // Tests and test helpers may be loose with types of HTTP bodies.
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'libs/shared/testing/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.fixture.ts', '**/test/**/*.ts', 'libs/shared/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -56,8 +56,9 @@ export default [
       'libs/shared/runtime/**/*.ts',
       'libs/shared/events/src/adapters/kafka/kafka-event-bus.ts',
       'libs/intent-evaluator/src/domain/classification/**/*.ts',
-      'libs/shared/kernel/src/scope-glob.ts',
-      'libs/shared/kernel/src/rule-condition.ts',
+      'libs/shared/scope-glob/src/**/*.ts',
+      'libs/shared/rule-conditions/src/**/*.ts',
+      'libs/shared/lexical-index/src/**/*.ts',
       'libs/webhook-dispatcher/src/adapters/sql/**/*.ts',
       'libs/*/src/adapters/prisma/**/*.ts',
       'libs/decision-proxy/src/adapters/sql/**/*.ts',

@@ -228,3 +228,17 @@ export function cerbosCheckBody(call, claims, requestId = 'bench') {
     resources: [{ actions: [CERBOS_ACTION], resource: { kind: CERBOS_RESOURCE_KIND, id: String(call.action.target_resource ?? 'none'), attr: { action: call.action, context: call.context ?? {} } } }],
   };
 }
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Distributed mode: the card reaches the mandate issuer and the proxy through events; retry 404s for a while. */
+export async function until404Ends(fn, what, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!/ -> 404: .*intent_not_found/.test(String(err?.message)) || Date.now() > deadline) throw new Error(`${what}: ${err?.message ?? err}`);
+      await sleep(250);
+    }
+  }
+}

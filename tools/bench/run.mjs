@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jwtClaims, measurePeers, PEER_NOTES, PEERS } from './peers.mjs';
 import { scenarios } from './scenarios.mjs';
-import { cleanupAll, killAllSync, log, runLoader, startDistributed, startEmbedded, trackChild } from './system.mjs';
+import { cleanupAll, killAllSync, log, readSettings, runLoader, startDistributed, startEmbedded, trackChild } from './system.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MODES = { embedded: startEmbedded, distributed: startDistributed };
@@ -329,13 +329,8 @@ function runLocal(name) {
 // ---- main ----------------------------------------------------------------------------------
 
 async function main() {
-  let cfg;
-  try {
-    cfg = parseConfig(process.env);
-  } catch (err) {
-    log(err.message);
-    return 2;
-  }
+  const cfg = readSettings(parseConfig);
+  if (!cfg) return 2;
   let localOk = true;
   for (const name of cfg.local) {
     if (stopping) break;

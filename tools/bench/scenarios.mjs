@@ -29,7 +29,7 @@
 //
 // Besides node: built-ins this module imports only proxy-card.mjs (constants, no side effects) and
 // webhook-delivery.mjs (node: built-ins and proxy-card.mjs; importing it starts nothing).
-import { BENCH_CALL, PROXY_CARD, PROXY_DISPENSE, PROXY_RULES, SETUP_PROBE_RULE, probeCall } from './proxy-card.mjs';
+import { BENCH_CALL, PROXY_CARD, PROXY_DISPENSE, PROXY_RULES, SETUP_PROBE_RULE, probeCall, until404Ends } from './proxy-card.mjs';
 import { webhookDeliveryScenario } from './webhook-delivery.mjs';
 
 /** Intentions the list scenario reads back (one page: the list returns up to 200 full objects). */
@@ -208,20 +208,6 @@ scenarios.push(
  * checks the live answers: the benchmark call → allow without rule_id, and the probe of the last
  * rule → 403 deny decided by that rule (so all 20 rules are in force, in order).
  */
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Distributed mode: the card reaches the mandate issuer and the proxy through events; retry 404s for a while. */
-async function until404Ends(fn, what, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!/ -> 404: .*intent_not_found/.test(String(err?.message)) || Date.now() > deadline) throw new Error(`${what}: ${err?.message ?? err}`);
-      await sleep(250);
-    }
-  }
-}
-
 const mcpProxyScenario = (name, extra = {}) => ({
   name,
   connections: 50,

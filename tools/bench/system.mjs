@@ -19,6 +19,16 @@ const STOP_TIMEOUT_MS = 10_000;
 const OUTPUT_KEEP = 16_384;
 
 export const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+/** A bench's settings parsed from the environment, or undefined (after saying why) when invalid. */
+export function readSettings(parse, env = process.env) {
+  try {
+    return parse(env);
+  } catch (err) {
+    log(err.message);
+    return undefined;
+  }
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---- everything we started -----------------------------------------------------------------

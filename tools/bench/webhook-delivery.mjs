@@ -28,7 +28,7 @@
 // The loader imports this module (through scenarios.mjs): importing it starts nothing.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
-import { BENCH_CALL, PROXY_CARD, PROXY_DISPENSE } from './proxy-card.mjs';
+import { BENCH_CALL, PROXY_CARD, PROXY_DISPENSE, until404Ends } from './proxy-card.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Wall-clock ms with sub-ms resolution, comparable between the loader and the bench process. */
@@ -47,19 +47,6 @@ const LINGER_MS = 1000;
 const sentKeys = [];
 const sentAt = [];
 const collect = () => ({ keys: sentKeys, at: sentAt.map(round3) });
-
-const until404Ends = async (fn, what, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      // Distributed mode: a new card reaches the mandate issuer and the proxy through events.
-      if (!/ -> 404: .*intent_not_found/.test(String(err?.message)) || Date.now() > deadline) throw new Error(`${what}: ${err?.message ?? err}`);
-      await sleep(250);
-    }
-  }
-};
 
 const SOURCES = {
   // One op = one POST /v1/mcp-proxy/call (allow) = one decision.made, keyed by decision_id.

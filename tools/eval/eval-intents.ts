@@ -7,6 +7,7 @@
 // --file=<path> measures another set of the same shape.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { IntentClass } from '@igw/contracts';
 import { CALIBRATION, LexicalClassifier, LexicalIndex, matchProbability, topShare } from '../../libs/intent-evaluator/src/domain/classification';
 import {
   expectedCalibrationError,
@@ -35,7 +36,7 @@ const shown = (args.get('splits') ?? 'dev,test').split(',');
 const misfiled = set.cases.filter((c) => c.split !== splitOf(c.id));
 if (misfiled.length > 0) console.warn(`warning: ${misfiled.length} case(s) not in the split the hash rule gives: ${misfiled.map((c) => c.id).join(' ')}`);
 
-const index = new LexicalIndex();
+const index = new LexicalIndex<IntentClass>();
 for (const i of set.intentions) index.sync(toDocument(i));
 const classifier = new LexicalClassifier(index);
 

@@ -11,7 +11,7 @@ const out = join(root, 'dist');
 const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
 const swcrc = JSON.parse(readFileSync(join(root, '.swcrc'), 'utf8'));
 delete swcrc.$schema;
-const isTest = (f) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(f) || f.includes('/test/');
+const isTest = (f) => /\.(spec|int-spec|e2e-spec|fixture)\.ts$/.test(f) || f.includes('/test/');
 
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

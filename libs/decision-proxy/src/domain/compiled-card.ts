@@ -1,4 +1,6 @@
-import { compileRuleCondition, compileScopeGlob, DECISION_KINDS, type CompiledRuleCondition, type DecisionKind, type ScopeGlob } from '@igw/kernel';
+import { DECISION_KINDS, type DecisionKind } from '@igw/kernel';
+import { compileRuleCondition, type CompiledRuleCondition } from '@igw/rule-conditions';
+import { compileScopeGlob, type ScopeGlob } from '@igw/scope-glob';
 import type { Decision } from './decision';
 
 /** A card rule as installed (the contracts' CardRule). */

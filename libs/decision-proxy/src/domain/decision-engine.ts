@@ -1,4 +1,5 @@
-import { compileScopeGlob, prepareRuleConditionVars, type PreparedRuleConditionVars, type ScopeGlob } from '@igw/kernel';
+import { prepareRuleConditionVars, type PreparedRuleConditionVars } from '@igw/rule-conditions';
+import { compileScopeGlob, type ScopeGlob } from '@igw/scope-glob';
 import { acrSatisfies, DEFAULT_ACR_LEVELS } from './acr';
 import type { CompiledCard, CompiledScope, ScopePatterns } from './compiled-card';
 import { isBlocking, type Decision, type DecisionStage, type EngineResult, type ProxyAction } from './decision';
@@ -42,7 +43,7 @@ import { isBlocking, type Decision, type DecisionStage, type EngineResult, type 
  *
  * Cost (a design note; the tests measure no time): a decision parses nothing. The card's globs
  * and CEL programs are compiled once per card version (compileCard / CompiledCardCache); the
- * mandate's globs go through the kernel's compiled-glob cache (a mandate's patterns repeat across
+ * mandate's globs go through @igw/scope-glob's compiled-glob cache (a mandate's patterns repeat across
  * its calls). The work per call is the two string compares of step 5, a linear glob test per
  * scope pattern (no backtracking), and the evaluation of the rules' planned CEL up to the first
  * match; the suggestion of step 6 scans the mandate's literal patterns once and runs only on the

@@ -1,4 +1,5 @@
-import { AppError, matchesAnyGlob } from '@igw/kernel';
+import { AppError } from '@igw/kernel';
+import { matchesAnyGlob } from '@igw/scope-glob';
 import { failureOf } from '@igw/testing/unit';
 import { checkRequestedScope, grantScope, MANDATE_SCOPE_MAX_ITEMS, recheckScope, type MandateScope, type RequestedScope } from './mandate-scope';
 

@@ -1,8 +1,9 @@
-import { checkGlobCover, compileScopeGlob, forbidden, globCovers, globsCover, scopeGlobProblem, throwIfInvalid, type ErrorDetail } from '@igw/kernel';
+import { forbidden, throwIfInvalid, type ErrorDetail } from '@igw/kernel';
+import { checkGlobCover, compileScopeGlob, globCovers, globsCover, scopeGlobProblem } from '@igw/scope-glob';
 
 /**
  * The scope a mandate carries (DESIGN 6.8), in the shape of a card's `allowed_scope`: scope
- * globs (see `@igw/kernel` scope-glob) for operations and resources, and the operations it
+ * globs (see `@igw/scope-glob`) for operations and resources, and the operations it
  * may never perform even when `operations` covers them.
  */
 export interface MandateScope {

@@ -1,4 +1,5 @@
-import { DECISION_KINDS, scopeGlobProblem, type ErrorDetail } from '@igw/kernel';
+import { DECISION_KINDS, type ErrorDetail } from '@igw/kernel';
+import { scopeGlobProblem } from '@igw/scope-glob';
 import { checkRuleCondition } from './cel-condition';
 import type { CardContent, CardRule, CardScope } from './intent-card';
 

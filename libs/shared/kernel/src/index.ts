@@ -5,8 +5,6 @@ export * from './scopes';
 export * from './version';
 export * from './decision-kinds';
 export * from './keyset-paging';
-export * from './scope-glob';
-export * from './rule-condition';
 export * from './canonical-json';
 export * from './compact-jws';
 export * from './vocabulary';

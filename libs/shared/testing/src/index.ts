@@ -24,3 +24,4 @@ export * from './suites/edge-input.suite';
 export * from './e2e/mandate-fixtures';
 export * from './e2e/org-keys';
 export * from './unit';
+export * from './random/mulberry32';

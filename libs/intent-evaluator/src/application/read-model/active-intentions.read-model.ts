@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { POLICY_REGISTRY_API, type IntentionEventV1, type PolicyRegistryApi } from '@igw/contracts';
+import { POLICY_REGISTRY_API, type IntentClass, type IntentionEventV1, type PolicyRegistryApi } from '@igw/contracts';
 import { ExactReadModel, intentionsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
 import { LexicalClassifier, LexicalIndex, type IntentionDocument, type QueryTerm, type SearchHit } from '../../domain/classification';
 
@@ -26,7 +26,7 @@ export interface OrgIntentions {
 
 class OrgModel implements OrgIntentions {
   // `version` is written by the read model as events apply (OrgState).
-  readonly index = new LexicalIndex();
+  readonly index = new LexicalIndex<IntentClass>();
   readonly classifier = new LexicalClassifier(this.index);
   readonly byId = new Map<string, ActiveIntention>();
   constructor(

@@ -1,5 +1,7 @@
 import { buildQuery, CALIBRATION, evidenceStrength, LexicalClassifier, matchProbability, SOURCE_WEIGHTS, topShare, type ClassificationInput } from './lexical-classifier';
-import { LexicalIndex, type IntentionDocument } from './lexical-index';
+import type { IntentClass } from '@igw/kernel';
+import { LexicalIndex } from '@igw/lexical-index';
+import type { IntentionDocument } from './lexical-classifier';
 
 const intention = (id: string, label: string, intentClass: IntentionDocument['intentClass'], displayName: string, description: string, paths: string[], source: string): IntentionDocument => ({
   id,
@@ -26,7 +28,7 @@ const INTENTIONS: IntentionDocument[] = [
 ];
 
 const classifierFor = (docs = INTENTIONS) => {
-  const index = new LexicalIndex();
+  const index = new LexicalIndex<IntentClass>();
   index.upsertMany(docs);
   return { index, classifier: new LexicalClassifier(index) };
 };
@@ -68,7 +70,7 @@ describe('LexicalClassifier', () => {
   });
 
   it('is ambient over an empty index, with empty supporting evidence', () => {
-    const r = new LexicalClassifier(new LexicalIndex()).classify(call('crm.get_customer'));
+    const r = new LexicalClassifier(new LexicalIndex<IntentClass>()).classify(call('crm.get_customer'));
     expect(r.decision.kind).toBe('ambient');
     expect(r.evidence.supporting_evidence).toEqual([]);
     expect(r.confidence).toBeGreaterThan(0.9);
@@ -182,7 +184,7 @@ describe('LexicalClassifier', () => {
   });
 
   it('never reports an exact tie between two intentions above one half (later layers decide)', () => {
-    const index = new LexicalIndex();
+    const index = new LexicalIndex<IntentClass>();
     index.upsertMany([
       intention('a', 'crm.contacts_lookup', 'lookup', '', 'Look up CRM contacts to answer a question about a customer.', [], 'hubspot'),
       intention('b', 'crm.contacts_export', 'export', '', 'Export CRM contacts in bulk for a marketing campaign.', [], 'hubspot'),

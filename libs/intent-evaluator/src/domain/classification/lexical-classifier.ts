@@ -1,6 +1,17 @@
 import type { IntentClass } from '@igw/kernel';
-import type { LexicalIndex, QueryTerm, SearchHit } from './lexical-index';
-import { ACTION_CONCEPTS, ACTION_VERBS, tokenize } from './tokenize';
+import {
+  ACTION_CONCEPTS,
+  ACTION_VERBS,
+  tokenize,
+  type IntentionDocument as LexicalDocument,
+  type LexicalIndex,
+  type QueryTerm,
+  type SearchHit as LexicalHit,
+} from '@igw/lexical-index';
+
+/** The shared lexical index's documents and hits, labelled with the intent classes. */
+export type IntentionDocument = LexicalDocument<IntentClass>;
+export type SearchHit = LexicalHit<IntentClass>;
 
 /** What the lexical layer reads from an evaluate request. */
 export interface ClassificationInput {
@@ -238,7 +249,7 @@ export class LexicalClassifier {
   readonly options: LexicalClassifierOptions;
 
   constructor(
-    private readonly index: LexicalIndex,
+    private readonly index: LexicalIndex<IntentClass>,
     options: Partial<LexicalClassifierOptions> = {},
   ) {
     this.options = { ...DEFAULT_LEXICAL_OPTIONS, ...options };

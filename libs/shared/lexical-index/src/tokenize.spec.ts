@@ -1,4 +1,5 @@
-import { ACTION_VERBS, affirmativeSentences, canonical, inflectionStem, splitWords, stem, tokenize } from './tokenize';
+import { inflectionStem, stem } from './stem';
+import { ACTION_VERBS, affirmativeSentences, canonical, splitWords, tokenize } from './tokenize';
 
 describe('splitWords', () => {
   it.each([

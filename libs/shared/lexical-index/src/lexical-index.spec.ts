@@ -1,4 +1,5 @@
-import { LexicalIndex, type IntentionDocument, type QueryTerm } from './lexical-index';
+import type { IntentionDocument, QueryTerm } from './document';
+import { LexicalIndex } from './lexical-index';
 import { tokenize } from './tokenize';
 
 const doc = (id: string, label: string, description: string, extra: Partial<IntentionDocument> = {}): IntentionDocument => ({

@@ -1,21 +1,12 @@
 // Differential property test: the document-at-a-time LexicalIndex against the term-at-a-time
-// reference it replaced (lexical-index.reference.ts), on random corpora, random update
+// reference it replaced (lexical-index.reference.fixture.ts), on random corpora, random update
 // sequences and random queries. Results must be identical: same hits in the same order, the
 // same scores bit for bit, the same matched terms, and the same answers from the other readers.
-import { DEFAULT_BM25, LexicalIndex, type Bm25Params, type IntentionDocument, type QueryTerm, type SearchHit } from './lexical-index';
-import { ReferenceLexicalIndex } from './lexical-index.reference';
+import { mulberry32 } from '@igw/testing';
+import { DEFAULT_BM25, type Bm25Params, type IntentionDocument, type QueryTerm, type SearchHit } from './document';
+import { LexicalIndex } from './lexical-index';
+import { ReferenceLexicalIndex } from './lexical-index.reference.fixture';
 import { tokenize } from './tokenize';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const BUSINESS = (
   'customer contact account deal invoice payment refund subscription ticket order product report export ' +

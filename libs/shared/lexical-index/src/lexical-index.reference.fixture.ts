@@ -1,9 +1,11 @@
 // TEST-ONLY reference: the term-at-a-time LexicalIndex as it was before the document-at-a-time
 // MaxScore search (git 2f05f4f), kept verbatim apart from its name; the unchanged parts it shares
-// (types, fields, `documentFields`, DEFAULT_BM25) are imported from lexical-index. The
+// (types, fields, `documentFields`, DEFAULT_BM25, and the document store: slots, statistics,
+// upsert/remove) come from the lib, so what is compared is the search. The
 // differential specs (lexical-index.differential.spec.ts) check that LexicalIndex returns
 // exactly what this returns. Not exported from the barrel; nothing but specs may import it.
-import { DEFAULT_BM25, documentFields, FIELDS, type Bm25Params, type IntentionDocument, type QueryTerm, type SearchHit } from './lexical-index';
+import { FIELDS, type QueryTerm, type SearchHit } from './document';
+import { DocumentStore } from './document-store';
 
 const NF = FIELDS.length;
 /** Posting lists at most this long are walked in full; pruning is checked only before longer ones. */
@@ -20,7 +22,7 @@ class PostingList {
   size = 0;
   private readonly positions = new Map<number, number>();
 
-  add(slot: number, tf: Float64Array): void {
+  add(slot: number, tf: Uint32Array): void {
     if (this.size === this.slots.length) {
       const slots = new Int32Array(this.size * 2);
       slots.set(this.slots);
@@ -53,15 +55,6 @@ class PostingList {
   }
 }
 
-interface Entry {
-  slot: number;
-  doc: IntentionDocument;
-  /** Field lengths in terms, FIELDS order. */
-  lengths: number[];
-  /** Distinct terms, to take the document out of its posting lists on remove. */
-  terms: string[];
-}
-
 /**
  * Inverted index over intention documents with BM25F scoring.
  *
@@ -71,129 +64,12 @@ interface Entry {
  * Corpus statistics (document count, average field lengths) are running sums kept exact on
  * every change.
  */
-export class ReferenceLexicalIndex {
-  private readonly postings = new Map<string, PostingList>();
-  private readonly slots: (Entry | undefined)[] = [];
-  private readonly freeSlots: number[] = [];
-  private readonly byId = new Map<string, Entry>();
-  private readonly lengthSums = new Float64Array(NF);
-  /** Field lengths by slot (slot × NF + field), contiguous for the scoring loop. */
-  private lengths = new Float64Array(64 * NF);
+export class ReferenceLexicalIndex extends DocumentStore<string, PostingList> {
   private scratchSpace = { scores: new Float64Array(0), epochs: new Uint32Array(0), touched: new Int32Array(0) };
   private epoch = 0;
-  private readonly normCache = new Float64Array(NF);
-  private normsStale = true;
-  private readonly weights: Float64Array;
-  private readonly bs: Float64Array;
-  private readonly oneMinusB: Float64Array;
 
-  constructor(readonly params: Bm25Params = DEFAULT_BM25) {
-    this.weights = Float64Array.from(FIELDS.map((f) => params.fields[f].weight));
-    this.bs = Float64Array.from(FIELDS.map((f) => params.fields[f].b));
-    this.oneMinusB = this.bs.map((b) => 1 - b);
-  }
-
-  get size(): number {
-    return this.byId.size;
-  }
-
-  has(id: string): boolean {
-    return this.byId.has(id);
-  }
-
-  get(id: string): IntentionDocument | undefined {
-    return this.byId.get(id)?.doc;
-  }
-
-  /** Whether intention `id` contains `term` in any field (one map lookup). */
-  hasTerm(id: string, term: string): boolean {
-    const entry = this.byId.get(id);
-    return entry !== undefined && (this.postings.get(term)?.find(entry.slot) ?? -1) >= 0;
-  }
-
-  /** Number of indexed intentions containing `term` (in any field). */
-  documentFrequency(term: string): number {
-    return this.postings.get(term)?.size ?? 0;
-  }
-
-  /**
-   * BM25 idf, the "+1" variant that stays positive when a term is in most documents. A term in
-   * no document gets the idf of a term in one: absent terms are rare, but not infinitely so.
-   */
-  idf(term: string): number {
-    return this.idfOf(this.documentFrequency(term));
-  }
-
-  private idfOf(documentFrequency: number): number {
-    const n = this.byId.size;
-    const df = Math.max(1, documentFrequency);
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  }
-
-  /** Adds or replaces one intention (by id). */
-  upsert(doc: IntentionDocument): void {
-    this.remove(doc.id);
-    const fields = documentFields(doc);
-    const slot = this.freeSlots.pop() ?? this.slots.length;
-    const tf = new Map<string, Float64Array>();
-    const lengths: number[] = [];
-    FIELDS.forEach((f, i) => {
-      const terms = fields[f];
-      lengths.push(terms.length);
-      this.lengthSums[i]! += terms.length;
-      for (const t of terms) {
-        let v = tf.get(t);
-        if (!v) tf.set(t, (v = new Float64Array(NF)));
-        v[i]! += 1;
-      }
-    });
-    for (const [t, v] of tf) {
-      let list = this.postings.get(t);
-      if (!list) this.postings.set(t, (list = new PostingList()));
-      list.add(slot, v);
-    }
-    if (this.lengths.length < (slot + 1) * NF) {
-      const grown = new Float64Array(Math.max((slot + 1) * NF, this.lengths.length * 2));
-      grown.set(this.lengths);
-      this.lengths = grown;
-    }
-    lengths.forEach((len, i) => (this.lengths[slot * NF + i] = len));
-    const entry: Entry = { slot, doc, lengths, terms: [...tf.keys()] };
-    this.slots[slot] = entry;
-    this.byId.set(doc.id, entry);
-    this.normsStale = true;
-  }
-
-  /** Bulk load (the read model's initial fill, a bench's 10k synthetic intentions). */
-  upsertMany(docs: Iterable<IntentionDocument>): void {
-    for (const d of docs) this.upsert(d);
-  }
-
-  /** Keeps the index equal to the set of active intentions: upsert if active, else remove. */
-  sync(doc: IntentionDocument): void {
-    if (doc.status === undefined || doc.status === 'active') this.upsert(doc);
-    else this.remove(doc.id);
-  }
-
-  /** Takes one intention out; true when it was there. */
-  remove(id: string): boolean {
-    const entry = this.byId.get(id);
-    if (!entry) return false;
-    for (const t of entry.terms) {
-      const list = this.postings.get(t)!;
-      list.delete(entry.slot);
-      if (list.size === 0) this.postings.delete(t);
-    }
-    entry.lengths.forEach((len, i) => (this.lengthSums[i]! -= len));
-    this.slots[entry.slot] = undefined;
-    this.freeSlots.push(entry.slot);
-    this.byId.delete(id);
-    this.normsStale = true;
-    return true;
-  }
-
-  clear(): void {
-    for (const id of [...this.byId.keys()]) this.remove(id);
+  protected newPostings(): PostingList {
+    return new PostingList();
   }
 
   /**
@@ -301,16 +177,6 @@ export class ReferenceLexicalIndex {
     return (w * x * (k1 + 1)) / (x + k1);
   }
 
-  /** Per field, b / average length: the corpus statistics a search needs, recomputed after a change. */
-  private norms(): Float64Array {
-    if (this.normsStale) {
-      const n = this.byId.size;
-      for (let i = 0; i < NF; i++) this.normCache[i] = (this.bs[i]! * n) / Math.max(this.lengthSums[i]!, 1e-9);
-      this.normsStale = false;
-    }
-    return this.normCache;
-  }
-
   /** Per-slot accumulators reused across searches (an epoch marks what this search touched). */
   private scratch(size: number): { scores: Float64Array; epochs: Uint32Array; touched: Int32Array } {
     if (this.scratchSpace.scores.length < size) {
@@ -319,16 +185,6 @@ export class ReferenceLexicalIndex {
       this.epoch = 0;
     }
     return this.scratchSpace;
-  }
-
-  /**
-   * The most a document could score for this query: every term matched with a saturated
-   * frequency. The classifier divides by it to compare scores across queries of any length.
-   */
-  maxScore(query: readonly QueryTerm[]): number {
-    let s = 0;
-    for (const { term, weight } of query) if (weight > 0) s += weight * this.idf(term) * (this.params.k1 + 1);
-    return s;
   }
 }
 

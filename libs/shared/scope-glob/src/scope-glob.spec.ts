@@ -1,3 +1,4 @@
+import { mulberry32 } from '@igw/testing';
 import {
   checkGlobCover,
   compileScopeGlob,
@@ -23,17 +24,6 @@ const reference = (pattern: string): RegExp =>
       '$',
   );
 
-/** mulberry32: a small seeded generator, so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const pick = <T>(rnd: () => number, items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
 const randomPattern = (rnd: () => number, maxParts: number): string => {
   const n = 1 + Math.floor(rnd() * maxParts);
@@ -159,7 +149,7 @@ describe('matchesGlob', () => {
   });
 
   it('agrees with the reference on random patterns and values', () => {
-    const rnd = random(7);
+    const rnd = mulberry32(7);
     for (let n = 0; n < 20_000; n++) {
       const pattern = randomPattern(rnd, 8);
       const value = randomValue(rnd, 10);
@@ -229,7 +219,7 @@ describe('globCovers', () => {
   });
 
   it('is exact on random patterns: a counterexample is real, and "covered" has none up to 5 characters', () => {
-    const rnd = random(11);
+    const rnd = mulberry32(11);
     for (let n = 0; n < 1500; n++) {
       const outers = Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => randomPattern(rnd, 5));
       const inner = randomPattern(rnd, 5);
@@ -248,7 +238,7 @@ describe('globCovers', () => {
   });
 
   it('is consistent with matchesGlob: a literal inner pattern is covered exactly when it matches', () => {
-    const rnd = random(13);
+    const rnd = mulberry32(13);
     for (let n = 0; n < 5000; n++) {
       const outer = randomPattern(rnd, 6);
       const value = randomValue(rnd, 6).replace(/:/g, '.') || 'a';
@@ -257,7 +247,7 @@ describe('globCovers', () => {
   });
 
   it('is reflexive and transitive on random patterns', () => {
-    const rnd = random(17);
+    const rnd = mulberry32(17);
     for (let n = 0; n < 1000; n++) {
       const [a, b, c] = [randomPattern(rnd, 5), randomPattern(rnd, 5), randomPattern(rnd, 5)];
       expect(globCovers(a, a)).toBe(true);
@@ -300,7 +290,7 @@ describe('globsIntersect', () => {
   });
 
   it('is exact on random patterns', () => {
-    const rnd = random(19);
+    const rnd = mulberry32(19);
     for (let n = 0; n < 3000; n++) {
       const a = randomPattern(rnd, 5);
       const b = randomPattern(rnd, 5);
