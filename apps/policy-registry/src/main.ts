@@ -1,13 +1,12 @@
 import 'reflect-metadata';
-import { BaseConfig, loadConfigOrExit } from '@igw/config';
+import { BaseConfig, loadConfigOrExit, requireDistributed } from '@igw/config';
 import { createLogger } from '@igw/http';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
+import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService } from '@igw/runtime';
 
 /** Distributed mode: intentions, purposes and intent cards, behind the gateway. */
 runApp('policy-registry', async () => {
-  const config = loadConfigOrExit(BaseConfig, { GATEWAY_MODE: 'distributed', PORT: '8081', ...process.env });
-  if (config.GATEWAY_MODE !== 'distributed') throw new StartupError('the policy-registry app runs in distributed mode; `npm start` runs embedded mode');
+  const config = requireDistributed(loadConfigOrExit(BaseConfig, { GATEWAY_MODE: 'distributed', PORT: '8081', ...process.env }), 'policy-registry');
   const logger = createLogger(config.LOG_LEVEL, 'policy-registry');
   const bus = createEventBus(config, 'policy-registry', logger);
   const infra = await openServiceInfra(config, { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS, bus, logger });

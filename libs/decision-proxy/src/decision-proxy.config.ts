@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { BaseConfig } from '@igw/config';
 
@@ -38,4 +39,13 @@ export class DecisionProxyConfig extends BaseConfig {
 
 export function acrLevelsOf(config: Pick<DecisionProxyConfig, 'MANDATE_ACR_LEVELS'>): string[] | undefined {
   return config.MANDATE_ACR_LEVELS ? config.MANDATE_ACR_LEVELS.split(',') : undefined;
+}
+
+/** The module options that come from configuration: built here once for the embedded and the service root. */
+export function decisionProxySettings(config: DecisionProxyConfig): { legacyJournalDir: string; acrLevels?: string[] } {
+  const acrLevels = acrLevelsOf(config);
+  return {
+    legacyJournalDir: config.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
+    ...(acrLevels ? { acrLevels } : {}),
+  };
 }

@@ -1,5 +1,5 @@
 import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { BaseConfig } from '@igw/config';
+import { BaseConfig, IntSetting } from '@igw/config';
 import { withBrokerSettings } from './broker.config';
 
 /**
@@ -20,6 +20,6 @@ export class MandateIssuerConfig extends withBrokerSettings(BaseConfig) {
 
   /** Key rotation interval in days (default 30). */
   @IsOptional()
-  @Matches(/^[1-9]\d{0,3}$/, { message: 'MANDATE_KEY_ROTATION_DAYS must be a whole number of days from 1 to 9999' })
-  MANDATE_KEY_ROTATION_DAYS?: string;
+  @IntSetting('MANDATE_KEY_ROTATION_DAYS', 1, 9999, 'MANDATE_KEY_ROTATION_DAYS must be a whole number of days from 1 to 9999')
+  MANDATE_KEY_ROTATION_DAYS?: number;
 }

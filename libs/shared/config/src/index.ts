@@ -1,2 +1,4 @@
 export * from './load-config';
 export * from './base.config';
+export * from './mode';
+export * from './int-setting';
