@@ -1,26 +1,21 @@
 import { join } from 'node:path';
-import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { BaseConfig } from '@igw/config';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { BaseConfig, ServiceUrlSetting } from '@igw/config';
 
-const url = (name: string) => ({ message: `${name} must be an http(s)://host:port URL without a path (required in distributed mode)` });
-const distributed = (c: DecisionProxyConfig) => c.GATEWAY_MODE === 'distributed';
 
 /**
  * Settings of the decision proxy: the services it reads (distributed mode), where an older
  * version's decision journal may have been left, and the order of authentication levels for step_up.
  */
 export class DecisionProxyConfig extends BaseConfig {
-  @ValidateIf(distributed)
-  @Matches(/^https?:\/\/[^/\s]+$/, url('POLICY_REGISTRY_URL'))
+  @ServiceUrlSetting('POLICY_REGISTRY_URL')
   POLICY_REGISTRY_URL?: string;
 
-  @ValidateIf(distributed)
-  @Matches(/^https?:\/\/[^/\s]+$/, url('APPROVALS_URL'))
+  @ServiceUrlSetting('APPROVALS_URL')
   APPROVALS_URL?: string;
 
   /** The issuer's JWKS and revocations come from here; never from a URL named in a token. */
-  @ValidateIf(distributed)
-  @Matches(/^https?:\/\/[^/\s]+$/, url('MANDATE_ISSUER_URL'))
+  @ServiceUrlSetting('MANDATE_ISSUER_URL')
   MANDATE_ISSUER_URL?: string;
 
   /**

@@ -1,5 +1,5 @@
 import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { BaseConfig, IntSetting } from '@igw/config';
+import { BaseConfig, IntSetting, ServiceUrlSetting } from '@igw/config';
 import { withBrokerSettings } from './broker.config';
 
 /**
@@ -14,8 +14,7 @@ export class MandateIssuerConfig extends withBrokerSettings(BaseConfig) {
   @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, { message: 'MANDATE_KEK must be 32 bytes as base64 (44 chars) or hex (64 chars)' })
   MANDATE_KEK?: string;
 
-  @ValidateIf((c: MandateIssuerConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'POLICY_REGISTRY_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('POLICY_REGISTRY_URL')
   POLICY_REGISTRY_URL?: string;
 
   /** Key rotation interval in days (default 30). */
