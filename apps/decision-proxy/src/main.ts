@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { hostname } from 'node:os';
 import { APPROVALS_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { createLogger, HttpApprovalsClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
+import { HttpApprovalsClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import { DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, decisionProxySettings, HttpJwksSource, JWKS_SOURCE } from '@igw/decision-proxy';
 import { ReadModelTracker } from '@igw/events';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serveService } from '@igw/runtime';
+import { cacheCheck, databaseCheck, eventsCheck, openService, recordsCheck, runApp, serveService } from '@igw/runtime';
 
 /**
  * Distributed mode: `POST /v1/mcp-proxy/call` and the review queue behind the gateway. Cards come
@@ -21,11 +21,7 @@ runApp('decision-proxy', async () => {
     'MANDATE_ISSUER_URL',
   ]);
 
-  const logger = createLogger(config.LOG_LEVEL, 'decision-proxy');
-  const bus = createEventBus(config, 'decision-proxy', logger);
-  const infra = await openServiceInfra(config, { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS, bus, logger });
-  const redis = createRedis(config, logger);
-  const versionBoard = createVersionBoard(config, redis);
+  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'decision-proxy', { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS });
   const token = config.INTERNAL_AUTH_TOKEN;
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, token, { service: 'policy-registry' });
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL, token, { service: 'approvals' });

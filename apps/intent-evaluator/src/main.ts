@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { hostname } from 'node:os';
 import { APPROVALS_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { createLogger, HttpApprovalsClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
+import { HttpApprovalsClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import { EVALUATOR_MIGRATIONS, EVALUATOR_SCHEMA, EvaluatorConfig, evaluatorSettings, IntentEvaluatorModule } from '@igw/intent-evaluator';
 import { ReadModelTracker } from '@igw/events';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serveService } from '@igw/runtime';
+import { cacheCheck, databaseCheck, eventsCheck, openService, recordsCheck, runApp, serveService } from '@igw/runtime';
 
 /**
  * Distributed mode: `POST /v1/intent/evaluate`, `GET /v1/intent/history`, `POST /v1/grants/verify`
@@ -16,11 +16,7 @@ runApp('intent-evaluator', async () => {
   const config = requireDistributed(loadConfigOrExit(EvaluatorConfig, { GATEWAY_MODE: 'distributed', PORT: '8082', ...process.env }), 'intent-evaluator', ['INTERNAL_AUTH_TOKEN', 'POLICY_REGISTRY_URL', 'APPROVALS_URL']);
   const settings = evaluatorSettings(config);
 
-  const logger = createLogger(config.LOG_LEVEL, 'intent-evaluator');
-  const bus = createEventBus(config, 'intent-evaluator', logger);
-  const infra = await openServiceInfra(config, { schema: EVALUATOR_SCHEMA, migrations: EVALUATOR_MIGRATIONS, bus, logger });
-  const redis = createRedis(config, logger);
-  const versionBoard = createVersionBoard(config, redis);
+  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'intent-evaluator', { schema: EVALUATOR_SCHEMA, migrations: EVALUATOR_MIGRATIONS });
   const token = config.INTERNAL_AUTH_TOKEN;
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, token, { service: 'policy-registry' });
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL, token, { service: 'approvals' });

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { createLogger, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
+import { HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import { MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, mandateIssuerSettings } from '@igw/mandate-issuer';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService } from '@igw/runtime';
+import { cacheCheck, databaseCheck, eventsCheck, openService, runApp, serveService } from '@igw/runtime';
 
 /**
  * Distributed mode: mandates behind the gateway (`/v1/mandate/*`, the JWKS forwarded without a
@@ -18,12 +18,8 @@ runApp('mandate-issuer', async () => {
   ]);
   const settings = mandateIssuerSettings(config);
 
-  const logger = createLogger(config.LOG_LEVEL, 'mandate-issuer');
-  const bus = createEventBus(config, 'mandate-issuer', logger);
-  const infra = await openServiceInfra(config, { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS, bus, logger });
   // Verifiers check the org revocation counters here on every call; the issuer advances them after each revocation commits.
-  const redis = createRedis(config, logger);
-  const versionBoard = createVersionBoard(config, redis);
+  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'mandate-issuer', { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS });
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, config.INTERNAL_AUTH_TOKEN, { service: 'policy-registry' });
 
   return serveService({

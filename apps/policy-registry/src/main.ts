@@ -1,18 +1,13 @@
 import 'reflect-metadata';
 import { BaseConfig, loadConfigOrExit, requireDistributed } from '@igw/config';
-import { createLogger } from '@igw/http';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService } from '@igw/runtime';
+import { cacheCheck, databaseCheck, eventsCheck, openService, runApp, serveService } from '@igw/runtime';
 
 /** Distributed mode: intentions, purposes and intent cards, behind the gateway. */
 runApp('policy-registry', async () => {
   const config = requireDistributed(loadConfigOrExit(BaseConfig, { GATEWAY_MODE: 'distributed', PORT: '8081', ...process.env }), 'policy-registry');
-  const logger = createLogger(config.LOG_LEVEL, 'policy-registry');
-  const bus = createEventBus(config, 'policy-registry', logger);
-  const infra = await openServiceInfra(config, { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS, bus, logger });
   // Readers check the org counters here on every call; the registry advances them after each commit.
-  const redis = createRedis(config, logger);
-  const versionBoard = createVersionBoard(config, redis);
+  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'policy-registry', { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS });
   return serveService({
     name: 'policy-registry',
     config,

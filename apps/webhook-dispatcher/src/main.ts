@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { createLogger } from '@igw/http';
 import { ReadModelTracker } from '@igw/events';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serveService } from '@igw/runtime';
+import { cacheCheck, databaseCheck, eventsCheck, openService, recordsCheck, runApp, serveService } from '@igw/runtime';
 import { WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispatcherConfig, webhookDispatcherSettings, WebhookDispatcherModule } from '@igw/webhook-dispatcher';
 
 /**
@@ -14,11 +13,7 @@ runApp('webhook-dispatcher', async () => {
   const config = requireDistributed(loadConfigOrExit(WebhookDispatcherConfig, { GATEWAY_MODE: 'distributed', PORT: '8086', ...process.env }), 'webhook-dispatcher');
   const settings = webhookDispatcherSettings(config);
 
-  const logger = createLogger(config.LOG_LEVEL, 'webhook-dispatcher');
-  const bus = createEventBus(config, 'webhook-dispatcher', logger);
-  const infra = await openServiceInfra(config, { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS, bus, logger });
-  const redis = createRedis(config, logger);
-  const versionBoard = createVersionBoard(config, redis);
+  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'webhook-dispatcher', { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS });
   // Ready once the subscriptions of every org with an active webhook are loaded.
   const readModels = new ReadModelTracker();
 

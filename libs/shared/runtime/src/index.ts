@@ -5,3 +5,4 @@ export * from './secret-file';
 export * from './service-app';
 export * from './key-encryption';
 export * from './service-settings';
+export * from './open-service';
