@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
+import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
 import { SERVICE_ROUTES } from '@igw/contracts';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger, type ReadinessCheck } from '@igw/http';
 import { VERSION } from '@igw/kernel';
@@ -26,13 +26,7 @@ runApp('api-gateway', async () => {
   @Module({
     imports: [
       ApiGatewayModule.register({
-        settings: {
-          mode: 'distributed',
-          version: VERSION,
-          defaultRateLimit: { requestsPerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
-          platformAdminKey: config.PLATFORM_ADMIN_KEY,
-          bootstrapAdminKey: config.BOOTSTRAP_ADMIN_KEY,
-        },
+        settings: gatewaySettings(config),
         db: infra.db,
         notifier: infra.notifier,
         redis,

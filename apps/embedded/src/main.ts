@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { loadConfigOrExit } from '@igw/config';
-import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
+import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
 import { APPROVALS_MIGRATIONS, APPROVALS_SCHEMA, ApprovalsModule } from '@igw/approvals';
 import { EVALUATOR_MIGRATIONS, EVALUATOR_SCHEMA, EvaluatorConfig, evaluatorSettings, IntentEvaluatorModule } from '@igw/intent-evaluator';
@@ -53,13 +53,7 @@ runApp('intent-gateway', async () => {
   @Module({
     imports: [
       ApiGatewayModule.register({
-        settings: {
-          mode: 'embedded',
-          version: VERSION,
-          defaultRateLimit: { requestsPerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
-          platformAdminKey: config.PLATFORM_ADMIN_KEY,
-          bootstrapAdminKey: config.BOOTSTRAP_ADMIN_KEY,
-        },
+        settings: gatewaySettings(config),
         db: gateway.db,
         notifier: gateway.notifier,
         healthChecks: checks,

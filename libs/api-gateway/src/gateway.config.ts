@@ -1,4 +1,6 @@
 import { IsOptional, IsString, MinLength } from 'class-validator';
+import { VERSION } from '@igw/kernel';
+import type { GatewaySettings } from './application/ports/gateway-settings';
 import { BaseConfig, IntSetting, ServiceUrlSetting } from '@igw/config';
 
 /** Settings of the edge (in the api-gateway app and in the embedded process). */
@@ -38,4 +40,15 @@ export class GatewayConfig extends BaseConfig {
 
   @ServiceUrlSetting('WEBHOOK_DISPATCHER_URL')
   WEBHOOK_DISPATCHER_URL?: string;
+}
+
+/** The gateway's settings from configuration: built here once for the embedded and the distributed root. */
+export function gatewaySettings(config: GatewayConfig): GatewaySettings {
+  return {
+    mode: config.GATEWAY_MODE,
+    version: VERSION,
+    defaultRateLimit: { requestsPerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
+    platformAdminKey: config.PLATFORM_ADMIN_KEY,
+    bootstrapAdminKey: config.BOOTSTRAP_ADMIN_KEY,
+  };
 }

@@ -16,16 +16,17 @@ describe('IntSetting', () => {
     expect(c.OUTBOX_POLL_MS).toBe(50);
   });
 
-  it.each([
-    ['PORT', 'abc', 'PORT must be an integer between 1 and 65535'],
-    ['PORT', '80.5', 'PORT must be an integer between 1 and 65535'],
-    ['PORT', '70000', 'PORT must be an integer between 1 and 65535'],
-    ['SOME_TIMEOUT_MS', 'soon', 'SOME_TIMEOUT_MS must be an integer between 100 and 60000'],
-    ['SOME_TIMEOUT_MS', '99', 'SOME_TIMEOUT_MS must be an integer between 100 and 60000'],
-    ['OUTBOX_POLL_MS', '1e9', 'OUTBOX_POLL_MS must be an integer between 10 and 60000'],
-  ])('rejects %s=%s with one line', (name, value, message) => {
-    expect(() => parseConfig(TimeoutConfig, { [name]: value })).toThrow(new ConfigError(message));
-  });
+  // Each setting with values that are not whole numbers in its range.
+  const rejected: Record<string, { values: string[]; message: string }> = {
+    PORT: { values: ['abc', '80.5', '70000'], message: 'PORT must be an integer between 1 and 65535' },
+    SOME_TIMEOUT_MS: { values: ['soon', '99'], message: 'SOME_TIMEOUT_MS must be an integer between 100 and 60000' },
+    OUTBOX_POLL_MS: { values: ['1e9'], message: 'OUTBOX_POLL_MS must be an integer between 10 and 60000' },
+  };
+  for (const [name, { values, message }] of Object.entries(rejected)) {
+    it(`rejects a bad ${name} with one line`, () => {
+      for (const value of values) expect(() => parseConfig(TimeoutConfig, { [name]: value })).toThrow(new ConfigError(message));
+    });
+  }
 
   it('leaves an optional setting unset', () => {
     expect(parseConfig(TimeoutConfig, {}).SOME_TIMEOUT_MS).toBeUndefined();
