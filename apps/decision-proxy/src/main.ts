@@ -1,11 +1,10 @@
 import 'reflect-metadata';
-import { hostname } from 'node:os';
 import { APPROVALS_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { HttpApprovalsClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import { DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, decisionProxySettings, HttpJwksSource, JWKS_SOURCE } from '@igw/decision-proxy';
 import { ReadModelTracker } from '@igw/events';
-import { cacheCheck, databaseCheck, eventsCheck, openService, recordsCheck, runApp, serveService } from '@igw/runtime';
+import { openService, replicaGroup, runApp, serveService, serviceChecks } from '@igw/runtime';
 
 /**
  * Distributed mode: `POST /v1/mcp-proxy/call` and the review queue behind the gateway. Cards come
@@ -28,7 +27,7 @@ runApp('decision-proxy', async () => {
   const issuerHttp = new InternalServiceClient(config.MANDATE_ISSUER_URL, token, { service: 'mandate-issuer' });
   // Ready once cards and revocations of every org that has any are loaded from their owners.
   const readModels = new ReadModelTracker();
-  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : []), readModels.check(), recordsCheck([infra])];
+  const checks = serviceChecks({ bus, infra, redis }, readModels);
 
   return serveService({
     name: 'decision-proxy',
@@ -44,7 +43,7 @@ runApp('decision-proxy', async () => {
         readModels,
         bus,
         // Every replica keeps its own read models, so each needs every event.
-        readModelGroup: `decision-proxy.read-model.${hostname()}.${process.pid}`,
+        readModelGroup: replicaGroup('decision-proxy.read-model'),
         versionBoard,
         ...decisionProxySettings(config),
         providers: [

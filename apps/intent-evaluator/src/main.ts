@@ -1,11 +1,10 @@
 import 'reflect-metadata';
-import { hostname } from 'node:os';
 import { APPROVALS_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { HttpApprovalsClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import { EVALUATOR_MIGRATIONS, EVALUATOR_SCHEMA, EvaluatorConfig, evaluatorSettings, IntentEvaluatorModule } from '@igw/intent-evaluator';
 import { ReadModelTracker } from '@igw/events';
-import { cacheCheck, databaseCheck, eventsCheck, openService, recordsCheck, runApp, serveService } from '@igw/runtime';
+import { openService, replicaGroup, runApp, serveService, serviceChecks } from '@igw/runtime';
 
 /**
  * Distributed mode: `POST /v1/intent/evaluate`, `GET /v1/intent/history`, `POST /v1/grants/verify`
@@ -22,7 +21,7 @@ runApp('intent-evaluator', async () => {
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL, token, { service: 'approvals' });
   // Ready once every org's active intentions are loaded from the registry.
   const readModels = new ReadModelTracker();
-  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : []), readModels.check(), recordsCheck([infra])];
+  const checks = serviceChecks({ bus, infra, redis }, readModels);
 
   return serveService({
     name: 'intent-evaluator',
@@ -38,7 +37,7 @@ runApp('intent-evaluator', async () => {
         readModels,
         bus,
         // Every replica keeps its own read model, so each needs every event.
-        readModelGroup: `intent-evaluator.read-model.${hostname()}.${process.pid}`,
+        readModelGroup: replicaGroup('intent-evaluator.read-model'),
         versionBoard,
         ...settings,
         providers: [

@@ -3,7 +3,7 @@ import { POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import { MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, mandateIssuerSettings } from '@igw/mandate-issuer';
-import { cacheCheck, databaseCheck, eventsCheck, openService, runApp, serveService } from '@igw/runtime';
+import { openService, runApp, serveService, serviceChecks } from '@igw/runtime';
 
 /**
  * Distributed mode: mandates behind the gateway (`/v1/mandate/*`, the JWKS forwarded without a
@@ -38,7 +38,7 @@ runApp('mandate-issuer', async () => {
         providers: [{ provide: POLICY_REGISTRY_API, useValue: new HttpPolicyRegistryClient(registryHttp, 'svc:mandate-issuer') }],
       }),
     ],
-    checks: [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])],
+    checks: serviceChecks({ bus, infra, redis }),
     redis,
     // Revocations answered before Redis is up would leave the board behind (verifiers then catch up from the events).
     redisWarning: 'redis not ready: version board writes fail until it is; revocations still succeed',

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { BaseConfig, loadConfigOrExit, requireDistributed } from '@igw/config';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
-import { cacheCheck, databaseCheck, eventsCheck, openService, runApp, serveService } from '@igw/runtime';
+import { openService, runApp, serveService, serviceChecks } from '@igw/runtime';
 
 /** Distributed mode: intentions, purposes and intent cards, behind the gateway. */
 runApp('policy-registry', async () => {
@@ -15,7 +15,7 @@ runApp('policy-registry', async () => {
     bus,
     infra,
     imports: [PolicyRegistryModule.register({ db: infra.db, notifier: infra.notifier, versionBoard, internalRoutes: true })],
-    checks: [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])],
+    checks: serviceChecks({ bus, infra, redis }),
     redis,
     // Changes answered before Redis is up would leave the board behind (readers then catch up from the events).
     redisWarning: 'redis not ready: version board writes fail until it is; changes still succeed',

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { ReadModelTracker } from '@igw/events';
-import { cacheCheck, databaseCheck, eventsCheck, openService, recordsCheck, runApp, serveService } from '@igw/runtime';
+import { openService, runApp, serveService, serviceChecks } from '@igw/runtime';
 import { WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispatcherConfig, webhookDispatcherSettings, WebhookDispatcherModule } from '@igw/webhook-dispatcher';
 
 /**
@@ -33,7 +33,7 @@ runApp('webhook-dispatcher', async () => {
         ...settings,
       }),
     ],
-    checks: [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : []), readModels.check(), recordsCheck([infra])],
+    checks: serviceChecks({ bus, infra, redis }, readModels),
     redis,
     redisWarning: 'redis is not reachable yet; events wait in Kafka until it is',
   });

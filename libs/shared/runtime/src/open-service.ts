@@ -1,9 +1,10 @@
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type Redis from 'ioredis';
 import type { BaseConfig } from '@igw/config';
-import type { EventBus, VersionBoard } from '@igw/events';
-import { createLogger } from '@igw/http';
-import { createEventBus, createRedis, openServiceInfra, type ServiceInfra } from './service-infra';
+import type { EventBus, ReadModelTracker, VersionBoard } from '@igw/events';
+import { createLogger, type ReadinessCheck } from '@igw/http';
+import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, type ServiceInfra } from './service-infra';
 import { createVersionBoard } from './version-board';
 
 export interface OpenedService {
@@ -25,4 +26,18 @@ export async function openService(config: BaseConfig, name: string, db: { schema
   const infra = await openServiceInfra(config, { ...db, bus, logger });
   const redis = createRedis(config, logger);
   return { logger, bus, infra, redis, versionBoard: createVersionBoard(config, redis) };
+}
+
+/**
+ * The readiness checks of a distributed service root: database, events, Redis when there is one,
+ * and, for a service with read models, their loading and its set-aside records.
+ */
+export function serviceChecks(svc: Pick<OpenedService, 'bus' | 'infra' | 'redis'>, readModels?: ReadModelTracker): ReadinessCheck[] {
+  const { bus, infra, redis } = svc;
+  return [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : []), ...(readModels ? [readModels.check(), recordsCheck([infra])] : [])];
+}
+
+/** A consumer group of this replica alone: every replica keeps its own read models, so each needs every event. */
+export function replicaGroup(base: string): string {
+  return `${base}.${hostname()}.${process.pid}`;
 }
