@@ -20,21 +20,20 @@ runApp('decision-proxy', async () => {
     'MANDATE_ISSUER_URL',
   ]);
 
-  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'decision-proxy', { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS });
+  const svc = await openService(config, 'decision-proxy', { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS });
+  const { bus, infra, versionBoard } = svc;
   const token = config.INTERNAL_AUTH_TOKEN;
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, token, { service: 'policy-registry' });
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL, token, { service: 'approvals' });
   const issuerHttp = new InternalServiceClient(config.MANDATE_ISSUER_URL, token, { service: 'mandate-issuer' });
   // Ready once cards and revocations of every org that has any are loaded from their owners.
   const readModels = new ReadModelTracker();
-  const checks = serviceChecks({ bus, infra, redis }, readModels);
+  const checks = serviceChecks(svc, readModels);
 
   return serveService({
+    ...svc,
     name: 'decision-proxy',
     config,
-    logger,
-    bus,
-    infra,
     imports: [
       DecisionProxyModule.register({
         db: infra.db,
@@ -56,7 +55,6 @@ runApp('decision-proxy', async () => {
       }),
     ],
     checks,
-    redis,
     redisWarning: 'redis is not reachable yet; decisions answer 503 until it is',
     release: async () => {
       await Promise.all([registryHttp.close(), approvalsHttp.close(), issuerHttp.close()]);

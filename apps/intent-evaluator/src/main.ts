@@ -15,20 +15,19 @@ runApp('intent-evaluator', async () => {
   const config = requireDistributed(loadConfigOrExit(EvaluatorConfig, { GATEWAY_MODE: 'distributed', PORT: '8082', ...process.env }), 'intent-evaluator', ['INTERNAL_AUTH_TOKEN', 'POLICY_REGISTRY_URL', 'APPROVALS_URL']);
   const settings = evaluatorSettings(config);
 
-  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'intent-evaluator', { schema: EVALUATOR_SCHEMA, migrations: EVALUATOR_MIGRATIONS });
+  const svc = await openService(config, 'intent-evaluator', { schema: EVALUATOR_SCHEMA, migrations: EVALUATOR_MIGRATIONS });
+  const { bus, infra, versionBoard } = svc;
   const token = config.INTERNAL_AUTH_TOKEN;
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, token, { service: 'policy-registry' });
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL, token, { service: 'approvals' });
   // Ready once every org's active intentions are loaded from the registry.
   const readModels = new ReadModelTracker();
-  const checks = serviceChecks({ bus, infra, redis }, readModels);
+  const checks = serviceChecks(svc, readModels);
 
   return serveService({
+    ...svc,
     name: 'intent-evaluator',
     config,
-    logger,
-    bus,
-    infra,
     imports: [
       IntentEvaluatorModule.register({
         db: infra.db,
@@ -47,7 +46,6 @@ runApp('intent-evaluator', async () => {
       }),
     ],
     checks,
-    redis,
     redisWarning: 'redis is not reachable yet; evaluations answer 503 until it is',
     release: async () => {
       await Promise.all([registryHttp.close(), approvalsHttp.close()]);

@@ -19,15 +19,14 @@ runApp('mandate-issuer', async () => {
   const settings = mandateIssuerSettings(config);
 
   // Verifiers check the org revocation counters here on every call; the issuer advances them after each revocation commits.
-  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'mandate-issuer', { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS });
+  const svc = await openService(config, 'mandate-issuer', { schema: MANDATE_ISSUER_SCHEMA, migrations: MANDATE_ISSUER_MIGRATIONS });
+  const { infra, versionBoard } = svc;
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, config.INTERNAL_AUTH_TOKEN, { service: 'policy-registry' });
 
   return serveService({
+    ...svc,
     name: 'mandate-issuer',
     config,
-    logger,
-    bus,
-    infra,
     imports: [
       MandateIssuerModule.register({
         db: infra.db,
@@ -38,8 +37,7 @@ runApp('mandate-issuer', async () => {
         providers: [{ provide: POLICY_REGISTRY_API, useValue: new HttpPolicyRegistryClient(registryHttp, 'svc:mandate-issuer') }],
       }),
     ],
-    checks: serviceChecks({ bus, infra, redis }),
-    redis,
+    checks: serviceChecks(svc),
     // Revocations answered before Redis is up would leave the board behind (verifiers then catch up from the events).
     redisWarning: 'redis not ready: version board writes fail until it is; revocations still succeed',
     release: () => registryHttp.close(),

@@ -7,16 +7,14 @@ import { openService, runApp, serveService, serviceChecks } from '@igw/runtime';
 runApp('policy-registry', async () => {
   const config = requireDistributed(loadConfigOrExit(BaseConfig, { GATEWAY_MODE: 'distributed', PORT: '8081', ...process.env }), 'policy-registry');
   // Readers check the org counters here on every call; the registry advances them after each commit.
-  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'policy-registry', { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS });
+  const svc = await openService(config, 'policy-registry', { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS });
+  const { infra, versionBoard } = svc;
   return serveService({
+    ...svc,
     name: 'policy-registry',
     config,
-    logger,
-    bus,
-    infra,
     imports: [PolicyRegistryModule.register({ db: infra.db, notifier: infra.notifier, versionBoard, internalRoutes: true })],
-    checks: serviceChecks({ bus, infra, redis }),
-    redis,
+    checks: serviceChecks(svc),
     // Changes answered before Redis is up would leave the board behind (readers then catch up from the events).
     redisWarning: 'redis not ready: version board writes fail until it is; changes still succeed',
   });

@@ -13,16 +13,15 @@ runApp('webhook-dispatcher', async () => {
   const config = requireDistributed(loadConfigOrExit(WebhookDispatcherConfig, { GATEWAY_MODE: 'distributed', PORT: '8086', ...process.env }), 'webhook-dispatcher');
   const settings = webhookDispatcherSettings(config);
 
-  const { logger, bus, infra, redis, versionBoard } = await openService(config, 'webhook-dispatcher', { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS });
+  const svc = await openService(config, 'webhook-dispatcher', { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS });
+  const { bus, infra, versionBoard } = svc;
   // Ready once the subscriptions of every org with an active webhook are loaded.
   const readModels = new ReadModelTracker();
 
   return serveService({
+    ...svc,
     name: 'webhook-dispatcher',
     config,
-    logger,
-    bus,
-    infra,
     imports: [
       WebhookDispatcherModule.register({
         db: infra.db,
@@ -33,8 +32,7 @@ runApp('webhook-dispatcher', async () => {
         ...settings,
       }),
     ],
-    checks: serviceChecks({ bus, infra, redis }, readModels),
-    redis,
+    checks: serviceChecks(svc, readModels),
     redisWarning: 'redis is not reachable yet; events wait in Kafka until it is',
   });
 });
