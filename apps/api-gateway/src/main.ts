@@ -1,16 +1,15 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { loadConfigOrExit } from '@igw/config';
-import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
+import { loadConfigOrExit, requireDistributed } from '@igw/config';
+import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
 import { SERVICE_ROUTES } from '@igw/contracts';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger, type ReadinessCheck } from '@igw/http';
 import { VERSION } from '@igw/kernel';
-import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serviceReadiness, StartupError } from '@igw/runtime';
+import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serviceReadiness } from '@igw/runtime';
 
 /** Distributed mode: the public edge in front of the services. */
 runApp('api-gateway', async () => {
-  const config = loadConfigOrExit(GatewayConfig, { GATEWAY_MODE: 'distributed', ...process.env });
-  if (config.GATEWAY_MODE !== 'distributed') throw new StartupError('the api-gateway app runs in distributed mode; `npm start` runs embedded mode');
+  const config = requireDistributed(loadConfigOrExit(GatewayConfig, { GATEWAY_MODE: 'distributed', ...process.env }), 'api-gateway', ['INTERNAL_AUTH_TOKEN']);
   const logger = createLogger(config.LOG_LEVEL, 'api-gateway');
   const bus = createEventBus(config, 'api-gateway', logger);
   const redis = createRedis(config, logger);
@@ -27,18 +26,12 @@ runApp('api-gateway', async () => {
   @Module({
     imports: [
       ApiGatewayModule.register({
-        settings: {
-          mode: 'distributed',
-          version: VERSION,
-          defaultRateLimit: { requestsPerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
-          platformAdminKey: config.PLATFORM_ADMIN_KEY,
-          bootstrapAdminKey: config.BOOTSTRAP_ADMIN_KEY,
-        },
+        settings: gatewaySettings(config),
         db: infra.db,
         notifier: infra.notifier,
         redis,
         healthChecks: [...core, recordsCheck([infra]), ...serviceChecks],
-        upstreams: { services, internalToken: config.INTERNAL_AUTH_TOKEN! },
+        upstreams: { services, internalToken: config.INTERNAL_AUTH_TOKEN },
       }),
     ],
     controllers: [ProbesController],

@@ -1,16 +1,15 @@
 import 'reflect-metadata';
-import { BaseConfig, loadConfigOrExit } from '@igw/config';
+import { BaseConfig, loadConfigOrExit, requireDistributed } from '@igw/config';
 import { createLogger } from '@igw/http';
 import { APPROVALS_MIGRATIONS, APPROVALS_SCHEMA, ApprovalsModule } from '@igw/approvals';
-import { createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
+import { createEventBus, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService } from '@igw/runtime';
 
 /**
  * Distributed mode: approval requests behind the gateway (`/v1/approvals*`), plus the internal
  * routes the evaluator and the decision proxy call with the internal token (`/internal/approvals*`).
  */
 runApp('approvals', async () => {
-  const config = loadConfigOrExit(BaseConfig, { GATEWAY_MODE: 'distributed', PORT: '8085', ...process.env });
-  if (config.GATEWAY_MODE !== 'distributed') throw new StartupError('the approvals app runs in distributed mode; `npm start` runs embedded mode');
+  const config = requireDistributed(loadConfigOrExit(BaseConfig, { GATEWAY_MODE: 'distributed', PORT: '8085', ...process.env }), 'approvals');
   const logger = createLogger(config.LOG_LEVEL, 'approvals');
   const bus = createEventBus(config, 'approvals', logger);
   const infra = await openServiceInfra(config, { schema: APPROVALS_SCHEMA, migrations: APPROVALS_MIGRATIONS, bus, logger });

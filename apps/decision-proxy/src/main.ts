@@ -1,12 +1,10 @@
 import 'reflect-metadata';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { APPROVALS_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/contracts';
-import { loadConfigOrExit } from '@igw/config';
-import { createLogger, HttpApprovalsClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
-import { acrLevelsOf, DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, HttpJwksSource, JWKS_SOURCE } from '@igw/decision-proxy';
+import { loadConfigOrExit, requireDistributed } from '@igw/config';
+import { HttpApprovalsClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
+import { DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, decisionProxySettings, HttpJwksSource, JWKS_SOURCE } from '@igw/decision-proxy';
 import { ReadModelTracker } from '@igw/events';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serveService, StartupError } from '@igw/runtime';
+import { openService, replicaGroup, runApp, serveService, serviceChecks } from '@igw/runtime';
 
 /**
  * Distributed mode: `POST /v1/mcp-proxy/call` and the review queue behind the gateway. Cards come
@@ -15,28 +13,27 @@ import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCh
  * every decision is committed to PostgreSQL (group commit) before it is answered.
  */
 runApp('decision-proxy', async () => {
-  const config = loadConfigOrExit(DecisionProxyConfig, { GATEWAY_MODE: 'distributed', PORT: '8084', ...process.env });
-  if (config.GATEWAY_MODE !== 'distributed') throw new StartupError('the decision-proxy app runs in distributed mode; `npm start` runs embedded mode');
+  const config = requireDistributed(loadConfigOrExit(DecisionProxyConfig, { GATEWAY_MODE: 'distributed', PORT: '8084', ...process.env }), 'decision-proxy', [
+    'INTERNAL_AUTH_TOKEN',
+    'POLICY_REGISTRY_URL',
+    'APPROVALS_URL',
+    'MANDATE_ISSUER_URL',
+  ]);
 
-  const logger = createLogger(config.LOG_LEVEL, 'decision-proxy');
-  const bus = createEventBus(config, 'decision-proxy', logger);
-  const infra = await openServiceInfra(config, { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS, bus, logger });
-  const redis = createRedis(config, logger);
-  const versionBoard = createVersionBoard(config, redis);
-  const token = config.INTERNAL_AUTH_TOKEN!;
-  const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL!, token, { service: 'policy-registry' });
-  const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL!, token, { service: 'approvals' });
-  const issuerHttp = new InternalServiceClient(config.MANDATE_ISSUER_URL!, token, { service: 'mandate-issuer' });
+  const svc = await openService(config, 'decision-proxy', { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS });
+  const { bus, infra, versionBoard } = svc;
+  const token = config.INTERNAL_AUTH_TOKEN;
+  const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, token, { service: 'policy-registry' });
+  const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL, token, { service: 'approvals' });
+  const issuerHttp = new InternalServiceClient(config.MANDATE_ISSUER_URL, token, { service: 'mandate-issuer' });
   // Ready once cards and revocations of every org that has any are loaded from their owners.
   const readModels = new ReadModelTracker();
-  const checks = [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : []), readModels.check(), recordsCheck([infra])];
+  const checks = serviceChecks(svc, readModels);
 
   return serveService({
+    ...svc,
     name: 'decision-proxy',
     config,
-    logger,
-    bus,
-    infra,
     imports: [
       DecisionProxyModule.register({
         db: infra.db,
@@ -45,10 +42,9 @@ runApp('decision-proxy', async () => {
         readModels,
         bus,
         // Every replica keeps its own read models, so each needs every event.
-        readModelGroup: `decision-proxy.read-model.${hostname()}.${process.pid}`,
+        readModelGroup: replicaGroup('decision-proxy.read-model'),
         versionBoard,
-        legacyJournalDir: config.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
-        ...(acrLevelsOf(config) ? { acrLevels: acrLevelsOf(config) } : {}),
+        ...decisionProxySettings(config),
         providers: [
           { provide: POLICY_REGISTRY_API, useValue: new HttpPolicyRegistryClient(registryHttp, 'svc:decision-proxy') },
           { provide: APPROVALS_API, useValue: new HttpApprovalsClient(approvalsHttp) },
@@ -59,7 +55,6 @@ runApp('decision-proxy', async () => {
       }),
     ],
     checks,
-    redis,
     redisWarning: 'redis is not reachable yet; decisions answer 503 until it is',
     release: async () => {
       await Promise.all([registryHttp.close(), approvalsHttp.close(), issuerHttp.close()]);

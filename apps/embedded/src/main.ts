@@ -1,27 +1,17 @@
 import 'reflect-metadata';
-import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { loadConfigOrExit } from '@igw/config';
-import { ApiGatewayModule, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
+import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
 import { APPROVALS_MIGRATIONS, APPROVALS_SCHEMA, ApprovalsModule } from '@igw/approvals';
-import {
-  classificationProviders,
-  EVALUATOR_MIGRATIONS,
-  EVALUATOR_SCHEMA,
-  EvaluatorConfig,
-  IntentEvaluatorModule,
-  JoseGrantService,
-  loadOrCreateEmbeddedGrantKey,
-  parseGrantKeySetting,
-} from '@igw/intent-evaluator';
-import { brokerProviders, KeyRing, loadOrCreateEmbeddedKek, MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, parseKek } from '@igw/mandate-issuer';
-import { parseRetrySchedule, WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispatcherConfig, WebhookDispatcherModule } from '@igw/webhook-dispatcher';
-import { acrLevelsOf, DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, JWKS_SOURCE, type JwkSet } from '@igw/decision-proxy';
+import { EVALUATOR_MIGRATIONS, EVALUATOR_SCHEMA, EvaluatorConfig, evaluatorSettings, IntentEvaluatorModule } from '@igw/intent-evaluator';
+import { KeyRing, MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, mandateIssuerSettings } from '@igw/mandate-issuer';
+import { WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispatcherConfig, webhookDispatcherSettings, WebhookDispatcherModule } from '@igw/webhook-dispatcher';
+import { DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, decisionProxySettings, JWKS_SOURCE, type JwkSet } from '@igw/decision-proxy';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
 import { ReadModelTracker } from '@igw/events';
-import { cacheCheck, KeyEncryption, loadOrCreateEmbeddedKey, parseKek as parseKeyText, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, StartupError } from '@igw/runtime';
+import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp } from '@igw/runtime';
 import { VERSION } from '@igw/kernel';
 
 /** Embedded mode: every service in one process, PGlite under DATA_DIR, the in-process bus. */
@@ -31,28 +21,9 @@ runApp('intent-gateway', async () => {
   const issuerConfig = loadConfigOrExit(MandateIssuerConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
   const proxyConfig = loadConfigOrExit(DecisionProxyConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
   const webhookConfig = loadConfigOrExit(WebhookDispatcherConfig, { ...process.env, GATEWAY_MODE: 'embedded' });
-  let webhookKek: Buffer;
-  let retryScheduleS: number[] | undefined;
-  try {
-    webhookKek = webhookConfig.WEBHOOK_KEK ? parseKeyText(webhookConfig.WEBHOOK_KEK)! : loadOrCreateEmbeddedKey(config.DATA_DIR, 'webhook-kek');
-    retryScheduleS = webhookConfig.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(webhookConfig.WEBHOOK_RETRY_SCHEDULE) : undefined;
-  } catch (err) {
-    throw new StartupError((err as Error).message);
-  }
-  let kek: Buffer;
-  try {
-    kek = issuerConfig.MANDATE_KEK ? parseKek(issuerConfig.MANDATE_KEK)! : loadOrCreateEmbeddedKek(config.DATA_DIR);
-  } catch (err) {
-    throw new StartupError((err as Error).message);
-  }
-  let grantKey;
-  try {
-    // A configured key wins (several embedded processes verifying each other's grants); else one kept under DATA_DIR.
-    grantKey = evaluatorConfig.GRANT_SIGNING_KEY ? parseGrantKeySetting(evaluatorConfig.GRANT_SIGNING_KEY) : loadOrCreateEmbeddedGrantKey(config.DATA_DIR);
-    new JoseGrantService(grantKey);
-  } catch (err) {
-    throw new StartupError((err as Error).message);
-  }
+  const webhookSettings = webhookDispatcherSettings(webhookConfig);
+  const issuerSettings = mandateIssuerSettings(issuerConfig);
+  const evaluatorOptions = evaluatorSettings(evaluatorConfig);
   const logger = createLogger(config.LOG_LEVEL, 'intent-gateway');
   const bus = createEventBus(config, 'embedded', logger);
   const gateway = await openServiceInfra(config, { schema: GATEWAY_SCHEMA, migrations: GATEWAY_MIGRATIONS, bus, logger });
@@ -74,8 +45,7 @@ runApp('intent-gateway', async () => {
   const issuerModule = MandateIssuerModule.register({
     db: issuer.db,
     notifier: issuer.notifier,
-    kek,
-    brokers: brokerProviders(issuerConfig),
+    ...issuerSettings,
     versionBoard,
     imports: [registryModule],
   });
@@ -83,13 +53,7 @@ runApp('intent-gateway', async () => {
   @Module({
     imports: [
       ApiGatewayModule.register({
-        settings: {
-          mode: 'embedded',
-          version: VERSION,
-          defaultRateLimit: { requestsPerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
-          platformAdminKey: config.PLATFORM_ADMIN_KEY,
-          bootstrapAdminKey: config.BOOTSTRAP_ADMIN_KEY,
-        },
+        settings: gatewaySettings(config),
         db: gateway.db,
         notifier: gateway.notifier,
         healthChecks: checks,
@@ -104,10 +68,9 @@ runApp('intent-gateway', async () => {
         bus,
         readModelGroup: 'intent-evaluator.read-model',
         versionBoard,
-        grantKey,
+        ...evaluatorOptions,
         // The in-process POLICY_REGISTRY_API and APPROVALS_API.
         imports: [registryModule, approvalsModule],
-        classification: classificationProviders(evaluatorConfig),
       }),
       issuerModule,
       DecisionProxyModule.register({
@@ -118,8 +81,7 @@ runApp('intent-gateway', async () => {
         bus,
         readModelGroup: 'decision-proxy.read-model',
         versionBoard,
-        legacyJournalDir: proxyConfig.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
-        ...(acrLevelsOf(proxyConfig) ? { acrLevels: acrLevelsOf(proxyConfig) } : {}),
+        ...decisionProxySettings(proxyConfig),
         // In-process registry, approvals and issuer (revocations); the issuer's key ring is the JWKS.
         imports: [registryModule, approvalsModule, issuerModule],
         providers: [{ provide: JWKS_SOURCE, useFactory: (ring: KeyRing) => ({ fetch: async () => ring.jwks().body as JwkSet }), inject: [KeyRing] }],
@@ -130,10 +92,7 @@ runApp('intent-gateway', async () => {
         bus,
         versionBoard,
         readModels,
-        sealer: new KeyEncryption(webhookKek),
-        allowPrivate: webhookConfig.WEBHOOKS_ALLOW_PRIVATE === 'true',
-        ...(webhookConfig.WEBHOOK_TIMEOUT_MS ? { timeoutMs: Number(webhookConfig.WEBHOOK_TIMEOUT_MS) } : {}),
-        ...(retryScheduleS ? { retryScheduleS } : {}),
+        ...webhookSettings,
       }),
     ],
     controllers: [ProbesController],

@@ -1,28 +1,20 @@
 import 'reflect-metadata';
-import { BaseConfig, loadConfigOrExit } from '@igw/config';
-import { createLogger } from '@igw/http';
+import { BaseConfig, loadConfigOrExit, requireDistributed } from '@igw/config';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
-import { cacheCheck, createEventBus, createRedis, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, runApp, serveService, StartupError } from '@igw/runtime';
+import { openService, runApp, serveService, serviceChecks } from '@igw/runtime';
 
 /** Distributed mode: intentions, purposes and intent cards, behind the gateway. */
 runApp('policy-registry', async () => {
-  const config = loadConfigOrExit(BaseConfig, { GATEWAY_MODE: 'distributed', PORT: '8081', ...process.env });
-  if (config.GATEWAY_MODE !== 'distributed') throw new StartupError('the policy-registry app runs in distributed mode; `npm start` runs embedded mode');
-  const logger = createLogger(config.LOG_LEVEL, 'policy-registry');
-  const bus = createEventBus(config, 'policy-registry', logger);
-  const infra = await openServiceInfra(config, { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS, bus, logger });
+  const config = requireDistributed(loadConfigOrExit(BaseConfig, { GATEWAY_MODE: 'distributed', PORT: '8081', ...process.env }), 'policy-registry');
   // Readers check the org counters here on every call; the registry advances them after each commit.
-  const redis = createRedis(config, logger);
-  const versionBoard = createVersionBoard(config, redis);
+  const svc = await openService(config, 'policy-registry', { schema: POLICY_REGISTRY_SCHEMA, migrations: POLICY_REGISTRY_MIGRATIONS });
+  const { infra, versionBoard } = svc;
   return serveService({
+    ...svc,
     name: 'policy-registry',
     config,
-    logger,
-    bus,
-    infra,
     imports: [PolicyRegistryModule.register({ db: infra.db, notifier: infra.notifier, versionBoard, internalRoutes: true })],
-    checks: [databaseCheck(infra.db), eventsCheck(bus), ...(redis ? [cacheCheck(redis)] : [])],
-    redis,
+    checks: serviceChecks(svc),
     // Changes answered before Redis is up would leave the board behind (readers then catch up from the events).
     redisWarning: 'redis not ready: version board writes fail until it is; changes still succeed',
   });

@@ -1,5 +1,7 @@
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { BaseConfig } from '@igw/config';
+import { IsOptional, IsString, MinLength } from 'class-validator';
+import { VERSION } from '@igw/kernel';
+import type { GatewaySettings } from './application/ports/gateway-settings';
+import { BaseConfig, IntSetting, ServiceUrlSetting } from '@igw/config';
 
 /** Settings of the edge (in the api-gateway app and in the embedded process). */
 export class GatewayConfig extends BaseConfig {
@@ -15,37 +17,38 @@ export class GatewayConfig extends BaseConfig {
   @MinLength(32, { message: 'BOOTSTRAP_ADMIN_KEY must be at least 32 characters' })
   BOOTSTRAP_ADMIN_KEY?: string;
 
-  @IsInt({ message: 'RATE_LIMIT_RPS must be an integer between 1 and 100000' })
-  @Min(1, { message: 'RATE_LIMIT_RPS must be an integer between 1 and 100000' })
-  @Max(100000, { message: 'RATE_LIMIT_RPS must be an integer between 1 and 100000' })
+  @IntSetting('RATE_LIMIT_RPS', 1, 100000)
   RATE_LIMIT_RPS: number = 100;
 
-  @IsInt({ message: 'RATE_LIMIT_BURST must be an integer between 1 and 200000' })
-  @Min(1, { message: 'RATE_LIMIT_BURST must be an integer between 1 and 200000' })
-  @Max(200000, { message: 'RATE_LIMIT_BURST must be an integer between 1 and 200000' })
+  @IntSetting('RATE_LIMIT_BURST', 1, 200000)
   RATE_LIMIT_BURST: number = 200;
 
-  @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'POLICY_REGISTRY_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('POLICY_REGISTRY_URL')
   POLICY_REGISTRY_URL?: string;
 
-  @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'APPROVALS_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('APPROVALS_URL')
   APPROVALS_URL?: string;
 
-  @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'INTENT_EVALUATOR_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('INTENT_EVALUATOR_URL')
   INTENT_EVALUATOR_URL?: string;
 
-  @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'MANDATE_ISSUER_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('MANDATE_ISSUER_URL')
   MANDATE_ISSUER_URL?: string;
 
-  @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'DECISION_PROXY_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('DECISION_PROXY_URL')
   DECISION_PROXY_URL?: string;
 
-  @ValidateIf((c: GatewayConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'WEBHOOK_DISPATCHER_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('WEBHOOK_DISPATCHER_URL')
   WEBHOOK_DISPATCHER_URL?: string;
+}
+
+/** The gateway's settings from configuration: built here once for the embedded and the distributed root. */
+export function gatewaySettings(config: GatewayConfig): GatewaySettings {
+  return {
+    mode: config.GATEWAY_MODE,
+    version: VERSION,
+    defaultRateLimit: { requestsPerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
+    platformAdminKey: config.PLATFORM_ADMIN_KEY,
+    bootstrapAdminKey: config.BOOTSTRAP_ADMIN_KEY,
+  };
 }

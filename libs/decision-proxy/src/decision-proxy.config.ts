@@ -1,25 +1,21 @@
-import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { BaseConfig } from '@igw/config';
+import { join } from 'node:path';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { BaseConfig, ServiceUrlSetting } from '@igw/config';
 
-const url = (name: string) => ({ message: `${name} must be an http(s)://host:port URL without a path (required in distributed mode)` });
-const distributed = (c: DecisionProxyConfig) => c.GATEWAY_MODE === 'distributed';
 
 /**
  * Settings of the decision proxy: the services it reads (distributed mode), where an older
  * version's decision journal may have been left, and the order of authentication levels for step_up.
  */
 export class DecisionProxyConfig extends BaseConfig {
-  @ValidateIf(distributed)
-  @Matches(/^https?:\/\/[^/\s]+$/, url('POLICY_REGISTRY_URL'))
+  @ServiceUrlSetting('POLICY_REGISTRY_URL')
   POLICY_REGISTRY_URL?: string;
 
-  @ValidateIf(distributed)
-  @Matches(/^https?:\/\/[^/\s]+$/, url('APPROVALS_URL'))
+  @ServiceUrlSetting('APPROVALS_URL')
   APPROVALS_URL?: string;
 
   /** The issuer's JWKS and revocations come from here; never from a URL named in a token. */
-  @ValidateIf(distributed)
-  @Matches(/^https?:\/\/[^/\s]+$/, url('MANDATE_ISSUER_URL'))
+  @ServiceUrlSetting('MANDATE_ISSUER_URL')
   MANDATE_ISSUER_URL?: string;
 
   /**
@@ -38,4 +34,13 @@ export class DecisionProxyConfig extends BaseConfig {
 
 export function acrLevelsOf(config: Pick<DecisionProxyConfig, 'MANDATE_ACR_LEVELS'>): string[] | undefined {
   return config.MANDATE_ACR_LEVELS ? config.MANDATE_ACR_LEVELS.split(',') : undefined;
+}
+
+/** The module options that come from configuration: built here once for the embedded and the service root. */
+export function decisionProxySettings(config: DecisionProxyConfig): { legacyJournalDir: string; acrLevels?: string[] } {
+  const acrLevels = acrLevelsOf(config);
+  return {
+    legacyJournalDir: config.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
+    ...(acrLevels ? { acrLevels } : {}),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { BaseConfig } from '@igw/config';
+import { IsOptional, IsString, Matches, MinLength } from 'class-validator';
+import { BaseConfig, IntSetting, ServiceUrlSetting } from '@igw/config';
 import { OpenAiChatClient, OpenAiEmbeddingsClient } from './adapters/openai';
 import { CHAT_MODEL, CLASSIFICATION_CASCADE_OPTIONS, EMBEDDING_MODEL, type ClassificationCascadeOverrides } from './application/classification';
 
@@ -20,12 +20,10 @@ export class EvaluatorConfig extends BaseConfig {
   @IsString()
   GRANT_SIGNING_KEY?: string;
 
-  @ValidateIf((c: EvaluatorConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'POLICY_REGISTRY_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('POLICY_REGISTRY_URL')
   POLICY_REGISTRY_URL?: string;
 
-  @ValidateIf((c: EvaluatorConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'APPROVALS_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('APPROVALS_URL')
   APPROVALS_URL?: string;
 
   /** Base URL of an OpenAI-compatible API serving `POST /embeddings`. Unset: no embedding layer. */
@@ -42,9 +40,7 @@ export class EvaluatorConfig extends BaseConfig {
   @IsString()
   EMBEDDINGS_API_KEY?: string;
 
-  @IsInt({ message: 'EMBEDDINGS_TIMEOUT_MS must be an integer between 50 and 60000' })
-  @Min(50, { message: 'EMBEDDINGS_TIMEOUT_MS must be an integer between 50 and 60000' })
-  @Max(60000, { message: 'EMBEDDINGS_TIMEOUT_MS must be an integer between 50 and 60000' })
+  @IntSetting('EMBEDDINGS_TIMEOUT_MS', 50, 60000)
   EMBEDDINGS_TIMEOUT_MS: number = 2000;
 
   /** Base URL of an OpenAI-compatible API serving `POST /chat/completions`. Unset: no llm layer. */
@@ -61,9 +57,7 @@ export class EvaluatorConfig extends BaseConfig {
   @IsString()
   LLM_API_KEY?: string;
 
-  @IsInt({ message: 'LLM_TIMEOUT_MS must be an integer between 50 and 60000' })
-  @Min(50, { message: 'LLM_TIMEOUT_MS must be an integer between 50 and 60000' })
-  @Max(60000, { message: 'LLM_TIMEOUT_MS must be an integer between 50 and 60000' })
+  @IntSetting('LLM_TIMEOUT_MS', 50, 60000)
   LLM_TIMEOUT_MS: number = 3000;
 }
 

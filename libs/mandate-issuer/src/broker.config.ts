@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsOptional, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
+import { IntSetting } from '@igw/config';
 import { ConjurAuthnJwtBroker, DEFAULT_CONJUR_TIMEOUT_MS } from './adapters/conjur';
 import { DEFAULT_VAULT_JWT_MOUNT, DEFAULT_VAULT_TIMEOUT_MS, VaultJwtBroker } from './adapters/vault';
 import { CREDENTIAL_BROKERS, CredentialBrokerRegistry, type CredentialBroker } from './application/brokers';
@@ -7,7 +8,6 @@ import { CREDENTIAL_BROKERS, CredentialBrokerRegistry, type CredentialBroker } f
 const URL_RULE = /^https?:\/\/[^\s/]+(\/\S*)?$/;
 // Slash-separated segments of [A-Za-z0-9_.-], none of them `.` or `..`.
 const PATH_RULE = /^(?!(?:.*\/)?\.{1,2}(?:\/|$))[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*\/?$/;
-const timeoutMessage = (name: string) => `${name} must be an integer between 50 and 60000`;
 
 const conjurOn = (c: BrokerSettings) =>
   c.CONJUR_URL !== undefined || c.CONJUR_ACCOUNT !== undefined || c.CONJUR_AUTHN_JWT_SERVICE_ID !== undefined || c.CONJUR_HOST_ID !== undefined;
@@ -50,9 +50,7 @@ export function withBrokerSettings<TBase extends Constructor>(Base: TBase) {
     @Matches(PATH_RULE, { message: 'VAULT_NAMESPACE must be a Vault namespace path such as ns1 or ns1/ns2' })
     VAULT_NAMESPACE?: string;
 
-    @IsInt({ message: timeoutMessage('VAULT_TIMEOUT_MS') })
-    @Min(50, { message: timeoutMessage('VAULT_TIMEOUT_MS') })
-    @Max(60000, { message: timeoutMessage('VAULT_TIMEOUT_MS') })
+    @IntSetting('VAULT_TIMEOUT_MS', 50, 60000)
     VAULT_TIMEOUT_MS: number = DEFAULT_VAULT_TIMEOUT_MS;
 
     /** Conjur appliance URL. Unset (and no other CONJUR_* setting): no `conjur` broker. */
@@ -76,9 +74,7 @@ export function withBrokerSettings<TBase extends Constructor>(Base: TBase) {
     @Matches(/^\S+$/, { message: 'CONJUR_HOST_ID must be a Conjur host identity such as host/jwt-apps/agents' })
     CONJUR_HOST_ID?: string;
 
-    @IsInt({ message: timeoutMessage('CONJUR_TIMEOUT_MS') })
-    @Min(50, { message: timeoutMessage('CONJUR_TIMEOUT_MS') })
-    @Max(60000, { message: timeoutMessage('CONJUR_TIMEOUT_MS') })
+    @IntSetting('CONJUR_TIMEOUT_MS', 50, 60000)
     CONJUR_TIMEOUT_MS: number = DEFAULT_CONJUR_TIMEOUT_MS;
   }
   return WithBrokerSettings;

@@ -1,5 +1,5 @@
 import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { BaseConfig } from '@igw/config';
+import { BaseConfig, IntSetting, ServiceUrlSetting } from '@igw/config';
 import { withBrokerSettings } from './broker.config';
 
 /**
@@ -14,12 +14,11 @@ export class MandateIssuerConfig extends withBrokerSettings(BaseConfig) {
   @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, { message: 'MANDATE_KEK must be 32 bytes as base64 (44 chars) or hex (64 chars)' })
   MANDATE_KEK?: string;
 
-  @ValidateIf((c: MandateIssuerConfig) => c.GATEWAY_MODE === 'distributed')
-  @Matches(/^https?:\/\/[^/\s]+$/, { message: 'POLICY_REGISTRY_URL must be an http(s)://host:port URL without a path (required in distributed mode)' })
+  @ServiceUrlSetting('POLICY_REGISTRY_URL')
   POLICY_REGISTRY_URL?: string;
 
   /** Key rotation interval in days (default 30). */
   @IsOptional()
-  @Matches(/^[1-9]\d{0,3}$/, { message: 'MANDATE_KEY_ROTATION_DAYS must be a whole number of days from 1 to 9999' })
-  MANDATE_KEY_ROTATION_DAYS?: string;
+  @IntSetting('MANDATE_KEY_ROTATION_DAYS', 1, 9999, 'MANDATE_KEY_ROTATION_DAYS must be a whole number of days from 1 to 9999')
+  MANDATE_KEY_ROTATION_DAYS?: number;
 }

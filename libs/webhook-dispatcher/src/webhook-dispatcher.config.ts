@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { BaseConfig } from '@igw/config';
+import { BaseConfig, IntSetting } from '@igw/config';
 
 /**
  * Settings of the webhook dispatcher: the KEK that seals signing secrets at rest (required in
@@ -19,8 +19,8 @@ export class WebhookDispatcherConfig extends BaseConfig {
   WEBHOOKS_ALLOW_PRIVATE?: string;
 
   @IsOptional()
-  @Matches(/^[1-9]\d{2,5}$/, { message: 'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 999999' })
-  WEBHOOK_TIMEOUT_MS?: string;
+  @IntSetting('WEBHOOK_TIMEOUT_MS', 100, 999999, 'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 999999')
+  WEBHOOK_TIMEOUT_MS?: number;
 
   /** Kafka consumer group shared by the replicas of one deployment (default webhook-dispatcher). */
   @IsOptional()

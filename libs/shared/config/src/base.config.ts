@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
+import { IntSetting } from './int-setting';
 
 export const CONFIG = Symbol('CONFIG');
 
@@ -11,9 +12,7 @@ export class BaseConfig {
   @IsIn(['embedded', 'distributed'], { message: 'GATEWAY_MODE must be "embedded" or "distributed"' })
   GATEWAY_MODE: GatewayMode = 'embedded';
 
-  @IsInt({ message: 'PORT must be an integer between 1 and 65535' })
-  @Min(1, { message: 'PORT must be an integer between 1 and 65535' })
-  @Max(65535, { message: 'PORT must be an integer between 1 and 65535' })
+  @IntSetting('PORT', 1, 65535)
   PORT: number = 8080;
 
   @IsString()
@@ -49,9 +48,7 @@ export class BaseConfig {
 
   /** How often the outbox relay polls when nothing nudged it, in ms. */
   @IsOptional()
-  @IsInt({ message: 'OUTBOX_POLL_MS must be an integer between 10 and 60000' })
-  @Min(10, { message: 'OUTBOX_POLL_MS must be an integer between 10 and 60000' })
-  @Max(60000, { message: 'OUTBOX_POLL_MS must be an integer between 10 and 60000' })
+  @IntSetting('OUTBOX_POLL_MS', 10, 60000)
   OUTBOX_POLL_MS: number = 200;
 
   @IsOptional()

@@ -1,2 +1,5 @@
 export * from './load-config';
 export * from './base.config';
+export * from './mode';
+export * from './int-setting';
+export * from './service-url-setting';

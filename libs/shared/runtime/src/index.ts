@@ -4,3 +4,5 @@ export * from './version-board';
 export * from './secret-file';
 export * from './service-app';
 export * from './key-encryption';
+export * from './service-settings';
+export * from './open-service';
