@@ -49,15 +49,6 @@ export default [
   {
     // TODO(issue 12 merge): files being rewritten in parallel; their `!` go after the merge.
     files: [
-      'apps/*/src/main.ts',
-      'libs/*/src/*.config.ts',
-      'libs/*/src/*.module.ts',
-      'libs/shared/config/**/*.ts',
-      'libs/shared/runtime/**/*.ts',
-      'libs/shared/events/src/adapters/kafka/kafka-event-bus.ts',
-      'libs/intent-evaluator/src/domain/classification/**/*.ts',
-      'libs/shared/scope-glob/src/**/*.ts',
-      'libs/shared/rule-conditions/src/**/*.ts',
       'libs/shared/lexical-index/src/**/*.ts',
       'libs/webhook-dispatcher/src/adapters/sql/**/*.ts',
       'libs/*/src/adapters/prisma/**/*.ts',

@@ -39,7 +39,7 @@ runApp('mandate-issuer', async () => {
     ],
     checks: serviceChecks(svc),
     // Revocations answered before Redis is up would leave the board behind (verifiers then catch up from the events).
-    redisWarning: 'redis not ready: version board writes fail until it is; revocations still succeed',
+    redisWarning: 'redis not ready: revocations answer 503 until it is (the version board cannot be advanced)',
     release: () => registryHttp.close(),
   });
 });

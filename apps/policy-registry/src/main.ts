@@ -16,6 +16,6 @@ runApp('policy-registry', async () => {
     imports: [PolicyRegistryModule.register({ db: infra.db, notifier: infra.notifier, versionBoard, internalRoutes: true })],
     checks: serviceChecks(svc),
     // Changes answered before Redis is up would leave the board behind (readers then catch up from the events).
-    redisWarning: 'redis not ready: version board writes fail until it is; changes still succeed',
+    redisWarning: 'redis not ready: changes answer 503 until it is (the version board cannot be advanced)',
   });
 });

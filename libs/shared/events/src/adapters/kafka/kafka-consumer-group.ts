@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@igw/contracts';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { defined } from '@igw/kernel';
 import type { EventHandler, Subscription, TransientErrorTest } from '../../ports/event-bus.port';
 import type { KafkaEventBusLogger } from './kafka-log';
 import { errorMessage, HandlerFailure, withTimeout } from './kafka-support';
@@ -186,8 +187,9 @@ export class KafkaConsumerGroup {
     for (let i = 0; i < messages.length; ) {
       if (!isRunning() || isStale() || this.ctx.stopped()) return;
       const pending = this.retries.get(tp);
+      const next = defined(messages[i], 'batch message');
       // Never run past an event that still has to be redelivered (a batch fetched before the seek).
-      if (pending && BigInt(messages[i]!.offset) > BigInt(pending.offset)) return;
+      if (pending && BigInt(next.offset) > BigInt(pending.offset)) return;
       // While an event is being redelivered, one at a time; otherwise up to the group's concurrency.
       const chunk = messages.slice(i, i + (pending ? 1 : this.concurrency));
       const results = await Promise.allSettled(chunk.map((m) => this.dispatch(topic, m)));
@@ -195,10 +197,10 @@ export class KafkaConsumerGroup {
       const handled = failedAt === -1 ? chunk.length : failedAt;
       if (handled > 0) {
         if (pending) this.retries.delete(tp);
-        resolveOffset(chunk[handled - 1]!.offset);
+        resolveOffset(defined(chunk[handled - 1], 'handled message').offset);
       }
       if (failedAt !== -1) {
-        const message = chunk[failedAt]!;
+        const message = defined(chunk[failedAt], 'failed message');
         const failure = (results[failedAt] as PromiseRejectedResult).reason as unknown;
         const err = failure instanceof HandlerFailure ? failure.error : failure;
         const again = this.retries.get(tp);
