@@ -4,7 +4,7 @@ import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
 import { SERVICE_ROUTES } from '@igw/contracts';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger, type ReadinessCheck } from '@igw/http';
-import { VERSION } from '@igw/kernel';
+import { defined, VERSION } from '@igw/kernel';
 import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serviceReadiness } from '@igw/runtime';
 
 /** Distributed mode: the public edge in front of the services. */
@@ -15,7 +15,7 @@ runApp('api-gateway', async () => {
   const redis = createRedis(config, logger);
   const infra = await openServiceInfra(config, { schema: GATEWAY_SCHEMA, migrations: GATEWAY_MIGRATIONS, bus, logger });
   const env = config as unknown as Record<string, string | undefined>;
-  const services = Object.fromEntries(SERVICE_ROUTES.map((r) => [r.service, env[r.urlSetting]!]));
+  const services = Object.fromEntries(SERVICE_ROUTES.map((r) => [r.service, defined(env[r.urlSetting], r.urlSetting)]));
   // Each service's own readiness; a service that serves but reports `warn` (records set aside…) passes it on with its numbers.
   const serviceChecks: ReadinessCheck[] = Object.entries(services).map(([name, url]) => ({
     name: name.replace(/-/g, '_'),

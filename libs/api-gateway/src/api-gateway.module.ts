@@ -52,7 +52,8 @@ export interface ApiGatewayModuleOptions {
 @Module({})
 export class ApiGatewayModule {
   static register(options: ApiGatewayModuleOptions): DynamicModule {
-    const proxies = new Map(Object.entries(options.upstreams?.services ?? {}).map(([name, url]) => [name, new ServiceProxy(url, options.upstreams!.internalToken)]));
+    const upstreams = options.upstreams;
+    const proxies = new Map(upstreams ? Object.entries(upstreams.services).map(([name, url]) => [name, new ServiceProxy(url, upstreams.internalToken)]) : []);
     const providers: Provider[] = [
       { provide: GATEWAY_SETTINGS, useValue: options.settings },
       { provide: GATEWAY_PRISMA, useFactory: () => createGatewayPrisma(options.db) },

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { BaseConfig } from '@igw/config';
 import type { EventBus } from '@igw/events';
 import { CALLER_RESOLVER, CallerGuard, createHttpApp, InternalCallerResolver, ProbesController, READINESS_CHECKS, type ReadinessCheck } from '@igw/http';
-import { VERSION } from '@igw/kernel';
+import { defined, VERSION } from '@igw/kernel';
 import { redisReady, type ServiceInfra } from './service-infra';
 
 
@@ -41,7 +41,7 @@ export async function serveService(options: ServiceAppOptions): Promise<() => Pr
     controllers: [ProbesController],
     providers: [
       { provide: READINESS_CHECKS, useValue: options.checks },
-      { provide: CALLER_RESOLVER, useValue: new InternalCallerResolver(config.INTERNAL_AUTH_TOKEN!) },
+      { provide: CALLER_RESOLVER, useValue: new InternalCallerResolver(defined(config.INTERNAL_AUTH_TOKEN, 'INTERNAL_AUTH_TOKEN')) },
       { provide: APP_GUARD, useClass: CallerGuard },
     ],
   })

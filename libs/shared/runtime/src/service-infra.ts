@@ -1,3 +1,4 @@
+import { defined } from '@igw/kernel';
 import type { Logger } from 'pino';
 import Redis from 'ioredis';
 import type { BaseConfig } from '@igw/config';
@@ -27,7 +28,7 @@ export async function openServiceInfra(
   opts: { schema: string; migrations: string; bus: EventBus; logger: Logger; waitMs?: number },
 ): Promise<ServiceInfra> {
   const db =
-    config.GATEWAY_MODE === 'embedded' ? openEmbeddedDatabase(config.DATA_DIR, opts.schema) : openPostgresDatabase(config.DATABASE_URL!, opts.schema);
+    config.GATEWAY_MODE === 'embedded' ? openEmbeddedDatabase(config.DATA_DIR, opts.schema) : openPostgresDatabase(defined(config.DATABASE_URL, 'DATABASE_URL'), opts.schema);
   await databaseReady(db);
   const deadline = Date.now() + (opts.waitMs ?? 30_000);
   for (let attempt = 1; ; attempt++) {
