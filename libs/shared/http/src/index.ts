@@ -14,3 +14,4 @@ export * from './internal-client/http-policy-registry.client';
 export * from './internal-client/http-mandate-issuer.client';
 export * from './outbound/bounded-request';
 export * from './api-docs';
+export * from './resource-action';

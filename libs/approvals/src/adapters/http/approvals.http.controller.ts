@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto } from '@igw/contracts';
-import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope } from '@igw/http';
+import { ApiErrors, ApiPagedList, CurrentCaller, ResourceAction } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
 import { DenyApprovalUseCase } from '../../application/use-cases/deny-approval.use-case';
@@ -41,22 +41,16 @@ export class ApprovalsHttpController {
     return this.getApproval.execute(caller, id);
   }
 
-  @Post(':id/approve')
-  @HttpCode(200)
-  @RequireScope('policy_write')
+  @ResourceAction('approve', ApprovalDto, 'policy_write')
   @ApiOperation({ summary: 'pending → approved: the same call is then let through once. No body.' })
-  @ApiResponse({ status: 200, type: ApprovalDto })
   @ApiErrors({ 403: 'insufficient_scope, self_approval (the key whose call caused the request)', 404: 'not_found', 409: 'invalid_transition (already decided or expired)' })
   approve(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
     return this.approveApproval.execute(caller, id);
   }
 
-  @Post(':id/deny')
-  @HttpCode(200)
-  @RequireScope('policy_write')
+  @ResourceAction('deny', ApprovalDto, 'policy_write')
   @ApiOperation({ summary: 'pending → denied, with an optional reason.' })
   @ApiBody({ type: DenyApprovalDto, required: false })
-  @ApiResponse({ status: 200, type: ApprovalDto })
   @ApiErrors({ 400: 'invalid_request', 403: 'insufficient_scope, self_approval', 404: 'not_found', 409: 'invalid_transition (already decided or expired)' })
   deny(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body?: DenyApprovalDto): Promise<ApprovalDto> {
     return this.denyApproval.execute(caller, id, body);

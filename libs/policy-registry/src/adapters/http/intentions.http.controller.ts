@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateIntentionDto, INTENTION_STATUSES, IntentionDto, IntentionListDto } from '@igw/contracts';
-import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope } from '@igw/http';
+import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope, ResourceAction } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
@@ -55,21 +55,15 @@ export class IntentionsHttpController {
     return this.getIntention.execute(caller, id);
   }
 
-  @Post(':id/publish')
-  @HttpCode(200)
-  @RequireScope('policy_write')
+  @ResourceAction('publish', IntentionDto, 'policy_write')
   @ApiOperation({ summary: 'draft → active: the next matching call is decided against it. Publishing an active intention is a no-op.' })
-  @ApiResponse({ status: 200, type: IntentionDto })
   @ApiErrors({ 403: 'insufficient_scope', 404: 'not_found', 409: 'invalid_transition (archived)' })
   publish(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.publishIntention.execute(caller, id);
   }
 
-  @Post(':id/archive')
-  @HttpCode(200)
-  @RequireScope('policy_write')
+  @ResourceAction('archive', IntentionDto, 'policy_write')
   @ApiOperation({ summary: 'draft | active → archived; it stops matching traffic. Archiving twice is a no-op.' })
-  @ApiResponse({ status: 200, type: IntentionDto })
   @ApiErrors({ 403: 'insufficient_scope', 404: 'not_found' })
   archive(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.archiveIntention.execute(caller, id);
