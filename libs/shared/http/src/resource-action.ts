@@ -1,6 +1,7 @@
-import { applyDecorators, HttpCode, Post, type Type } from '@nestjs/common';
+import { applyDecorators, Get, HttpCode, Post, type Type } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import type { Scope } from '@igw/kernel';
+import { ApiErrors } from './api-docs';
 import { RequireScope } from './caller';
 
 /**
@@ -12,4 +13,10 @@ export function ResourceAction(action: string, answer: Type<unknown>, scope?: Sc
   const decorators = [Post(`:id/${action}`), HttpCode(200), ...(scope ? [RequireScope(scope)] : []), ApiResponse({ status: 200, type: answer })];
   // Applied as if stacked in this order on the method (bottom-up), as the routes were written before.
   return applyDecorators(...decorators.reverse());
+}
+
+/** `GET :id`: one resource of the caller's org, 404 not_found when it has none by that id. */
+export function ResourceRead(answer: Type<unknown>) {
+  // Reversed for the same reason as above.
+  return applyDecorators(...[Get(':id'), ApiResponse({ status: 200, type: answer }), ApiErrors({ 404: 'not_found' })].reverse());
 }

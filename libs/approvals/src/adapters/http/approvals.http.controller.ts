@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto } from '@igw/contracts';
-import { ApiErrors, ApiPagedList, CurrentCaller, ResourceAction } from '@igw/http';
+import { ApiErrors, ApiPagedList, CurrentCaller, ResourceAction, ResourceRead } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
 import { DenyApprovalUseCase } from '../../application/use-cases/deny-approval.use-case';
@@ -33,10 +33,8 @@ export class ApprovalsHttpController {
     return this.listApprovals.execute(caller, { status, limit, cursor });
   }
 
-  @Get(':id')
+  @ResourceRead(ApprovalDto)
   @ApiOperation({ summary: 'One approval request.' })
-  @ApiResponse({ status: 200, type: ApprovalDto })
-  @ApiErrors({ 404: 'not_found' })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
     return this.getApproval.execute(caller, id);
   }

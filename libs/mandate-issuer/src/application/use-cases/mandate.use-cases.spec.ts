@@ -11,8 +11,7 @@ import { KeyEncryption } from '../../adapters/crypto/key-encryption';
 import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
 import { BrokerError, type BrokerKind, type MintedCredential } from '../brokers';
 import { KeyRing } from '../signing/key-ring';
-import { FakeCredentialBrokers } from '../testing/fake-credential-brokers.fake';
-import { FakeIntentCards, intentCardDto } from '../testing/fake-intent-cards.fake';
+import { intentCardDto } from '../testing/fake-intent-cards.fake';
 import { mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
 import { brokerHandlePurpose, MANDATE_ISSUER } from './dispense-mandate.use-case';
 import { InspectMandateUseCase } from './inspect-mandate.use-case';
@@ -38,9 +37,7 @@ beforeAll(async () => {
 });
 
 async function setup(kinds: BrokerKind[] = ['vault', 'conjur'], options: { loadKeys?: boolean } = {}) {
-  const brokers = new FakeCredentialBrokers(kinds);
-  const registry = new FakeIntentCards().install(ORG, intentCardDto());
-  const world = await mandateWorld({ now: T0, signing, signingKey, brokers, registry, loadKeys: options.loadKeys });
+  const world = await mandateWorld({ now: T0, signing, signingKey, kinds, orgs: [ORG], loadKeys: options.loadKeys });
   return { ...world, sign: jest.spyOn(world.ring, 'sign'), inspect: new InspectMandateUseCase(world.mandates, world.clock) };
 }
 type World = Awaited<ReturnType<typeof setup>>;

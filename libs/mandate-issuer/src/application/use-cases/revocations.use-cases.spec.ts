@@ -8,8 +8,6 @@ import { AppError, type Caller } from '@igw/kernel';
 import { KeyEncryption } from '../../adapters/crypto/key-encryption';
 // eslint-disable-next-line no-restricted-imports
 import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
-import { FakeCredentialBrokers } from '../testing/fake-credential-brokers.fake';
-import { FakeIntentCards, intentCardDto } from '../testing/fake-intent-cards.fake';
 import { mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
 import { REVOCATION_LISTED_AFTER_EXPIRY_SECONDS, RevocationsSinceUseCase } from './revocations-since.use-case';
 
@@ -30,9 +28,7 @@ beforeAll(async () => {
 });
 
 async function setup() {
-  const brokers = new FakeCredentialBrokers(['vault']);
-  const registry = new FakeIntentCards().install(ORG, intentCardDto()).install(OTHER, intentCardDto());
-  const world = await mandateWorld({ now: T0, signing, signingKey, brokers, registry });
+  const world = await mandateWorld({ now: T0, signing, signingKey, kinds: ['vault'], orgs: [ORG, OTHER] });
   return { ...world, revocations: new RevocationsSinceUseCase(world.mandates, world.clock) };
 }
 type World = Awaited<ReturnType<typeof setup>>;

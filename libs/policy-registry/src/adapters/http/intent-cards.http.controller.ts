@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { InstallIntentCardDto, IntentCardDto, IntentCardListDto } from '@igw/contracts';
-import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope } from '@igw/http';
+import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope, ResourceRead } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
@@ -44,10 +44,8 @@ export class IntentCardsHttpController {
     return this.listCards.execute(caller, { limit, cursor });
   }
 
-  @Get(':id')
+  @ResourceRead(IntentCardDto)
   @ApiOperation({ summary: 'One intent card.' })
-  @ApiResponse({ status: 200, type: IntentCardDto })
-  @ApiErrors({ 404: 'not_found' })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentCardDto> {
     return this.getCard.execute(caller, id);
   }

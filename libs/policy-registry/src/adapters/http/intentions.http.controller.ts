@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateIntentionDto, INTENTION_STATUSES, IntentionDto, IntentionListDto } from '@igw/contracts';
-import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope, ResourceAction } from '@igw/http';
+import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope, ResourceAction, ResourceRead } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
@@ -47,10 +47,8 @@ export class IntentionsHttpController {
     return this.listIntentions.execute(caller, { status, limit, cursor });
   }
 
-  @Get(':id')
+  @ResourceRead(IntentionDto)
   @ApiOperation({ summary: 'One intention.' })
-  @ApiResponse({ status: 200, type: IntentionDto })
-  @ApiErrors({ 404: 'not_found' })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.getIntention.execute(caller, id);
   }
