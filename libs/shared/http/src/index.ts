@@ -13,3 +13,5 @@ export * from './internal-client/http-approvals.client';
 export * from './internal-client/http-policy-registry.client';
 export * from './internal-client/http-mandate-issuer.client';
 export * from './outbound/bounded-request';
+export * from './api-docs';
+export * from './resource-action';

@@ -67,3 +67,13 @@ export function toPage<T extends PageKey>(rows: T[], limit: number): { items: T[
   const last = items[items.length - 1];
   return { items, nextCursor: last ? encodeCursor(last) : null };
 }
+
+/** A list's `status` filter: absent, or one of `allowed` (anything else names the parameter). */
+export function parseStatusFilter<S extends string>(value: QueryValue, allowed: readonly S[]): S | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    const message = `status must be one of ${allowed.join(', ')}`;
+    throw invalidRequest(message, [{ path: 'status', message }]);
+  }
+  return value as S;
+}

@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, newId, type Clock } from '@igw/kernel';
-import { Topics } from '@igw/contracts';
-import { envelope } from '@igw/events';
-import { displayPrefix } from '../../domain/api-key';
+import { CLOCK, type Clock } from '@igw/kernel';
 import { hashApiKey } from '../api-key-secrets';
+import { newApiKey } from '../new-api-key';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings';
 import { API_KEY_REPOSITORY, ORG_REPOSITORY, type ApiKeyRepository, type OrgRepository } from '../ports/org.repository.port';
 import { CreateOrgUseCase } from './create-org.use-case';
@@ -38,12 +36,8 @@ export class BootstrapOrgUseCase {
       return { orgId: created.org.id, generatedKey: given ? undefined : created.api_key.key };
     }
     if (given && existing && !(await this.keys.findByHash(hashApiKey(given)))) {
-      const now = this.clock.now();
-      const id = newId('key');
-      await this.keys.create(
-        { id, orgId: existing.id, name: 'bootstrap-admin', scope: 'admin', prefix: displayPrefix(given), hash: hashApiKey(given), createdAt: now, revokedAt: null },
-        [envelope(Topics.ApiKeyCreated, existing.id, { id, name: 'bootstrap-admin', scope: 'admin', created_at: now.toISOString() }, now)],
-      );
+      const { key, created } = newApiKey(existing.id, 'bootstrap-admin', 'admin', given, this.clock.now());
+      await this.keys.create(key, [created]);
     }
     return { orgId: existing?.id };
   }

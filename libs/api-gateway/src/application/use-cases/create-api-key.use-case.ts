@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, newId, type Caller, type Clock, type Scope } from '@igw/kernel';
-import { Topics, type CreatedApiKeyDto } from '@igw/contracts';
-import { envelope } from '@igw/events';
-import { displayPrefix } from '../../domain/api-key';
-import { generateApiKey, hashApiKey } from '../api-key-secrets';
-import { API_KEY_REPOSITORY, type ApiKeyRepository, type NewApiKey } from '../ports/org.repository.port';
+import { CLOCK, type Caller, type Clock, type Scope } from '@igw/kernel';
+import type { CreatedApiKeyDto } from '@igw/contracts';
+import { generateApiKey } from '../api-key-secrets';
+import { newApiKey } from '../new-api-key';
+import { API_KEY_REPOSITORY, type ApiKeyRepository } from '../ports/org.repository.port';
 import { toApiKeyDto } from './views';
 
 @Injectable()
@@ -17,19 +16,8 @@ export class CreateApiKeyUseCase {
   async execute(caller: Caller, input: { name: string; scope: Scope }): Promise<CreatedApiKeyDto> {
     const now = this.clock.now();
     const secret = generateApiKey();
-    const key: NewApiKey = {
-      id: newId('key'),
-      orgId: caller.orgId,
-      name: input.name,
-      scope: input.scope,
-      prefix: displayPrefix(secret),
-      hash: hashApiKey(secret),
-      createdAt: now,
-      revokedAt: null,
-    };
-    await this.keys.create(key, [
-      envelope(Topics.ApiKeyCreated, caller.orgId, { id: key.id, name: key.name, scope: key.scope, created_at: now.toISOString() }, now),
-    ]);
+    const { key, created } = newApiKey(caller.orgId, input.name, input.scope, secret, now);
+    await this.keys.create(key, [created]);
     return { ...toApiKeyDto(key), key: secret };
   }
 }

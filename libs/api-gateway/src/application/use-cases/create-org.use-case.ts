@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, newId, type Clock } from '@igw/kernel';
 import { Topics, type CreatedOrgDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
-import { displayPrefix } from '../../domain/api-key';
 import type { RateLimitPolicy } from '../../domain/rate-limit';
-import { generateApiKey, hashApiKey } from '../api-key-secrets';
+import { generateApiKey } from '../api-key-secrets';
+import { newApiKey } from '../new-api-key';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings';
-import { ORG_REPOSITORY, type NewApiKey, type OrgRecord, type OrgRepository } from '../ports/org.repository.port';
+import { ORG_REPOSITORY, type OrgRecord, type OrgRepository } from '../ports/org.repository.port';
 import { toApiKeyDto, toOrgDto } from './views';
 
 export interface CreateOrgInput {
@@ -29,20 +29,9 @@ export class CreateOrgUseCase {
     const now = this.clock.now();
     const org: OrgRecord = { id: newId('org'), name: input.name, rateLimit: input.rateLimit ?? null, createdAt: now };
     const secret = input.adminKey ?? generateApiKey();
-    const key: NewApiKey = {
-      id: newId('key'),
-      orgId: org.id,
-      name: 'admin',
-      scope: 'admin',
-      prefix: displayPrefix(secret),
-      hash: hashApiKey(secret),
-      createdAt: now,
-      revokedAt: null,
-    };
-    await this.orgs.createWithAdminKey(org, key, [
-      envelope(Topics.OrgCreated, org.id, { id: org.id, name: org.name, created_at: now.toISOString() }, now),
-      envelope(Topics.ApiKeyCreated, org.id, { id: key.id, name: key.name, scope: key.scope, created_at: now.toISOString() }, now),
-    ]);
+    const orgCreated = envelope(Topics.OrgCreated, org.id, { id: org.id, name: org.name, created_at: now.toISOString() }, now);
+    const { key, created } = newApiKey(org.id, 'admin', 'admin', secret, now);
+    await this.orgs.createWithAdminKey(org, key, [orgCreated, created]);
     return { org: toOrgDto(org, this.settings.defaultRateLimit), api_key: { ...toApiKeyDto(key), key: secret } };
   }
 }

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto, ErrorDto } from '@igw/contracts';
-import { CurrentCaller, RequireScope } from '@igw/http';
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto } from '@igw/contracts';
+import { ApiErrors, ApiPagedList, CurrentCaller, ResourceAction, ResourceRead } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
 import { DenyApprovalUseCase } from '../../application/use-cases/deny-approval.use-case';
@@ -23,10 +23,7 @@ export class ApprovalsHttpController {
   @Get()
   @ApiOperation({ summary: "List the org's approval requests, newest first. A pending request past expires_at is listed as expired." })
   @ApiQuery({ name: 'status', required: false, enum: APPROVAL_STATUSES })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
-  @ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' })
-  @ApiResponse({ status: 200, type: ApprovalListDto })
-  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request (names the parameter)' })
+  @ApiPagedList(ApprovalListDto, 50)
   list(
     @CurrentCaller() caller: Caller,
     @Query('status') status?: string,
@@ -36,36 +33,23 @@ export class ApprovalsHttpController {
     return this.listApprovals.execute(caller, { status, limit, cursor });
   }
 
-  @Get(':id')
+  @ResourceRead(ApprovalDto)
   @ApiOperation({ summary: 'One approval request.' })
-  @ApiResponse({ status: 200, type: ApprovalDto })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
     return this.getApproval.execute(caller, id);
   }
 
-  @Post(':id/approve')
-  @HttpCode(200)
-  @RequireScope('policy_write')
+  @ResourceAction('approve', ApprovalDto, 'policy_write')
   @ApiOperation({ summary: 'pending → approved: the same call is then let through once. No body.' })
-  @ApiResponse({ status: 200, type: ApprovalDto })
-  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope, self_approval (the key whose call caused the request)' })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
-  @ApiResponse({ status: 409, type: ErrorDto, description: 'invalid_transition (already decided or expired)' })
+  @ApiErrors({ 403: 'insufficient_scope, self_approval (the key whose call caused the request)', 404: 'not_found', 409: 'invalid_transition (already decided or expired)' })
   approve(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
     return this.approveApproval.execute(caller, id);
   }
 
-  @Post(':id/deny')
-  @HttpCode(200)
-  @RequireScope('policy_write')
+  @ResourceAction('deny', ApprovalDto, 'policy_write')
   @ApiOperation({ summary: 'pending → denied, with an optional reason.' })
   @ApiBody({ type: DenyApprovalDto, required: false })
-  @ApiResponse({ status: 200, type: ApprovalDto })
-  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request' })
-  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope, self_approval' })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
-  @ApiResponse({ status: 409, type: ErrorDto, description: 'invalid_transition (already decided or expired)' })
+  @ApiErrors({ 400: 'invalid_request', 403: 'insufficient_scope, self_approval', 404: 'not_found', 409: 'invalid_transition (already decided or expired)' })
   deny(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body?: DenyApprovalDto): Promise<ApprovalDto> {
     return this.denyApproval.execute(caller, id, body);
   }

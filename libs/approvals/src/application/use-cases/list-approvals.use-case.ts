@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, invalidRequest, type Caller, type Clock } from '@igw/kernel';
+import { CLOCK, parseStatusFilter, type Caller, type Clock } from '@igw/kernel';
 import type { ApprovalDto } from '@igw/contracts';
 import { APPROVAL_STATUSES, type ApprovalStatus } from '../../domain/approval';
 import { parsePageQuery, toPage, type QueryValue } from '../paging';
@@ -21,14 +21,7 @@ export class ListApprovalsUseCase {
 
   async execute(caller: Caller, query: { status?: QueryValue; limit?: QueryValue; cursor?: QueryValue }): Promise<ApprovalPage> {
     const page = parsePageQuery(query);
-    let status: ApprovalStatus | undefined;
-    if (query.status !== undefined) {
-      if (typeof query.status !== 'string' || !(APPROVAL_STATUSES as readonly string[]).includes(query.status)) {
-        const message = `status must be one of ${APPROVAL_STATUSES.join(', ')}`;
-        throw invalidRequest(message, [{ path: 'status', message }]);
-      }
-      status = query.status as ApprovalStatus;
-    }
+    const status = parseStatusFilter<ApprovalStatus>(query.status, APPROVAL_STATUSES);
     const now = this.clock.now();
     const rows = await this.approvals.list(caller.orgId, { status }, { limit: page.limit + 1, after: page.after }, now);
     const { items, nextCursor } = toPage(rows, page.limit);

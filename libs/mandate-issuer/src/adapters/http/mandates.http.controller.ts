@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DispensedMandateDto, DispenseMandateDto, ErrorDto, JwksDto, MandateViewDto, RefreshMandateDto, RevokedMandateDto, RevokeMandateDto } from '@igw/contracts';
-import { CurrentCaller, Public, RequireScope } from '@igw/http';
+import { DispensedMandateDto, DispenseMandateDto, JwksDto, MandateViewDto, RefreshMandateDto, RevokedMandateDto, RevokeMandateDto } from '@igw/contracts';
+import { ApiErrors, CurrentCaller, Public, RequireScope } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DispenseMandateUseCase } from '../../application/use-cases/dispense-mandate.use-case';
 import { InspectMandateUseCase } from '../../application/use-cases/inspect-mandate.use-case';
@@ -28,11 +28,7 @@ export class MandatesHttpController {
   @RequireScope('policy_write')
   @ApiOperation({ summary: 'Mint a mandate (RS256, typ mandate+jwt) for an intent card of the org, optionally through a credential broker.' })
   @ApiResponse({ status: 200, type: DispensedMandateDto })
-  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request' })
-  @ApiResponse({ status: 403, type: ErrorDto, description: 'mandate_violation (with suggested_scope), insufficient_scope' })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'intent_not_found' })
-  @ApiResponse({ status: 500, type: ErrorDto, description: 'signing_failed' })
-  @ApiResponse({ status: 502, type: ErrorDto, description: 'broker_failed' })
+  @ApiErrors({ 400: 'invalid_request', 403: 'mandate_violation (with suggested_scope), insufficient_scope', 404: 'intent_not_found', 500: 'signing_failed', 502: 'broker_failed' })
   dispense(@CurrentCaller() caller: Caller, @Body() body: DispenseMandateDto): Promise<DispensedMandateDto> {
     return this.dispenseMandate.execute(caller, body);
   }
@@ -43,9 +39,7 @@ export class MandatesHttpController {
   @RequireScope('policy_write')
   @ApiOperation({ summary: 'A new credential with the same cred_id and a later exp (TTL clamp, 24 h lifetime cap, one refresh per 10 s).' })
   @ApiResponse({ status: 200, type: DispensedMandateDto })
-  @ApiResponse({ status: 403, type: ErrorDto, description: 'scope_outside_intent' })
-  @ApiResponse({ status: 409, type: ErrorDto, description: 'mandate_expired, mandate_revoked' })
-  @ApiResponse({ status: 429, type: ErrorDto, description: 'cooldown (Retry-After)' })
+  @ApiErrors({ 403: 'scope_outside_intent', 409: 'mandate_expired, mandate_revoked', 429: 'cooldown (Retry-After)' })
   refresh(@CurrentCaller() caller: Caller, @Body() body: RefreshMandateDto) {
     return this.refreshMandate.execute(caller, body);
   }
@@ -56,7 +50,7 @@ export class MandatesHttpController {
   @RequireScope('policy_write')
   @ApiOperation({ summary: 'Revoke a mandate (idempotent) and the credential its broker minted.' })
   @ApiResponse({ status: 200, type: RevokedMandateDto })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  @ApiErrors({ 404: 'not_found' })
   revoke(@CurrentCaller() caller: Caller, @Body() body: RevokeMandateDto): Promise<RevokedMandateDto> {
     return this.revokeMandate.execute(caller, body);
   }
@@ -82,7 +76,7 @@ export class MandatesHttpController {
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Inspect a mandate of the org (never the credential itself).' })
   @ApiResponse({ status: 200, type: MandateViewDto })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  @ApiErrors({ 404: 'not_found' })
   inspect(@CurrentCaller() caller: Caller, @Param('cred_id') credId: string): Promise<MandateViewDto> {
     return this.inspectMandate.execute(caller, credId);
   }

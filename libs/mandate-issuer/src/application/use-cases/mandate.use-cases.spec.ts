@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { parseEvent, Topics, type DispenseMandateDto, type EventEnvelope, type MandateEventV1 } from '@igw/contracts';
-import { AppError, DependencyUnavailableError, FixedClock, type Caller } from '@igw/kernel';
+import { AppError, DependencyUnavailableError, type Caller } from '@igw/kernel';
 // Signing and sealing are the real crypto edge, so credentials are checked with jose and sealed
 // handles are real ciphertexts:
 // eslint-disable-next-line no-restricted-imports
@@ -11,14 +11,11 @@ import { KeyEncryption } from '../../adapters/crypto/key-encryption';
 import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
 import { BrokerError, type BrokerKind, type MintedCredential } from '../brokers';
 import { KeyRing } from '../signing/key-ring';
-import { FakeCredentialBrokers } from '../testing/fake-credential-brokers.fake';
-import { FakeIntentCards, intentCardDto } from '../testing/fake-intent-cards.fake';
-import { InMemoryMandateRepository } from '../testing/in-memory-mandate.repository.fake';
-import { InMemorySigningKeyRepository } from '../testing/in-memory-signing-key.repository.fake';
-import { brokerHandlePurpose, DispenseMandateUseCase, MANDATE_ISSUER } from './dispense-mandate.use-case';
+import { intentCardDto } from '../testing/fake-intent-cards.fake';
+import { mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
+import { brokerHandlePurpose, MANDATE_ISSUER } from './dispense-mandate.use-case';
 import { InspectMandateUseCase } from './inspect-mandate.use-case';
 import { RefreshMandateUseCase } from './refresh-mandate.use-case';
-import { RevokeMandateUseCase } from './revoke-mandate.use-case';
 
 jest.setTimeout(30_000);
 
@@ -31,7 +28,7 @@ const T0_S = Math.floor(T0.getTime() / 1000);
 const iso = (seconds: number) => new Date((T0_S + seconds) * 1000).toISOString();
 
 const signing = new RsaMandateSigning(new KeyEncryption(randomBytes(32)));
-let signingKey: Awaited<ReturnType<RsaMandateSigning['generate']>>;
+let signingKey: GeneratedSigningKey;
 
 beforeAll(async () => {
   for (const level of ['log', 'warn', 'error'] as const) jest.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
@@ -40,29 +37,8 @@ beforeAll(async () => {
 });
 
 async function setup(kinds: BrokerKind[] = ['vault', 'conjur'], options: { loadKeys?: boolean } = {}) {
-  const clock = new FixedClock(T0);
-  const keys = new InMemorySigningKeyRepository();
-  const dayBefore = new Date(T0.getTime() - 24 * 3600_000);
-  keys.rows.set(signingKey.kid, { ...signingKey, kekId: signing.kekId, createdAt: dayBefore, activatesAt: dayBefore, retiredAt: null, lastExpiry: null });
-  const ring = new KeyRing(keys, signing, clock, {});
-  if (options.loadKeys !== false) await ring.reload();
-  const mandates = new InMemoryMandateRepository();
-  const brokers = new FakeCredentialBrokers(kinds);
-  const registry = new FakeIntentCards().install(ORG, intentCardDto());
-  const sign = jest.spyOn(ring, 'sign');
-  return {
-    clock,
-    keys,
-    ring,
-    sign,
-    mandates,
-    brokers,
-    registry,
-    dispense: new DispenseMandateUseCase(registry, mandates, brokers, signing, ring, clock),
-    refresh: new RefreshMandateUseCase(registry, mandates, ring, clock),
-    revoke: new RevokeMandateUseCase(mandates, brokers, signing, clock),
-    inspect: new InspectMandateUseCase(mandates, clock),
-  };
+  const world = await mandateWorld({ now: T0, signing, signingKey, kinds, orgs: [ORG], loadKeys: options.loadKeys });
+  return { ...world, sign: jest.spyOn(world.ring, 'sign'), inspect: new InspectMandateUseCase(world.mandates, world.clock) };
 }
 type World = Awaited<ReturnType<typeof setup>>;
 

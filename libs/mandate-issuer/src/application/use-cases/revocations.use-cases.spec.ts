@@ -2,21 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { decodeJwt } from 'jose';
 import { parseEvent, Topics, type DispensedMandateDto, type DispenseMandateDto, type MandateEventV1 } from '@igw/contracts';
-import { AppError, FixedClock, type Caller } from '@igw/kernel';
+import { AppError, type Caller } from '@igw/kernel';
 // The real crypto edge, as in mandate.use-cases.spec:
 // eslint-disable-next-line no-restricted-imports
 import { KeyEncryption } from '../../adapters/crypto/key-encryption';
 // eslint-disable-next-line no-restricted-imports
 import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
-import { KeyRing } from '../signing/key-ring';
-import { FakeCredentialBrokers } from '../testing/fake-credential-brokers.fake';
-import { FakeIntentCards, intentCardDto } from '../testing/fake-intent-cards.fake';
-import { InMemoryMandateRepository } from '../testing/in-memory-mandate.repository.fake';
-import { InMemorySigningKeyRepository } from '../testing/in-memory-signing-key.repository.fake';
-import { DispenseMandateUseCase } from './dispense-mandate.use-case';
-import { RefreshMandateUseCase } from './refresh-mandate.use-case';
+import { mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
 import { REVOCATION_LISTED_AFTER_EXPIRY_SECONDS, RevocationsSinceUseCase } from './revocations-since.use-case';
-import { RevokeMandateUseCase } from './revoke-mandate.use-case';
 
 jest.setTimeout(30_000);
 
@@ -27,7 +20,7 @@ const other: Caller = { orgId: OTHER, keyId: 'key_other', scope: 'policy_write' 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 
 const signing = new RsaMandateSigning(new KeyEncryption(randomBytes(32)));
-let signingKey: Awaited<ReturnType<RsaMandateSigning['generate']>>;
+let signingKey: GeneratedSigningKey;
 
 beforeAll(async () => {
   for (const level of ['log', 'warn', 'error'] as const) jest.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
@@ -35,24 +28,8 @@ beforeAll(async () => {
 });
 
 async function setup() {
-  const clock = new FixedClock(T0);
-  const keys = new InMemorySigningKeyRepository();
-  const dayBefore = new Date(T0.getTime() - 24 * 3600_000);
-  keys.rows.set(signingKey.kid, { ...signingKey, kekId: signing.kekId, createdAt: dayBefore, activatesAt: dayBefore, retiredAt: null, lastExpiry: null });
-  const ring = new KeyRing(keys, signing, clock, {});
-  await ring.reload();
-  const mandates = new InMemoryMandateRepository();
-  const brokers = new FakeCredentialBrokers(['vault']);
-  const registry = new FakeIntentCards().install(ORG, intentCardDto()).install(OTHER, intentCardDto());
-  return {
-    clock,
-    mandates,
-    brokers,
-    dispense: new DispenseMandateUseCase(registry, mandates, brokers, signing, ring, clock),
-    refresh: new RefreshMandateUseCase(registry, mandates, ring, clock),
-    revoke: new RevokeMandateUseCase(mandates, brokers, signing, clock),
-    revocations: new RevocationsSinceUseCase(mandates, clock),
-  };
+  const world = await mandateWorld({ now: T0, signing, signingKey, kinds: ['vault'], orgs: [ORG, OTHER] });
+  return { ...world, revocations: new RevocationsSinceUseCase(world.mandates, world.clock) };
 }
 type World = Awaited<ReturnType<typeof setup>>;
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ErrorDto, InstallIntentCardDto, IntentCardDto, IntentCardListDto } from '@igw/contracts';
-import { CurrentCaller, RequireScope } from '@igw/http';
+import { InstallIntentCardDto, IntentCardDto, IntentCardListDto } from '@igw/contracts';
+import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope, ResourceRead } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
@@ -30,8 +30,7 @@ export class IntentCardsHttpController {
   })
   @ApiResponse({ status: 201, type: IntentCardDto, description: 'installed' })
   @ApiResponse({ status: 200, type: IntentCardDto, description: 'replaced' })
-  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request; `details` names each offending path, e.g. rules[2].when' })
-  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope' })
+  @ApiErrors({ 400: 'invalid_request; `details` names each offending path, e.g. rules[2].when', 403: 'insufficient_scope' })
   async install(@CurrentCaller() caller: Caller, @Body() body: InstallIntentCardDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<IntentCardDto> {
     const { card, created } = await this.installCard.execute(caller, body);
     void reply.status(created ? 201 : 200);
@@ -40,18 +39,13 @@ export class IntentCardsHttpController {
 
   @Get()
   @ApiOperation({ summary: "List the org's intent cards, newest first." })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 200 } })
-  @ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' })
-  @ApiResponse({ status: 200, type: IntentCardListDto })
-  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request (names the parameter)' })
+  @ApiPagedList(IntentCardListDto, 200)
   list(@CurrentCaller() caller: Caller, @Query('limit') limit?: string, @Query('cursor') cursor?: string): Promise<IntentCardListDto> {
     return this.listCards.execute(caller, { limit, cursor });
   }
 
-  @Get(':id')
+  @ResourceRead(IntentCardDto)
   @ApiOperation({ summary: 'One intent card.' })
-  @ApiResponse({ status: 200, type: IntentCardDto })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentCardDto> {
     return this.getCard.execute(caller, id);
   }
@@ -61,8 +55,7 @@ export class IntentCardsHttpController {
   @RequireScope('policy_write')
   @ApiOperation({ summary: 'Remove an intent card; mandates for it are refused from then on.' })
   @ApiResponse({ status: 204, description: 'removed' })
-  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope' })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  @ApiErrors({ 403: 'insufficient_scope', 404: 'not_found' })
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     await this.deleteCard.execute(caller, id);
   }

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CreateIntentionDto, ErrorDto, INTENTION_STATUSES, IntentionDto, IntentionListDto } from '@igw/contracts';
-import { CurrentCaller, RequireScope } from '@igw/http';
+import { CreateIntentionDto, INTENTION_STATUSES, IntentionDto, IntentionListDto } from '@igw/contracts';
+import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope, ResourceAction, ResourceRead } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
@@ -29,9 +29,7 @@ export class IntentionsHttpController {
   @RequireScope('policy_write')
   @ApiOperation({ summary: 'Create an intention (a purpose); it starts as a draft.' })
   @ApiResponse({ status: 201, type: IntentionDto })
-  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request' })
-  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope' })
-  @ApiResponse({ status: 409, type: ErrorDto, description: 'label_conflict' })
+  @ApiErrors({ 400: 'invalid_request', 403: 'insufficient_scope', 409: 'label_conflict' })
   create(@CurrentCaller() caller: Caller, @Body() body: CreateIntentionDto): Promise<IntentionDto> {
     return this.createIntention.execute(caller, body);
   }
@@ -39,10 +37,7 @@ export class IntentionsHttpController {
   @Get()
   @ApiOperation({ summary: "List the org's intentions, newest first." })
   @ApiQuery({ name: 'status', required: false, enum: INTENTION_STATUSES })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 200 } })
-  @ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' })
-  @ApiResponse({ status: 200, type: IntentionListDto })
-  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request (names the parameter)' })
+  @ApiPagedList(IntentionListDto, 200)
   list(
     @CurrentCaller() caller: Caller,
     @Query('status') status?: string,
@@ -52,33 +47,22 @@ export class IntentionsHttpController {
     return this.listIntentions.execute(caller, { status, limit, cursor });
   }
 
-  @Get(':id')
+  @ResourceRead(IntentionDto)
   @ApiOperation({ summary: 'One intention.' })
-  @ApiResponse({ status: 200, type: IntentionDto })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.getIntention.execute(caller, id);
   }
 
-  @Post(':id/publish')
-  @HttpCode(200)
-  @RequireScope('policy_write')
+  @ResourceAction('publish', IntentionDto, 'policy_write')
   @ApiOperation({ summary: 'draft → active: the next matching call is decided against it. Publishing an active intention is a no-op.' })
-  @ApiResponse({ status: 200, type: IntentionDto })
-  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope' })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
-  @ApiResponse({ status: 409, type: ErrorDto, description: 'invalid_transition (archived)' })
+  @ApiErrors({ 403: 'insufficient_scope', 404: 'not_found', 409: 'invalid_transition (archived)' })
   publish(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.publishIntention.execute(caller, id);
   }
 
-  @Post(':id/archive')
-  @HttpCode(200)
-  @RequireScope('policy_write')
+  @ResourceAction('archive', IntentionDto, 'policy_write')
   @ApiOperation({ summary: 'draft | active → archived; it stops matching traffic. Archiving twice is a no-op.' })
-  @ApiResponse({ status: 200, type: IntentionDto })
-  @ApiResponse({ status: 403, type: ErrorDto, description: 'insufficient_scope' })
-  @ApiResponse({ status: 404, type: ErrorDto, description: 'not_found' })
+  @ApiErrors({ 403: 'insufficient_scope', 404: 'not_found' })
   archive(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.archiveIntention.execute(caller, id);
   }

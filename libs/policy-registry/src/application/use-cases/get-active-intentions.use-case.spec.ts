@@ -1,26 +1,12 @@
-import { FixedClock, type Caller } from '@igw/kernel';
+import type { Caller } from '@igw/kernel';
 import type { CreateIntentionDto } from '@igw/contracts';
-import { InMemoryIntentionRepository } from '../testing/in-memory-repositories.fake';
-import { ArchiveIntentionUseCase } from './archive-intention.use-case';
-import { CreateIntentionUseCase } from './create-intention.use-case';
-import { GetActiveIntentionsUseCase } from './get-active-intentions.use-case';
-import { PublishIntentionUseCase } from './publish-intention.use-case';
+import { intentionWorld } from '../testing/registry-world.fake';
 
 const acme: Caller = { orgId: 'org_acme', keyId: 'key_1', scope: 'policy_write' };
 const body = (label: string): CreateIntentionDto => ({ label, intent_class: 'lookup' }) as CreateIntentionDto;
 
 describe('GetActiveIntentionsUseCase', () => {
-  const setup = () => {
-    const repo = new InMemoryIntentionRepository();
-    const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-    return {
-      clock,
-      create: new CreateIntentionUseCase(repo, clock),
-      publish: new PublishIntentionUseCase(repo, clock),
-      archive: new ArchiveIntentionUseCase(repo, clock),
-      active: new GetActiveIntentionsUseCase(repo),
-    };
-  };
+  const setup = intentionWorld;
 
   it('answers version 0 and nothing for an org without intentions', async () => {
     expect(await setup().active.execute('org_none')).toEqual({ version: 0, intentions: [] });

@@ -1,11 +1,9 @@
-import { FixedClock, type Caller } from '@igw/kernel';
+import type { Caller } from '@igw/kernel';
 import type { InstallIntentCardDto } from '@igw/contracts';
 import type { IntentCard } from '../../domain/intent-card';
 import type { IntentCardRepository } from '../ports/intent-card.repository.port';
-import { InMemoryIntentCardRepository } from '../testing/in-memory-repositories.fake';
-import { DeleteIntentCardUseCase } from './delete-intent-card.use-case';
+import { intentCardWorld } from '../testing/registry-world.fake';
 import { GetIntentCardsSnapshotUseCase } from './get-intent-cards-snapshot.use-case';
-import { InstallIntentCardUseCase } from './install-intent-card.use-case';
 
 const acme: Caller = { orgId: 'org_acme', keyId: 'key_1', scope: 'policy_write' };
 const other: Caller = { orgId: 'org_other', keyId: 'key_2', scope: 'policy_write' };
@@ -13,16 +11,7 @@ const card = (id: string, over: Partial<InstallIntentCardDto> = {}): InstallInte
   ({ id, name: `card ${id}`, allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'] }, audiences: ['crm-api'], ...over }) as InstallIntentCardDto;
 
 describe('GetIntentCardsSnapshotUseCase', () => {
-  const setup = () => {
-    const repo = new InMemoryIntentCardRepository();
-    const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-    return {
-      clock,
-      install: new InstallIntentCardUseCase(repo, clock),
-      remove: new DeleteIntentCardUseCase(repo, clock),
-      snapshot: new GetIntentCardsSnapshotUseCase(repo),
-    };
-  };
+  const setup = intentCardWorld;
 
   it('answers version 0 and no cards for an org without cards', async () => {
     expect(await setup().snapshot.execute('org_none')).toEqual({ version: 0, cards: [] });

@@ -1,26 +1,11 @@
-import { FixedClock, type Caller } from '@igw/kernel';
+import type { Caller } from '@igw/kernel';
 import { Topics, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
-import { InMemoryIntentCardRepository } from '../testing/in-memory-repositories.fake';
-import { DeleteIntentCardUseCase } from './delete-intent-card.use-case';
-import { GetIntentCardUseCase } from './get-intent-card.use-case';
-import { InstallIntentCardUseCase } from './install-intent-card.use-case';
-import { ListIntentCardsUseCase } from './list-intent-cards.use-case';
+import { intentCardWorld } from '../testing/registry-world.fake';
 
 const acme: Caller = { orgId: 'org_acme', keyId: 'key_1', scope: 'policy_write' };
 const other: Caller = { orgId: 'org_other', keyId: 'key_2', scope: 'policy_write' };
 
-function setup() {
-  const repo = new InMemoryIntentCardRepository();
-  const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-  return {
-    repo,
-    clock,
-    install: new InstallIntentCardUseCase(repo, clock),
-    get: new GetIntentCardUseCase(repo),
-    list: new ListIntentCardsUseCase(repo),
-    remove: new DeleteIntentCardUseCase(repo, clock),
-  };
-}
+const setup = intentCardWorld;
 
 const card = (over: Partial<InstallIntentCardDto> = {}): InstallIntentCardDto =>
   ({

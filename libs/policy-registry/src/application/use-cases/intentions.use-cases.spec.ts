@@ -1,28 +1,12 @@
-import { FixedClock, type Caller } from '@igw/kernel';
+import type { Caller } from '@igw/kernel';
 import { Topics, type CreateIntentionDto, type IntentionEventV1 } from '@igw/contracts';
 import { InMemoryIntentionRepository } from '../testing/in-memory-repositories.fake';
-import { ArchiveIntentionUseCase } from './archive-intention.use-case';
-import { CreateIntentionUseCase } from './create-intention.use-case';
-import { GetIntentionUseCase } from './get-intention.use-case';
-import { ListIntentionsUseCase } from './list-intentions.use-case';
-import { PublishIntentionUseCase } from './publish-intention.use-case';
+import { intentionWorld } from '../testing/registry-world.fake';
 
 const acme: Caller = { orgId: 'org_acme', keyId: 'key_1', scope: 'policy_write' };
 const other: Caller = { orgId: 'org_other', keyId: 'key_2', scope: 'admin' };
 
-function setup() {
-  const repo = new InMemoryIntentionRepository();
-  const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-  return {
-    repo,
-    clock,
-    create: new CreateIntentionUseCase(repo, clock),
-    get: new GetIntentionUseCase(repo),
-    list: new ListIntentionsUseCase(repo),
-    publish: new PublishIntentionUseCase(repo, clock),
-    archive: new ArchiveIntentionUseCase(repo, clock),
-  };
-}
+const setup = intentionWorld;
 
 const body = (label: string, extra: Partial<CreateIntentionDto> = {}): CreateIntentionDto => ({ label, intent_class: 'lookup', ...extra }) as CreateIntentionDto;
 const payloads = (repo: InMemoryIntentionRepository) => repo.outbox.map((e) => ({ type: e.type, org: e.org_id, data: e.data as IntentionEventV1 }));

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { invalidRequest, type Caller } from '@igw/kernel';
+import { parseStatusFilter, type Caller } from '@igw/kernel';
 import type { IntentionDto } from '@igw/contracts';
 import { INTENTION_STATUSES, type IntentionStatus } from '../../domain/intention';
 import { parsePageQuery, toPage, type QueryValue } from '../paging';
@@ -18,14 +18,7 @@ export class ListIntentionsUseCase {
 
   async execute(caller: Caller, query: { status?: QueryValue; limit?: QueryValue; cursor?: QueryValue }): Promise<IntentionPage> {
     const page = parsePageQuery(query);
-    let status: IntentionStatus | undefined;
-    if (query.status !== undefined) {
-      if (typeof query.status !== 'string' || !(INTENTION_STATUSES as readonly string[]).includes(query.status)) {
-        const message = `status must be one of ${INTENTION_STATUSES.join(', ')}`;
-        throw invalidRequest(message, [{ path: 'status', message }]);
-      }
-      status = query.status as IntentionStatus;
-    }
+    const status = parseStatusFilter<IntentionStatus>(query.status, INTENTION_STATUSES);
     const rows = await this.intentions.list(caller.orgId, { status }, { limit: page.limit + 1, after: page.after });
     const { items, nextCursor } = toPage(rows, page.limit);
     return { data: items.map(toIntentionDto), next_cursor: nextCursor };

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
-import { CurrentCaller, RequireScope } from '@igw/http';
+import { CurrentCaller, RequireScope, ResourceAction } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import {
   DeleteWebhookUseCase,
@@ -52,19 +52,15 @@ export class WebhooksHttpController {
     await this.deleteWebhook.execute(caller, id);
   }
 
-  @Post(':id/rotate-secret')
-  @HttpCode(200)
+  @ResourceAction('rotate-secret', RotatedWebhookSecretDto)
   @ApiOperation({ summary: 'A new signing secret (shown once); the previous one keeps signing for 24 h.' })
-  @ApiResponse({ status: 200, type: RotatedWebhookSecretDto })
   @ApiResponse({ status: 404, type: ErrorDto })
   rotateSecret(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<RotatedWebhookSecretDto> {
     return this.rotate.execute(caller, id);
   }
 
-  @Post(':id/enable')
-  @HttpCode(200)
+  @ResourceAction('enable', WebhookDto)
   @ApiOperation({ summary: 'Take events again after the endpoint was disabled (410 Gone); deliveries cancelled meanwhile are not sent.' })
-  @ApiResponse({ status: 200, type: WebhookDto })
   @ApiResponse({ status: 404, type: ErrorDto })
   enable(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<WebhookDto> {
     return this.enableWebhook.execute(caller, id);

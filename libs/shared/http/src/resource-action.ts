@@ -1,0 +1,22 @@
+import { applyDecorators, Get, HttpCode, Post, type Type } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import type { Scope } from '@igw/kernel';
+import { ApiErrors } from './api-docs';
+import { RequireScope } from './caller';
+
+/**
+ * `POST :id/<action>`: a state change of one resource (publish, approve, enable…) that answers
+ * 200 with the resource, where a POST would default to 201; for `scope` when given, otherwise
+ * under the controller's own rule.
+ */
+export function ResourceAction(action: string, answer: Type<unknown>, scope?: Scope) {
+  const decorators = [Post(`:id/${action}`), HttpCode(200), ...(scope ? [RequireScope(scope)] : []), ApiResponse({ status: 200, type: answer })];
+  // Applied as if stacked in this order on the method (bottom-up), as the routes were written before.
+  return applyDecorators(...decorators.reverse());
+}
+
+/** `GET :id`: one resource of the caller's org, 404 not_found when it has none by that id. */
+export function ResourceRead(answer: Type<unknown>) {
+  // Reversed for the same reason as above.
+  return applyDecorators(...[Get(':id'), ApiResponse({ status: 200, type: answer }), ApiErrors({ 404: 'not_found' })].reverse());
+}
