@@ -1,4 +1,4 @@
-// ESLint with Nx module boundaries. The boundaries rule reads Nx's project graph and silently
+// ESLint with Nx module boundaries, then Prettier's check. The boundaries rule reads Nx's project graph and silently
 // skips itself when none is cached, so the graph is computed first, and a skip is a failure.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { dirname, resolve, join } from 'node:path';
@@ -14,5 +14,12 @@ if (/No cached ProjectGraph is available/.test(out)) {
   console.error('lint: the module-boundaries rule did not run (no Nx project graph)');
   process.exit(1);
 }
-if (res.status === 0) console.log('lint: ok');
-process.exit(res.status ?? 1);
+if (res.status !== 0) process.exit(res.status ?? 1);
+// Formatting is part of lint: unformatted code fails `npm test` (fix with `npm run format`).
+const fmt = spawnSync(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level=warn', '.'], { cwd: root, env, encoding: 'utf8' });
+process.stdout.write(`${fmt.stdout ?? ''}${fmt.stderr ?? ''}`);
+if (fmt.status !== 0) {
+  console.error('lint: files above are not formatted (npm run format)');
+  process.exit(fmt.status ?? 1);
+}
+console.log('lint: ok');
