@@ -1,7 +1,7 @@
 import { Topics } from '@igw/contracts';
 import { envelope, type OutboxNotifier } from '@igw/events';
 import type { DecisionKind } from '@igw/kernel';
-import { GroupCommitWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
+import { GroupCommitWriter, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
@@ -120,11 +120,7 @@ export class SqlDecisionRepository implements DecisionRepository {
         SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})
         ON CONFLICT DO NOTHING
         RETURNING "decision_id")
-      INSERT INTO "${schema}"."outbox_events" ("id", "topic", "key", "envelope")
-      SELECT e->>'id', e->>'type', e->>'org_id', e
-      FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, n)
-      WHERE (e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)
-      ORDER BY n`;
+      ${new OutboxWriter(schema).insertSql('$2', `(e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)`)}`;
     this.writer = new GroupCommitWriter<DecisionRecord>({
       kind: 'decision',
       db,
