@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { MemoryVersionBoard, webhooksKey } from '@igw/events';
 import { DependencyUnavailableError, type PageKey } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
+import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, MAX_LEASED_PER_WEBHOOK, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
 import { WEBHOOK_DISPATCHER_MIGRATIONS } from '../../webhook-dispatcher.module';
-import { MAX_LEASED_PER_WEBHOOK, SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
+import { SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const schema = `it_webhooks_${randomBytes(4).toString('hex')}`;
