@@ -4,3 +4,4 @@ export * from './outbox';
 export * from './unavailable';
 export * from './dead-letters';
 export * from './group-commit.writer';
+export * from './prisma-client';
