@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { FixedClock, type Caller } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { type ServiceDatabase } from '@igw/persistence';
+import { dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
 import { Topics, type ApprovalDto, type ApprovalEventV1, type CreateApprovalRequestDto, type EventEnvelope } from '@igw/contracts';
 import { requestApproval } from '../../domain/approval';
 import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
@@ -14,8 +14,7 @@ import { APPROVALS_MIGRATIONS } from '../../approvals.module';
 import { createApprovalsPrisma, type ApprovalsPrisma } from './approvals-prisma.client';
 import { PrismaApprovalRepository } from './prisma-approval.repository';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_approvals_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('approvals');
 
 describe('PrismaApprovalRepository (PostgreSQL)', () => {
   let db: ServiceDatabase;
@@ -42,8 +41,7 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
   const settle = <T>(ps: Promise<T>[]) => Promise.allSettled(ps);
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 8);
-    await migrate(db, APPROVALS_MIGRATIONS);
+    db = await openMigratedSchema(schema, APPROVALS_MIGRATIONS, 8);
     prisma = await createApprovalsPrisma(db);
     repo = new PrismaApprovalRepository(prisma, schema, { nudge: () => nudges++ });
     create = new CreateApprovalUseCase(repo, clock);
@@ -57,8 +55,7 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
 
   afterAll(async () => {
     await prisma?.$disconnect();
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
   });
 
   it('create then approve: the row and its outbox rows commit together, and the relay is nudged', async () => {

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Topics, type EventEnvelope } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import { DependencyUnavailableError } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
 import type { Mandate } from '../../domain/mandate';
 import type { MandateEvents, StoredMandate } from '../../application/ports/mandate.repository.port';
 import { createMandateIssuerPrisma, MANDATE_ISSUER_MIGRATIONS, type MandateIssuerPrisma } from './mandate-issuer-prisma.client';
 import { PrismaMandateRepository } from './prisma-mandate.repository';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_mandates_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('mandates');
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -66,8 +66,7 @@ describe('PrismaMandateRepository (PostgreSQL)', () => {
   const stored = (m: Mandate, brokerRevocationSealed: string | null = null): StoredMandate => ({ mandate: m, brokerRevocationSealed });
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 8);
-    await migrate(db, MANDATE_ISSUER_MIGRATIONS);
+    db = await openMigratedSchema(schema, MANDATE_ISSUER_MIGRATIONS, 8);
     prisma = await createMandateIssuerPrisma(db);
     repo = new PrismaMandateRepository(prisma, db, { nudge: () => nudges++ });
   });
@@ -78,8 +77,7 @@ describe('PrismaMandateRepository (PostgreSQL)', () => {
       await o.prisma.$disconnect().catch(() => undefined);
       await o.db.close().catch(() => undefined);
     }
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
   });
 
   it('create then find returns the mandate field for field, with its sealed broker handle', async () => {
@@ -259,7 +257,7 @@ describe('PrismaMandateRepository (PostgreSQL)', () => {
   });
 
   it('an unreachable database is DependencyUnavailableError (503)', async () => {
-    const dead = openPostgresDatabase('postgresql://postgres@127.0.0.1:1/postgres', schema, 2);
+    const dead = openPostgresDatabase(DEAD_DATABASE_URL, schema, 2);
     const deadPrisma = await createMandateIssuerPrisma(dead);
     others.push({ db: dead, prisma: deadPrisma });
     const deadRepo = new PrismaMandateRepository(deadPrisma, dead, { nudge: () => undefined });

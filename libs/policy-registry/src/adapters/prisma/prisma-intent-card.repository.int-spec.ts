@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { FixedClock, type Caller } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { type ServiceDatabase } from '@igw/persistence';
+import { dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
 import { Topics, type EventEnvelope, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
 import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
 import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
@@ -10,8 +10,7 @@ import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentCardRepository } from './prisma-intent-card.repository';
 import { createRegistryPrisma, type RegistryPrisma } from './registry-prisma.client';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_registry_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('registry');
 
 const card = (over: Partial<InstallIntentCardDto> = {}): InstallIntentCardDto =>
   ({
@@ -41,8 +40,7 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
     );
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 5);
-    await migrate(db, POLICY_REGISTRY_MIGRATIONS);
+    db = await openMigratedSchema(schema, POLICY_REGISTRY_MIGRATIONS, 5);
     prisma = await createRegistryPrisma(db);
     repo = new PrismaIntentCardRepository(prisma, schema, { nudge: () => undefined });
     install = new InstallIntentCardUseCase(repo, clock);
@@ -53,8 +51,7 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
 
   afterAll(async () => {
     await prisma?.$disconnect();
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
   });
 
   it('installs, then replaces the same id: version + 1, created_at kept, one event each with the org version', async () => {

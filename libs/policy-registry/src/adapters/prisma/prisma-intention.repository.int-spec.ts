@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { FixedClock, type Caller } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { type ServiceDatabase } from '@igw/persistence';
+import { dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
 import { Topics, type EventEnvelope, type IntentionEventV1 } from '@igw/contracts';
 import { createIntention } from '../../domain/intention';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
@@ -11,8 +11,7 @@ import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentionRepository } from './prisma-intention.repository';
 import { createRegistryPrisma, type RegistryPrisma } from './registry-prisma.client';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_registry_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('registry');
 
 describe('PrismaIntentionRepository (PostgreSQL)', () => {
   let db: ServiceDatabase;
@@ -32,8 +31,7 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
     );
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 5);
-    await migrate(db, POLICY_REGISTRY_MIGRATIONS);
+    db = await openMigratedSchema(schema, POLICY_REGISTRY_MIGRATIONS, 5);
     prisma = await createRegistryPrisma(db);
     repo = new PrismaIntentionRepository(prisma, schema, { nudge: () => nudges++ });
     create = new CreateIntentionUseCase(repo, clock);
@@ -44,8 +42,7 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
 
   afterAll(async () => {
     await prisma?.$disconnect();
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
   });
 
   it('create then publish: state, version, org version and outbox rows change together', async () => {

@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import { openPostgresDatabase, type ServiceDatabase } from '../database';
+import { migrate } from '../migrate';
+
+/** The PostgreSQL the int-specs run on. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+/** A port nobody listens on: every query fails as the database being unavailable. */
+export const DEAD_DATABASE_URL = 'postgresql://postgres@127.0.0.1:1/x';
+
+/** A schema name of its own for one spec file, so files never see each other's rows. */
+export const testSchemaName = (prefix: string): string => `it_${prefix}_${randomBytes(4).toString('hex')}`;
+
+/** Opens `schema` on the test PostgreSQL and applies the service's migrations to it. */
+export async function openMigratedSchema(schema: string, migrations: string, poolSize?: number): Promise<ServiceDatabase> {
+  const db = openPostgresDatabase(TEST_DATABASE_URL, schema, poolSize);
+  await migrate(db, migrations);
+  return db;
+}
+
+/** Drops the spec's schema and closes its database (a no-op when opening it failed). */
+export async function dropTestSchema(db: ServiceDatabase | undefined): Promise<void> {
+  await db?.query(`DROP SCHEMA IF EXISTS "${db.schema}" CASCADE`);
+  await db?.close();
+}
