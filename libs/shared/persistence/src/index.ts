@@ -5,3 +5,4 @@ export * from './unavailable';
 export * from './dead-letters';
 export * from './group-commit.writer';
 export * from './prisma-client';
+export * from './group-commit.store';

@@ -1,7 +1,7 @@
 import { Topics } from '@igw/contracts';
 import { envelope, type OutboxNotifier } from '@igw/events';
 import type { DecisionKind } from '@igw/kernel';
-import { GroupCommitWriter, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
+import { GroupCommitStore, GroupCommitWriter, jsonRowsInsertSql, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
@@ -100,24 +100,23 @@ const fromRow = (r: Row): DecisionRecord => ({
  * the decisions that were new). A decision the database refuses is set aside as a dead letter and
  * fails its own call only.
  */
-export class SqlDecisionRepository implements DecisionRepository {
+export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> implements DecisionRepository {
   private readonly table: string;
   private readonly insertBatch: string;
   private readonly select = COLUMNS.map(([n]) => `"${n}"`).join(', ');
-  private readonly writer: GroupCommitWriter<DecisionRecord>;
+  protected readonly writer: GroupCommitWriter<DecisionRecord>;
 
   constructor(
     private readonly db: ServiceDatabase,
     notifier: OutboxNotifier,
     deadLetters: SqlDeadLetters,
   ) {
+    super();
     const schema = db.schema;
     this.table = `"${schema}"."decisions"`;
-    const names = this.select;
     // New rows only (ON CONFLICT DO NOTHING … RETURNING), and an outbox row for each of them.
     this.insertBatch = `WITH fresh AS (
-        INSERT INTO ${this.table} (${names})
-        SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})
+        ${jsonRowsInsertSql(this.table, COLUMNS)}
         ON CONFLICT DO NOTHING
         RETURNING "decision_id")
       ${new OutboxWriter(schema).insertSql('$2', `(e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)`)}`;
@@ -129,20 +128,6 @@ export class SqlDecisionRepository implements DecisionRepository {
       write: (tx, batch) => this.writeBatch(tx, batch),
       committed: () => notifier.nudge(),
     });
-  }
-
-  record(record: DecisionRecord): Promise<void> {
-    return this.writer.submit(record);
-  }
-
-  /** Resolves once every decision recorded so far is committed or rejected (graceful shutdown). */
-  drain(): Promise<void> {
-    return this.writer.drain();
-  }
-
-  /** Decisions recorded and not yet committed, and the age of the oldest (health). */
-  backlog(): { pending: number; oldestMs: number } {
-    return this.writer.backlog();
   }
 
   private async writeBatch(tx: SqlRunner, records: readonly DecisionRecord[]): Promise<void> {

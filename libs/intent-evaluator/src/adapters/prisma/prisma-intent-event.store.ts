@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { Topics } from '@igw/contracts';
-import { DEAD_LETTERS, GroupCommitWriter, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
+import { DEAD_LETTERS, GroupCommitStore, GroupCommitWriter, jsonRowsInsertSql, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
 import { envelope, OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
 import type { CascadeEvidence } from '../../application/classification/cascade-evidence';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';
@@ -91,10 +91,10 @@ const COLUMNS = [
  * and fails its own evaluation only; the evaluations it shared a batch with, of any org, commit.
  */
 @Injectable()
-export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicationShutdown {
+export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> implements IntentEventStore, BeforeApplicationShutdown {
   private readonly insertEvents: string;
   private readonly outbox: OutboxWriter;
-  private readonly writer: GroupCommitWriter<IntentEventRecord>;
+  protected readonly writer: GroupCommitWriter<IntentEventRecord>;
 
   constructor(
     @Inject(EVALUATOR_PRISMA) private readonly prisma: EvaluatorPrisma,
@@ -102,11 +102,9 @@ export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicati
     @Inject(OUTBOX_NOTIFIER) notifier: OutboxNotifier,
     @Inject(DEAD_LETTERS) deadLetters: SqlDeadLetters,
   ) {
+    super();
     const schema = db.schema;
-    const names = COLUMNS.map(([name]) => `"${name}"`).join(', ');
-    // One parameter however large the batch: a JSON array of rows, typed by jsonb_to_recordset.
-    this.insertEvents = `INSERT INTO "${schema}"."intent_events" (${names})
-      SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([name, type]) => `"${name}" ${type}`).join(', ')})`;
+    this.insertEvents = jsonRowsInsertSql(`"${schema}"."intent_events"`, COLUMNS);
     this.outbox = new OutboxWriter(schema);
     this.writer = new GroupCommitWriter<IntentEventRecord>({
       kind: 'intent_event',
@@ -117,20 +115,6 @@ export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicati
       write: (tx, events) => this.write(tx, events),
       committed: () => notifier.nudge(),
     });
-  }
-
-  record(event: IntentEventRecord): Promise<void> {
-    return this.writer.submit(event);
-  }
-
-  /** Resolves once everything recorded so far (and while waiting) is committed or rejected. */
-  drain(): Promise<void> {
-    return this.writer.drain();
-  }
-
-  /** Events recorded and not yet committed, and the age of the oldest (health). */
-  backlog(): { pending: number; oldestMs: number } {
-    return this.writer.backlog();
   }
 
   /** Graceful shutdown: answered evaluations are never lost. Runs before the Prisma client closes. */
