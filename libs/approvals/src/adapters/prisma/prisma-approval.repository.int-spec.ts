@@ -1,7 +1,7 @@
 import { FixedClock, type Caller } from '@igw/kernel';
 import { type ServiceDatabase } from '@igw/persistence';
-import { dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
-import { Topics, type ApprovalDto, type ApprovalEventV1, type CreateApprovalRequestDto, type EventEnvelope } from '@igw/contracts';
+import { dropTestSchema, openMigratedSchema, testSchemaName, readOutbox } from '@igw/persistence/testing';
+import { Topics, type ApprovalDto, type ApprovalEventV1, type CreateApprovalRequestDto } from '@igw/contracts';
 import { requestApproval } from '../../domain/approval';
 import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
 import { ConsumeApprovalUseCase } from '../../application/use-cases/consume-approval.use-case';
@@ -34,10 +34,7 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
   const human = (orgId: string, keyId = 'key_human'): Caller => ({ orgId, keyId, scope: 'policy_write' });
   const request = (extra: Partial<CreateApprovalRequestDto> = {}) =>
     ({ source: 'mcp_proxy', intent_card_id: 'crm-assistant', operation: 'crm.export', summary: 'export customers', fingerprint: 'fp', ...extra }) as CreateApprovalRequestDto;
-  const outbox = async (orgId: string) =>
-    (await db.query<{ topic: string; key: string; envelope: EventEnvelope<ApprovalEventV1> }>(`SELECT topic, key, envelope FROM "${schema}"."outbox_events" ORDER BY seq`)).filter(
-      (r) => r.key === orgId,
-    );
+  const outbox = (orgId: string) => readOutbox<ApprovalEventV1>(db, orgId);
   const settle = <T>(ps: Promise<T>[]) => Promise.allSettled(ps);
 
   beforeAll(async () => {

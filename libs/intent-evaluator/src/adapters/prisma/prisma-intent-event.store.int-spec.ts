@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DependencyUnavailableError, newId, RecordRefusedError, toPage } from '@igw/kernel';
 import { openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
-import { TEST_DATABASE_URL, DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
-import { parseEvent, Topics, type EventEnvelope, type IntentEvaluatedV1 } from '@igw/contracts';
+import { TEST_DATABASE_URL, DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, closeQuietly, readOutbox } from '@igw/persistence/testing';
+import { parseEvent, Topics, type IntentEvaluatedV1 } from '@igw/contracts';
 import { parseHistoryQuery } from '../../domain/history/history-query';
 import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/ports/intent-event.repository.port';
 import { createEvaluatorPrisma, EVALUATOR_MIGRATIONS, type EvaluatorPrisma } from './evaluator-prisma.client';
@@ -64,11 +64,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
 
   const rowIds = async (orgId: string) =>
     (await db.query<{ id: string }>(`SELECT id FROM "${schema}"."intent_events" WHERE org_id = $1`, [orgId])).map((r) => r.id);
-  const outbox = async (orgId: string) =>
-    db.query<{ id: string; topic: string; key: string; envelope: EventEnvelope<IntentEvaluatedV1> }>(
-      `SELECT id, topic, key, envelope FROM "${schema}"."outbox_events" WHERE key = $1 ORDER BY seq`,
-      [orgId],
-    );
+  const outbox = (orgId: string) => readOutbox<IntentEvaluatedV1>(db, orgId);
   /** Walks every page of the org's history through cursors, as the HTTP route will. */
   const walk = async (orgId: string, query: { limit: string; outcome?: string; since?: string }, between?: () => Promise<void>) => {
     const seen: string[] = [];
@@ -99,10 +95,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
   afterAll(async () => {
     await store?.drain();
     await prisma?.$disconnect();
-    for (const o of others) {
-      await o.prisma.$disconnect().catch(() => undefined);
-      await o.db.close().catch(() => undefined);
-    }
+    await closeQuietly(others);
     await dropTestSchema(db);
   });
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Topics, type EventEnvelope } from '@igw/contracts';
+import { Topics } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import { DependencyUnavailableError } from '@igw/kernel';
 import { openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, closeQuietly, readOutbox } from '@igw/persistence/testing';
 import type { Mandate } from '../../domain/mandate';
 import type { MandateEvents, StoredMandate } from '../../application/ports/mandate.repository.port';
 import { createMandateIssuerPrisma, MANDATE_ISSUER_MIGRATIONS, type MandateIssuerPrisma } from './mandate-issuer-prisma.client';
@@ -56,11 +56,7 @@ describe('PrismaMandateRepository (PostgreSQL)', () => {
   let nudges = 0;
   const others: { db: ServiceDatabase; prisma: MandateIssuerPrisma }[] = [];
 
-  const outbox = async (orgId: string) =>
-    db.query<{ id: string; topic: string; key: string; envelope: EventEnvelope<{ cred_id: string; refresh_count: number; revoked: boolean }> }>(
-      `SELECT id, topic, key, envelope FROM "${schema}"."outbox_events" WHERE key = $1 ORDER BY seq`,
-      [orgId],
-    );
+  const outbox = (orgId: string) => readOutbox<{ cred_id: string; refresh_count: number; revoked: boolean }>(db, orgId);
   const statusColumn = async (credId: string) =>
     (await db.query<{ status: string }>(`SELECT status FROM "${schema}"."mandates" WHERE cred_id = $1`, [credId]))[0]?.status;
   const stored = (m: Mandate, brokerRevocationSealed: string | null = null): StoredMandate => ({ mandate: m, brokerRevocationSealed });
@@ -73,10 +69,7 @@ describe('PrismaMandateRepository (PostgreSQL)', () => {
 
   afterAll(async () => {
     await prisma?.$disconnect();
-    for (const o of others) {
-      await o.prisma.$disconnect().catch(() => undefined);
-      await o.db.close().catch(() => undefined);
-    }
+    await closeQuietly(others);
     await dropTestSchema(db);
   });
 

@@ -1,7 +1,7 @@
 import { FixedClock, type Caller } from '@igw/kernel';
 import { type ServiceDatabase } from '@igw/persistence';
-import { dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
-import { Topics, type EventEnvelope, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
+import { dropTestSchema, openMigratedSchema, testSchemaName, readOutbox } from '@igw/persistence/testing';
+import { Topics, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
 import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
 import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 import { InstallIntentCardUseCase } from '../../application/use-cases/install-intent-card.use-case';
@@ -34,10 +34,7 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   let list: ListIntentCardsUseCase;
   let snapshot: GetIntentCardsSnapshotUseCase;
   const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
-  const outbox = async (orgId: string) =>
-    (await db.query<{ topic: string; key: string; envelope: EventEnvelope<IntentCardEventV1> }>(`SELECT topic, key, envelope FROM "${schema}"."outbox_events" ORDER BY seq`)).filter(
-      (r) => r.key === orgId,
-    );
+  const outbox = (orgId: string) => readOutbox<IntentCardEventV1>(db, orgId);
 
   beforeAll(async () => {
     db = await openMigratedSchema(schema, POLICY_REGISTRY_MIGRATIONS, 5);

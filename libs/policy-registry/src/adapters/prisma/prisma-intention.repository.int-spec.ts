@@ -1,7 +1,7 @@
 import { FixedClock, type Caller } from '@igw/kernel';
 import { type ServiceDatabase } from '@igw/persistence';
-import { dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
-import { Topics, type EventEnvelope, type IntentionEventV1 } from '@igw/contracts';
+import { dropTestSchema, openMigratedSchema, testSchemaName, readOutbox } from '@igw/persistence/testing';
+import { Topics, type IntentionEventV1 } from '@igw/contracts';
 import { createIntention } from '../../domain/intention';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
@@ -25,10 +25,7 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
   let list: ListIntentionsUseCase;
 
   const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
-  const outbox = async (orgId: string) =>
-    (await db.query<{ topic: string; key: string; envelope: EventEnvelope<IntentionEventV1> }>(`SELECT topic, key, envelope FROM "${schema}"."outbox_events" ORDER BY seq`)).filter(
-      (r) => r.key === orgId,
-    );
+  const outbox = (orgId: string) => readOutbox<IntentionEventV1>(db, orgId);
 
   beforeAll(async () => {
     db = await openMigratedSchema(schema, POLICY_REGISTRY_MIGRATIONS, 5);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { EventEnvelope } from '@igw/contracts';
 import { openPostgresDatabase, type ServiceDatabase } from '../database';
 import { migrate } from '../migrate';
 
@@ -21,4 +22,17 @@ export async function openMigratedSchema(schema: string, migrations: string, poo
 export async function dropTestSchema(db: ServiceDatabase | undefined): Promise<void> {
   await db?.query(`DROP SCHEMA IF EXISTS "${db.schema}" CASCADE`);
   await db?.close();
+}
+
+/** The outbox rows keyed by `orgId` (the org, unless the writer chose another key), in commit order. */
+export function readOutbox<D>(db: ServiceDatabase, orgId: string): Promise<{ id: string; topic: string; key: string; envelope: EventEnvelope<D> }[]> {
+  return db.query(`SELECT id, topic, key, envelope FROM "${db.schema}"."outbox_events" WHERE key = $1 ORDER BY seq`, [orgId]);
+}
+
+/** Closes the extra databases (and their Prisma clients first) a spec opened, ignoring errors. */
+export async function closeQuietly(opened: readonly { db: ServiceDatabase; prisma?: { $disconnect(): Promise<void> } }[]): Promise<void> {
+  for (const o of opened) {
+    await o.prisma?.$disconnect().catch(() => undefined);
+    await o.db.close().catch(() => undefined);
+  }
 }
