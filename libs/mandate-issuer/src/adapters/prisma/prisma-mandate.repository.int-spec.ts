@@ -7,6 +7,7 @@ import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, 
 import type { Mandate } from '../../domain/mandate';
 import type { MandateEvents, StoredMandate } from '../../application/ports/mandate.repository.port';
 import { createMandateIssuerPrisma, MANDATE_ISSUER_MIGRATIONS, type MandateIssuerPrisma } from './mandate-issuer-prisma.client';
+import { mandateFixture } from './mandate.fixture';
 import { PrismaMandateRepository } from './prisma-mandate.repository';
 
 const schema = testSchemaName('mandates');
@@ -17,7 +18,7 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 let seq = 0;
 function mandate(orgId: string, extra: Partial<Mandate> = {}): Mandate {
   seq++;
-  return {
+  return mandateFixture({
     credId: `mnd_${randomBytes(8).toString('hex')}`,
     orgId,
     actor: 'agent:billing-bot',
@@ -29,15 +30,8 @@ function mandate(orgId: string, extra: Partial<Mandate> = {}): Mandate {
     acr: 'mfa',
     issuedAt: at(0),
     expiresAt: at(900_000),
-    revokedAt: null,
-    revokeReason: null,
-    refreshCount: 0,
-    lastRefreshedAt: null,
-    kid: 'kid_1',
-    broker: null,
-    classificationEvidence: null,
     ...extra,
-  };
+  });
 }
 
 /** A refresh as far as storage cares: each one must see the count the previous one wrote. */

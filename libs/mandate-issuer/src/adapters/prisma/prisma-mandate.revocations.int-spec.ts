@@ -11,6 +11,7 @@ import { TEST_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName }
 import type { Mandate } from '../../domain/mandate';
 import type { MandateEvents, MandateWrite } from '../../application/ports/mandate.repository.port';
 import { createMandateIssuerPrisma, MANDATE_ISSUER_MIGRATIONS, type MandateIssuerPrisma } from './mandate-issuer-prisma.client';
+import { mandateFixture } from './mandate.fixture';
 import { PrismaMandateRepository } from './prisma-mandate.repository';
 
 const schema = testSchemaName('revocations');
@@ -20,7 +21,7 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 const newOrg = () => `org_${randomBytes(4).toString('hex')}`;
 
 function mandate(orgId: string, extra: Partial<Mandate> = {}): Mandate {
-  return {
+  return mandateFixture({
     credId: `cred_${randomBytes(8).toString('hex')}`,
     orgId,
     actor: 'agent:bot',
@@ -28,19 +29,10 @@ function mandate(orgId: string, extra: Partial<Mandate> = {}): Mandate {
     promptId: 'prm_1',
     audience: 'crm-api',
     scope: { operations: ['crm.read'], resources: ['crm://*'], forbidden_operations: [] },
-    context: {},
-    acr: null,
     issuedAt: at(0),
     expiresAt: at(900_000),
-    revokedAt: null,
-    revokeReason: null,
-    refreshCount: 0,
-    lastRefreshedAt: null,
-    kid: 'kid_1',
-    broker: null,
-    classificationEvidence: null,
     ...extra,
-  };
+  });
 }
 
 /** Records what each write told its events builder, and emits one event carrying it. */
