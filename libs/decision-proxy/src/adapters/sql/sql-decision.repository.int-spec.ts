@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseEvent, Topics, type DecisionMadeV1, type EventEnvelope } from '@igw/contracts';
 import { decodeCursor, DependencyUnavailableError, RecordRefusedError, toPage, type PageKey } from '@igw/kernel';
 import { openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
-import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime, uniqueOrgId } from '@igw/persistence/testing';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type ReviewStatus } from '../../domain';
 import type { ResolveReviewResult } from '../../application/ports/decision.repository.port';
@@ -15,10 +15,9 @@ import { SqlDecisionRepository } from './sql-decision.repository';
 
 const schema = testSchemaName('decisions');
 
-const T0 = Date.parse('2026-03-01T10:00:00.000Z');
-const at = (ms: number) => new Date(T0 + ms);
+const at = atTestTime;
+const newOrg = uniqueOrgId;
 const rnd = () => randomBytes(6).toString('hex');
-const newOrg = (name: string) => `org_${name}_${rnd()}`;
 
 let seq = 0;
 /** An `allow` decision by default; `review()` makes a deferred one. */

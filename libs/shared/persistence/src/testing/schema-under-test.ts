@@ -36,3 +36,10 @@ export async function closeQuietly(opened: readonly { db: ServiceDatabase; prism
     await o.db.close().catch(() => undefined);
   }
 }
+
+/** The storage specs' clock: 2026-03-01T10:00:00Z plus `ms`. */
+export const TEST_T0 = Date.parse('2026-03-01T10:00:00.000Z');
+export const atTestTime = (ms: number): Date => new Date(TEST_T0 + ms);
+
+/** An org id no other spec, nor an earlier run on the same database, uses. */
+export const uniqueOrgId = (name: string): string => `org_${name}_${randomBytes(6).toString('hex')}`;

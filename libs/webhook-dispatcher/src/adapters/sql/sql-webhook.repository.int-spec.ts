@@ -2,17 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { MemoryVersionBoard, webhooksKey } from '@igw/events';
 import { DependencyUnavailableError, type PageKey } from '@igw/kernel';
 import { openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime, uniqueOrgId } from '@igw/persistence/testing';
 import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, MAX_LEASED_PER_WEBHOOK, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
 import { WEBHOOK_DISPATCHER_MIGRATIONS } from '../../webhook-dispatcher.module';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
 
 const schema = testSchemaName('webhooks');
 
-const T0 = Date.parse('2026-03-01T10:00:00.000Z');
-const at = (ms: number) => new Date(T0 + ms);
+const at = atTestTime;
+const newOrg = uniqueOrgId;
 const rnd = () => randomBytes(6).toString('hex');
-const newOrg = (name: string) => `org_${name}_${rnd()}`;
 
 let seq = 0;
 function webhook(orgId: string, over: Partial<Webhook> = {}): Webhook {
@@ -32,7 +31,7 @@ function webhook(orgId: string, over: Partial<Webhook> = {}): Webhook {
   };
 }
 
-/** Webhooks here are created within the first ~day after T0; events occur after that unless told otherwise. */
+/** Webhooks here are created within the first ~day after T0 (atTestTime(0)); events occur after that unless told otherwise. */
 const LATER = at(30 * 86_400_000).toISOString();
 const event = (orgId: string, type = 'decision.made', id = `evt_${rnd()}`, occurredAt = LATER) => ({
   id,
