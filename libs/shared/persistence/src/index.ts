@@ -6,3 +6,4 @@ export * from './dead-letters';
 export * from './group-commit.writer';
 export * from './prisma-client';
 export * from './group-commit.store';
+export * from './keyset-page';

@@ -1,7 +1,7 @@
 import { Topics } from '@igw/contracts';
 import { envelope, type OutboxNotifier } from '@igw/events';
 import type { DecisionKind } from '@igw/kernel';
-import { GroupCommitStore, GroupCommitWriter, jsonRowsInsertSql, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
+import { GroupCommitStore, GroupCommitWriter, jsonRowsInsertSql, keysetPageSql, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
@@ -140,20 +140,19 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
   }
 
   async listReviews(orgId: string, query: ReviewPageQuery): Promise<DecisionRecord[]> {
-    const params: unknown[] = [orgId];
-    let where = `"org_id" = $1 AND "review_id" IS NOT NULL`;
-    if (query.status) {
-      params.push(query.status);
-      where += ` AND "review_status" = $${params.length}`;
-    }
-    if (query.after) {
-      params.push(query.after.createdAt.toISOString(), query.after.id);
-      where += ` AND ("created_at", "review_id") < ($${params.length - 1}::timestamptz, $${params.length})`;
-    }
-    params.push(Math.max(1, Math.floor(query.limit)) + 1);
-    const rows = await this.db
-      .query<Row>(`SELECT ${this.select} FROM ${this.table} WHERE ${where} ORDER BY "created_at" DESC, "review_id" DESC LIMIT $${params.length}`, params)
-      .catch(rethrowUnavailable);
+    const [sql, params] = keysetPageSql({
+      select: this.select,
+      from: this.table,
+      equal: [
+        ['org_id', orgId],
+        ['review_status', query.status || undefined],
+      ],
+      also: `"review_id" IS NOT NULL`,
+      key: 'review_id',
+      after: query.after,
+      limit: Math.max(1, Math.floor(query.limit)),
+    });
+    const rows = await this.db.query<Row>(sql, params).catch(rethrowUnavailable);
     return rows.map(fromRow);
   }
 

@@ -1,6 +1,6 @@
 import { announceVersion, webhooksKey, type VersionBoard } from '@igw/events';
 import type { PageKey } from '@igw/kernel';
-import { rethrowUnavailable, type ServiceDatabase, type SqlRunner } from '@igw/persistence';
+import { keysetPageSql, rethrowUnavailable, type ServiceDatabase, type SqlRunner } from '@igw/persistence';
 import { disableAfter, leasePlan, type AttemptOutcome, type Delivery, type DeliveryStatus, type Webhook, type WebhookSecret, type WebhookStatus } from '../../domain';
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../../application/ports/webhook.repository.port';
 
@@ -133,18 +133,11 @@ export class SqlWebhookRepository implements WebhookRepository {
   }
 
   async list(orgId: string, page: { limit: number; after: PageKey | null }): Promise<Webhook[]> {
-    const params: unknown[] = [orgId];
-    let where = `"org_id" = $1`;
-    if (page.after) {
-      params.push(page.after.createdAt.toISOString(), page.after.id);
-      where += ` AND ("created_at", "id") < ($2::timestamptz, $3)`;
-    }
-    params.push(page.limit + 1);
-    const rows = await this.db
-      .query<Row>(`SELECT ${WEBHOOK_COLUMNS} FROM ${this.t} WHERE ${where} ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.length}`, params)
-      .catch(rethrowUnavailable);
+    const [sql, params] = keysetPageSql({ select: WEBHOOK_COLUMNS, from: this.t, equal: [['org_id', orgId]], after: page.after, limit: page.limit });
+    const rows = await this.db.query<Row>(sql, params).catch(rethrowUnavailable);
     return rows.map(toWebhook);
   }
+
 
   async delete(orgId: string, id: string): Promise<boolean> {
     const version = await this.db
@@ -291,22 +284,21 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 
   async list(orgId: string, webhookId: string, page: { limit: number; after: PageKey | null; status?: DeliveryStatus }): Promise<Delivery[]> {
-    const params: unknown[] = [orgId, webhookId];
-    let where = `"org_id" = $1 AND "webhook_id" = $2`;
-    if (page.status) {
-      params.push(page.status);
-      where += ` AND "status" = $${params.length}`;
-    }
-    if (page.after) {
-      params.push(page.after.createdAt.toISOString(), page.after.id);
-      where += ` AND ("created_at", "id") < ($${params.length - 1}::timestamptz, $${params.length})`;
-    }
-    params.push(page.limit + 1);
-    const rows = await this.db
-      .query<Row>(`SELECT ${DELIVERY_COLUMNS} FROM ${this.d} WHERE ${where} ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.length}`, params)
-      .catch(rethrowUnavailable);
+    const [sql, params] = keysetPageSql({
+      select: DELIVERY_COLUMNS,
+      from: this.d,
+      equal: [
+        ['org_id', orgId],
+        ['webhook_id', webhookId],
+        ['status', page.status || undefined],
+      ],
+      after: page.after,
+      limit: page.limit,
+    });
+    const rows = await this.db.query<Row>(sql, params).catch(rethrowUnavailable);
     return rows.map(toDelivery);
   }
+
 
   async nextDueAt(): Promise<Date | null> {
     const rows = await this.db.query<Row>(`SELECT min(GREATEST("next_attempt_at", COALESCE("lease_until", "next_attempt_at"))) AS "at" FROM ${this.d} WHERE "status" = 'pending'`).catch(rethrowUnavailable);
