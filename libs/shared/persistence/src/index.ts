@@ -4,3 +4,6 @@ export * from './outbox';
 export * from './unavailable';
 export * from './dead-letters';
 export * from './group-commit.writer';
+export * from './prisma-client';
+export * from './group-commit.store';
+export * from './keyset-page';

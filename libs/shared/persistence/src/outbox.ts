@@ -6,7 +6,6 @@ export interface RawExecutor {
   $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
 }
 
-/** Writes events into the service's outbox inside the transaction that changes the state. */
 /**
  * A raw transaction (`ServiceDatabase.transaction`) as the RawExecutor the outbox helpers take, so
  * hot write paths can skip Prisma and still write their outbox rows the one way.
@@ -15,19 +14,29 @@ export function sqlExecutor(tx: SqlRunner): RawExecutor {
   return { $executeRawUnsafe: async (q, ...v) => (await tx.query<{ n: number }>(`WITH r AS (${q} RETURNING 1) SELECT count(*)::int AS n FROM r`, v))[0]?.n ?? 0 };
 }
 
+/** Writes events into the service's outbox inside the transaction that changes the state. */
 export class OutboxWriter {
   constructor(private readonly schema: string) {}
 
-  async add(tx: RawExecutor, events: EventEnvelope[], key?: (e: EventEnvelope) => string): Promise<void> {
-    for (const e of events) {
-      await tx.$executeRawUnsafe(
-        `INSERT INTO "${this.schema}"."outbox_events" ("id", "topic", "key", "envelope") VALUES ($1, $2, $3, $4::jsonb)`,
-        e.id,
-        e.type,
-        key ? key(e) : e.org_id,
-        JSON.stringify(e),
-      );
-    }
+  /**
+   * The one outbox INSERT, over a JSON array of envelopes passed as `param` (topic = type,
+   * key = org_id, the envelope as is), in array order. Group-commit writers embed it in their own
+   * statement; `where` (over the element `e`) keeps only some rows, e.g. those of new records.
+   */
+  insertSql(param: string, where?: string): string {
+    return `INSERT INTO "${this.schema}"."outbox_events" ("id", "topic", "key", "envelope")
+      SELECT e->>'id', e->>'type', e->>'org_id', e FROM jsonb_array_elements(${param}::jsonb) WITH ORDINALITY AS x(e, n)
+      ${where ? `WHERE ${where} ` : ''}ORDER BY n`;
+  }
+
+  /** Adds events in the caller's transaction (Prisma or raw), one statement whatever their number. */
+  async add(tx: RawExecutor, events: readonly EventEnvelope[]): Promise<void> {
+    if (events.length > 0) await tx.$executeRawUnsafe(this.insertSql('$1'), JSON.stringify(events));
+  }
+
+  /** `add` for a raw transaction such as a GroupCommitWriter batch. */
+  async addBatch(tx: SqlRunner, events: readonly EventEnvelope[]): Promise<void> {
+    if (events.length > 0) await tx.query(this.insertSql('$1'), [JSON.stringify(events)]);
   }
 }
 

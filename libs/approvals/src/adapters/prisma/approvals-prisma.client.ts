@@ -1,4 +1,4 @@
-import { databaseReady, type ServiceDatabase } from '@igw/persistence';
+import { openPrismaClient, type ServiceDatabase } from '@igw/persistence';
 import { Prisma, PrismaClient } from './generated/client';
 
 export const APPROVALS_PRISMA = Symbol('APPROVALS_PRISMA');
@@ -7,8 +7,4 @@ export const APPROVALS_SCHEMA_NAME = Symbol('APPROVALS_SCHEMA_NAME');
 export type ApprovalsPrisma = PrismaClient;
 export type ApprovalsTx = Prisma.TransactionClient;
 
-export async function createApprovalsPrisma(db: ServiceDatabase): Promise<ApprovalsPrisma> {
-  // PGlite starts asynchronously; its Prisma adapter exists only once it is up.
-  await databaseReady(db);
-  return new PrismaClient({ adapter: db.prismaAdapter() });
-}
+export const createApprovalsPrisma = (db: ServiceDatabase): Promise<ApprovalsPrisma> => openPrismaClient(db, PrismaClient);

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { FixedClock, type Caller } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { Topics, type ApprovalDto, type ApprovalEventV1, type CreateApprovalRequestDto, type EventEnvelope } from '@igw/contracts';
+import { type ServiceDatabase } from '@igw/persistence';
+import { dropTestSchema, openMigratedSchema, testSchemaName, readOutbox } from '@igw/persistence/testing';
+import { Topics, type ApprovalDto, type ApprovalEventV1, type CreateApprovalRequestDto } from '@igw/contracts';
 import { requestApproval } from '../../domain/approval';
 import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
 import { ConsumeApprovalUseCase } from '../../application/use-cases/consume-approval.use-case';
@@ -14,8 +14,7 @@ import { APPROVALS_MIGRATIONS } from '../../approvals.module';
 import { createApprovalsPrisma, type ApprovalsPrisma } from './approvals-prisma.client';
 import { PrismaApprovalRepository } from './prisma-approval.repository';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_approvals_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('approvals');
 
 describe('PrismaApprovalRepository (PostgreSQL)', () => {
   let db: ServiceDatabase;
@@ -35,15 +34,11 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
   const human = (orgId: string, keyId = 'key_human'): Caller => ({ orgId, keyId, scope: 'policy_write' });
   const request = (extra: Partial<CreateApprovalRequestDto> = {}) =>
     ({ source: 'mcp_proxy', intent_card_id: 'crm-assistant', operation: 'crm.export', summary: 'export customers', fingerprint: 'fp', ...extra }) as CreateApprovalRequestDto;
-  const outbox = async (orgId: string) =>
-    (await db.query<{ topic: string; key: string; envelope: EventEnvelope<ApprovalEventV1> }>(`SELECT topic, key, envelope FROM "${schema}"."outbox_events" ORDER BY seq`)).filter(
-      (r) => r.key === orgId,
-    );
+  const outbox = (orgId: string) => readOutbox<ApprovalEventV1>(db, orgId);
   const settle = <T>(ps: Promise<T>[]) => Promise.allSettled(ps);
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 8);
-    await migrate(db, APPROVALS_MIGRATIONS);
+    db = await openMigratedSchema(schema, APPROVALS_MIGRATIONS, 8);
     prisma = await createApprovalsPrisma(db);
     repo = new PrismaApprovalRepository(prisma, schema, { nudge: () => nudges++ });
     create = new CreateApprovalUseCase(repo, clock);
@@ -57,8 +52,7 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
 
   afterAll(async () => {
     await prisma?.$disconnect();
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
   });
 
   it('create then approve: the row and its outbox rows commit together, and the relay is nudged', async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEvent, Topics, type DecisionMadeV1, type EventEnvelope } from '@igw/contracts';
 import { decodeCursor, DependencyUnavailableError, RecordRefusedError, toPage, type PageKey } from '@igw/kernel';
-import { migrate, openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
+import { openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime, uniqueOrgId } from '@igw/persistence/testing';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type ReviewStatus } from '../../domain';
 import type { ResolveReviewResult } from '../../application/ports/decision.repository.port';
@@ -12,14 +13,11 @@ import { DECISION_PROXY_MIGRATIONS } from '../../decision-proxy.module';
 import { replayLegacyJournal } from '../legacy/legacy-journal.replay';
 import { SqlDecisionRepository } from './sql-decision.repository';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_decisions_${randomBytes(4).toString('hex')}`;
-const DEAD_URL = 'postgresql://postgres@127.0.0.1:1/x';
+const schema = testSchemaName('decisions');
 
-const T0 = Date.parse('2026-03-01T10:00:00.000Z');
-const at = (ms: number) => new Date(T0 + ms);
+const at = atTestTime;
+const newOrg = uniqueOrgId;
 const rnd = () => randomBytes(6).toString('hex');
-const newOrg = (name: string) => `org_${name}_${rnd()}`;
 
 let seq = 0;
 /** An `allow` decision by default; `review()` makes a deferred one. */
@@ -86,8 +84,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
   const sorted = (ids: string[]) => [...ids].sort();
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 12);
-    await migrate(db, DECISION_PROXY_MIGRATIONS);
+    db = await openMigratedSchema(schema, DECISION_PROXY_MIGRATIONS, 12);
     repo = new SqlDecisionRepository(db, { nudge: () => void nudges++ }, new SqlDeadLetters(db));
   });
 
@@ -96,8 +93,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
 
   afterAll(async () => {
     for (const o of others) await o.close().catch(() => undefined);
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
   });
 
   it('a group commit stores the records and exactly one decision.made outbox row each, in batch order, and nudges the relay once', async () => {
@@ -392,7 +388,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
   });
 
   it('an unreachable database rejects with DependencyUnavailableError and nudges nobody', async () => {
-    const dead = openPostgresDatabase(DEAD_URL, schema, 2);
+    const dead = openPostgresDatabase(DEAD_DATABASE_URL, schema, 2);
     others.push(dead);
     let deadNudges = 0;
     const deadRepo = new SqlDecisionRepository(dead, { nudge: () => void deadNudges++ }, new SqlDeadLetters(dead));

@@ -1,7 +1,7 @@
 import { Topics } from '@igw/contracts';
 import { envelope, type OutboxNotifier } from '@igw/events';
 import type { DecisionKind } from '@igw/kernel';
-import { GroupCommitWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
+import { GroupCommitStore, GroupCommitWriter, jsonRowsInsertSql, keysetPageSql, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
@@ -100,31 +100,26 @@ const fromRow = (r: Row): DecisionRecord => ({
  * the decisions that were new). A decision the database refuses is set aside as a dead letter and
  * fails its own call only.
  */
-export class SqlDecisionRepository implements DecisionRepository {
+export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> implements DecisionRepository {
   private readonly table: string;
   private readonly insertBatch: string;
   private readonly select = COLUMNS.map(([n]) => `"${n}"`).join(', ');
-  private readonly writer: GroupCommitWriter<DecisionRecord>;
+  protected readonly writer: GroupCommitWriter<DecisionRecord>;
 
   constructor(
     private readonly db: ServiceDatabase,
     notifier: OutboxNotifier,
     deadLetters: SqlDeadLetters,
   ) {
+    super();
     const schema = db.schema;
     this.table = `"${schema}"."decisions"`;
-    const names = this.select;
     // New rows only (ON CONFLICT DO NOTHING … RETURNING), and an outbox row for each of them.
     this.insertBatch = `WITH fresh AS (
-        INSERT INTO ${this.table} (${names})
-        SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})
+        ${jsonRowsInsertSql(this.table, COLUMNS)}
         ON CONFLICT DO NOTHING
         RETURNING "decision_id")
-      INSERT INTO "${schema}"."outbox_events" ("id", "topic", "key", "envelope")
-      SELECT e->>'id', e->>'type', e->>'org_id', e
-      FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, n)
-      WHERE (e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)
-      ORDER BY n`;
+      ${new OutboxWriter(schema).insertSql('$2', `(e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)`)}`;
     this.writer = new GroupCommitWriter<DecisionRecord>({
       kind: 'decision',
       db,
@@ -133,20 +128,6 @@ export class SqlDecisionRepository implements DecisionRepository {
       write: (tx, batch) => this.writeBatch(tx, batch),
       committed: () => notifier.nudge(),
     });
-  }
-
-  record(record: DecisionRecord): Promise<void> {
-    return this.writer.submit(record);
-  }
-
-  /** Resolves once every decision recorded so far is committed or rejected (graceful shutdown). */
-  drain(): Promise<void> {
-    return this.writer.drain();
-  }
-
-  /** Decisions recorded and not yet committed, and the age of the oldest (health). */
-  backlog(): { pending: number; oldestMs: number } {
-    return this.writer.backlog();
   }
 
   private async writeBatch(tx: SqlRunner, records: readonly DecisionRecord[]): Promise<void> {
@@ -159,20 +140,19 @@ export class SqlDecisionRepository implements DecisionRepository {
   }
 
   async listReviews(orgId: string, query: ReviewPageQuery): Promise<DecisionRecord[]> {
-    const params: unknown[] = [orgId];
-    let where = `"org_id" = $1 AND "review_id" IS NOT NULL`;
-    if (query.status) {
-      params.push(query.status);
-      where += ` AND "review_status" = $${params.length}`;
-    }
-    if (query.after) {
-      params.push(query.after.createdAt.toISOString(), query.after.id);
-      where += ` AND ("created_at", "review_id") < ($${params.length - 1}::timestamptz, $${params.length})`;
-    }
-    params.push(Math.max(1, Math.floor(query.limit)) + 1);
-    const rows = await this.db
-      .query<Row>(`SELECT ${this.select} FROM ${this.table} WHERE ${where} ORDER BY "created_at" DESC, "review_id" DESC LIMIT $${params.length}`, params)
-      .catch(rethrowUnavailable);
+    const [sql, params] = keysetPageSql({
+      select: this.select,
+      from: this.table,
+      equal: [
+        ['org_id', orgId],
+        ['review_status', query.status || undefined],
+      ],
+      also: `"review_id" IS NOT NULL`,
+      key: 'review_id',
+      after: query.after,
+      limit: Math.max(1, Math.floor(query.limit)),
+    });
+    const rows = await this.db.query<Row>(sql, params).catch(rethrowUnavailable);
     return rows.map(fromRow);
   }
 

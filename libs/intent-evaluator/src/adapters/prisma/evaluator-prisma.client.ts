@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { databaseReady, type ServiceDatabase } from '@igw/persistence';
+import { openPrismaClient, type ServiceDatabase } from '@igw/persistence';
 import { Prisma, PrismaClient } from './generated/client';
 
 /** The PostgreSQL schema the evaluator uses unless the app opens its database under another name. */
@@ -17,8 +17,4 @@ export const EVALUATOR_DB = Symbol('EVALUATOR_DB');
 export type EvaluatorPrisma = PrismaClient;
 export type EvaluatorTx = Prisma.TransactionClient;
 
-export async function createEvaluatorPrisma(db: ServiceDatabase): Promise<EvaluatorPrisma> {
-  // PGlite starts asynchronously; its Prisma adapter exists only once it is up.
-  await databaseReady(db);
-  return new PrismaClient({ adapter: db.prismaAdapter() });
-}
+export const createEvaluatorPrisma = (db: ServiceDatabase): Promise<EvaluatorPrisma> => openPrismaClient(db, PrismaClient);

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { DependencyUnavailableError, newId, RecordRefusedError, toPage } from '@igw/kernel';
-import { migrate, openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
-import { parseEvent, Topics, type EventEnvelope, type IntentEvaluatedV1 } from '@igw/contracts';
+import { openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
+import { TEST_DATABASE_URL, DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, closeQuietly, readOutbox } from '@igw/persistence/testing';
+import { parseEvent, Topics, type IntentEvaluatedV1 } from '@igw/contracts';
 import { parseHistoryQuery } from '../../domain/history/history-query';
 import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/ports/intent-event.repository.port';
 import { createEvaluatorPrisma, EVALUATOR_MIGRATIONS, type EvaluatorPrisma } from './evaluator-prisma.client';
 import { INTENT_EVENT_BATCH_MAX, PrismaIntentEventStore } from './prisma-intent-event.store';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_evaluator_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('evaluator');
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 
@@ -64,11 +64,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
 
   const rowIds = async (orgId: string) =>
     (await db.query<{ id: string }>(`SELECT id FROM "${schema}"."intent_events" WHERE org_id = $1`, [orgId])).map((r) => r.id);
-  const outbox = async (orgId: string) =>
-    db.query<{ id: string; topic: string; key: string; envelope: EventEnvelope<IntentEvaluatedV1> }>(
-      `SELECT id, topic, key, envelope FROM "${schema}"."outbox_events" WHERE key = $1 ORDER BY seq`,
-      [orgId],
-    );
+  const outbox = (orgId: string) => readOutbox<IntentEvaluatedV1>(db, orgId);
   /** Walks every page of the org's history through cursors, as the HTTP route will. */
   const walk = async (orgId: string, query: { limit: string; outcome?: string; since?: string }, between?: () => Promise<void>) => {
     const seen: string[] = [];
@@ -91,8 +87,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
   };
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 8);
-    await migrate(db, EVALUATOR_MIGRATIONS);
+    db = await openMigratedSchema(schema, EVALUATOR_MIGRATIONS, 8);
     prisma = await createEvaluatorPrisma(db);
     store = new PrismaIntentEventStore(prisma, db, { nudge: () => nudges++ }, new SqlDeadLetters(db));
   });
@@ -100,12 +95,8 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
   afterAll(async () => {
     await store?.drain();
     await prisma?.$disconnect();
-    for (const o of others) {
-      await o.prisma.$disconnect().catch(() => undefined);
-      await o.db.close().catch(() => undefined);
-    }
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await closeQuietly(others);
+    await dropTestSchema(db);
   });
 
   it('migrates the intent_events table with its history indexes next to the outbox tables', async () => {
@@ -204,7 +195,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
   });
 
   it('an unreachable database rejects every waiter of the batch with DependencyUnavailableError (503), without retries', async () => {
-    const { store: dead, probe } = await otherStore(openPostgresDatabase('postgresql://postgres@127.0.0.1:1/postgres', schema, 2));
+    const { store: dead, probe } = await otherStore(openPostgresDatabase(DEAD_DATABASE_URL, schema, 2));
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => dead.record(intentEvent('org_dead'))));
     expect(results.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
     for (const r of results) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DependencyUnavailableError);
@@ -215,7 +206,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
 
   it('a batch failing for every event (schema not migrated) rejects every waiter with the error, blaming no event', async () => {
     const missing = `it_evaluator_missing_${randomBytes(4).toString('hex')}`;
-    const { store: broken, probe } = await otherStore(openPostgresDatabase(url, missing, 2));
+    const { store: broken, probe } = await otherStore(openPostgresDatabase(TEST_DATABASE_URL, missing, 2));
     const results = await Promise.allSettled(Array.from({ length: 40 }, () => broken.record(intentEvent('org_broken'))));
     expect(results.map((r) => r.status)).toEqual(Array(40).fill('rejected'));
     for (const r of results) expect((r as PromiseRejectedResult).reason).not.toBeInstanceOf(DependencyUnavailableError);

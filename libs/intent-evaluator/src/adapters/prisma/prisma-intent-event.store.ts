@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { Topics } from '@igw/contracts';
-import { DEAD_LETTERS, GroupCommitWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
+import { DEAD_LETTERS, GroupCommitStore, GroupCommitWriter, jsonRowsInsertSql, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
 import { envelope, OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
 import type { CascadeEvidence } from '../../application/classification/cascade-evidence';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';
@@ -85,16 +85,16 @@ const COLUMNS = [
  * Intent events with group commit (the shared GroupCommitWriter): every evaluation is stored with
  * its `intent.evaluated` outbox row before its response is sent, many evaluations per transaction
  * of two statements (one multi-row INSERT of the events, one of their outbox rows). Prisma's
- * createMany and OutboxWriter's row-at-a-time inserts took ~20× as long for a batch of 500.
+ * createMany and row-at-a-time outbox inserts took ~20× as long for a batch of 500.
  *
  * An event the database refuses (poison that slipped past the edge) is set aside as a dead letter
  * and fails its own evaluation only; the evaluations it shared a batch with, of any org, commit.
  */
 @Injectable()
-export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicationShutdown {
+export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> implements IntentEventStore, BeforeApplicationShutdown {
   private readonly insertEvents: string;
-  private readonly insertOutbox: string;
-  private readonly writer: GroupCommitWriter<IntentEventRecord>;
+  private readonly outbox: OutboxWriter;
+  protected readonly writer: GroupCommitWriter<IntentEventRecord>;
 
   constructor(
     @Inject(EVALUATOR_PRISMA) private readonly prisma: EvaluatorPrisma,
@@ -102,15 +102,10 @@ export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicati
     @Inject(OUTBOX_NOTIFIER) notifier: OutboxNotifier,
     @Inject(DEAD_LETTERS) deadLetters: SqlDeadLetters,
   ) {
+    super();
     const schema = db.schema;
-    const names = COLUMNS.map(([name]) => `"${name}"`).join(', ');
-    // One parameter however large the batch: a JSON array of rows, typed by jsonb_to_recordset.
-    this.insertEvents = `INSERT INTO "${schema}"."intent_events" (${names})
-      SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([name, type]) => `"${name}" ${type}`).join(', ')})`;
-    // The rows OutboxWriter.add writes (topic = type, key = org_id, the envelope as is), in one
-    // statement instead of one per event, in the order given.
-    this.insertOutbox = `INSERT INTO "${schema}"."outbox_events" ("id", "topic", "key", "envelope")
-      SELECT e->>'id', e->>'type', e->>'org_id', e FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, n) ORDER BY n`;
+    this.insertEvents = jsonRowsInsertSql(`"${schema}"."intent_events"`, COLUMNS);
+    this.outbox = new OutboxWriter(schema);
     this.writer = new GroupCommitWriter<IntentEventRecord>({
       kind: 'intent_event',
       db,
@@ -120,20 +115,6 @@ export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicati
       write: (tx, events) => this.write(tx, events),
       committed: () => notifier.nudge(),
     });
-  }
-
-  record(event: IntentEventRecord): Promise<void> {
-    return this.writer.submit(event);
-  }
-
-  /** Resolves once everything recorded so far (and while waiting) is committed or rejected. */
-  drain(): Promise<void> {
-    return this.writer.drain();
-  }
-
-  /** Events recorded and not yet committed, and the age of the oldest (health). */
-  backlog(): { pending: number; oldestMs: number } {
-    return this.writer.backlog();
   }
 
   /** Graceful shutdown: answered evaluations are never lost. Runs before the Prisma client closes. */
@@ -160,6 +141,6 @@ export class PrismaIntentEventStore implements IntentEventStore, BeforeApplicati
     // Straight to the driver, not through Prisma: the batch is two fixed statements, and Prisma's
     // per-statement overhead (~4 ms on PGlite) would cost more than the statements themselves.
     await tx.query(this.insertEvents, [JSON.stringify(events.map(toColumns))]);
-    await tx.query(this.insertOutbox, [JSON.stringify(envelopes)]);
+    await this.outbox.addBatch(tx, envelopes);
   }
 }

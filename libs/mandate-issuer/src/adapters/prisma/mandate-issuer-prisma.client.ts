@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { databaseReady, type ServiceDatabase } from '@igw/persistence';
+import { openPrismaClient, type ServiceDatabase } from '@igw/persistence';
 import { Prisma, PrismaClient } from './generated/client';
 
 /** The PostgreSQL schema the mandate issuer uses unless the app opens its database under another name. */
@@ -20,8 +20,4 @@ export const MANDATE_ISSUER_DB = Symbol('MANDATE_ISSUER_DB');
 export type MandateIssuerPrisma = PrismaClient;
 export type MandateIssuerTx = Prisma.TransactionClient;
 
-export async function createMandateIssuerPrisma(db: ServiceDatabase): Promise<MandateIssuerPrisma> {
-  // PGlite starts asynchronously; its Prisma adapter exists only once it is up.
-  await databaseReady(db);
-  return new PrismaClient({ adapter: db.prismaAdapter() });
-}
+export const createMandateIssuerPrisma = (db: ServiceDatabase): Promise<MandateIssuerPrisma> => openPrismaClient(db, PrismaClient);

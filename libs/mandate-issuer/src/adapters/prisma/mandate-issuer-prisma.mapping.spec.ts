@@ -2,29 +2,11 @@ import type { Mandate } from '../../domain/mandate';
 import { Prisma } from './generated/client';
 import { mutableColumns, storedStatus } from './prisma-mandate.repository';
 import { toSigningKey } from './prisma-signing-key.repository';
+import { mandateFixture } from './mandate.fixture';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 
-const mandate: Mandate = {
-  credId: 'mnd_1',
-  orgId: 'org_1',
-  actor: 'agent',
-  intentId: 'card',
-  promptId: 'p',
-  audience: 'aud',
-  scope: { operations: ['a'], resources: ['r'], forbidden_operations: [] },
-  context: {},
-  acr: null,
-  issuedAt: T0,
-  expiresAt: new Date(T0.getTime() + 60_000),
-  revokedAt: null,
-  revokeReason: null,
-  refreshCount: 0,
-  lastRefreshedAt: null,
-  kid: 'kid_1',
-  broker: null,
-  classificationEvidence: null,
-};
+const mandate: Mandate = mandateFixture({ credId: 'mnd_1', orgId: 'org_1', issuedAt: T0 });
 
 describe('mandate columns', () => {
   it('stores only revocation in the status column (expiry is derived from expires_at)', () => {

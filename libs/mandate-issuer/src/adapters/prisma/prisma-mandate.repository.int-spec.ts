@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { Topics, type EventEnvelope } from '@igw/contracts';
+import { Topics } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import { DependencyUnavailableError } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, closeQuietly, readOutbox } from '@igw/persistence/testing';
 import type { Mandate } from '../../domain/mandate';
 import type { MandateEvents, StoredMandate } from '../../application/ports/mandate.repository.port';
 import { createMandateIssuerPrisma, MANDATE_ISSUER_MIGRATIONS, type MandateIssuerPrisma } from './mandate-issuer-prisma.client';
+import { mandateFixture } from './mandate.fixture';
 import { PrismaMandateRepository } from './prisma-mandate.repository';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_mandates_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('mandates');
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -17,7 +18,7 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 let seq = 0;
 function mandate(orgId: string, extra: Partial<Mandate> = {}): Mandate {
   seq++;
-  return {
+  return mandateFixture({
     credId: `mnd_${randomBytes(8).toString('hex')}`,
     orgId,
     actor: 'agent:billing-bot',
@@ -29,15 +30,8 @@ function mandate(orgId: string, extra: Partial<Mandate> = {}): Mandate {
     acr: 'mfa',
     issuedAt: at(0),
     expiresAt: at(900_000),
-    revokedAt: null,
-    revokeReason: null,
-    refreshCount: 0,
-    lastRefreshedAt: null,
-    kid: 'kid_1',
-    broker: null,
-    classificationEvidence: null,
     ...extra,
-  };
+  });
 }
 
 /** A refresh as far as storage cares: each one must see the count the previous one wrote. */
@@ -56,30 +50,21 @@ describe('PrismaMandateRepository (PostgreSQL)', () => {
   let nudges = 0;
   const others: { db: ServiceDatabase; prisma: MandateIssuerPrisma }[] = [];
 
-  const outbox = async (orgId: string) =>
-    db.query<{ id: string; topic: string; key: string; envelope: EventEnvelope<{ cred_id: string; refresh_count: number; revoked: boolean }> }>(
-      `SELECT id, topic, key, envelope FROM "${schema}"."outbox_events" WHERE key = $1 ORDER BY seq`,
-      [orgId],
-    );
+  const outbox = (orgId: string) => readOutbox<{ cred_id: string; refresh_count: number; revoked: boolean }>(db, orgId);
   const statusColumn = async (credId: string) =>
     (await db.query<{ status: string }>(`SELECT status FROM "${schema}"."mandates" WHERE cred_id = $1`, [credId]))[0]?.status;
   const stored = (m: Mandate, brokerRevocationSealed: string | null = null): StoredMandate => ({ mandate: m, brokerRevocationSealed });
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 8);
-    await migrate(db, MANDATE_ISSUER_MIGRATIONS);
+    db = await openMigratedSchema(schema, MANDATE_ISSUER_MIGRATIONS, 8);
     prisma = await createMandateIssuerPrisma(db);
     repo = new PrismaMandateRepository(prisma, db, { nudge: () => nudges++ });
   });
 
   afterAll(async () => {
     await prisma?.$disconnect();
-    for (const o of others) {
-      await o.prisma.$disconnect().catch(() => undefined);
-      await o.db.close().catch(() => undefined);
-    }
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await closeQuietly(others);
+    await dropTestSchema(db);
   });
 
   it('create then find returns the mandate field for field, with its sealed broker handle', async () => {
@@ -259,7 +244,7 @@ describe('PrismaMandateRepository (PostgreSQL)', () => {
   });
 
   it('an unreachable database is DependencyUnavailableError (503)', async () => {
-    const dead = openPostgresDatabase('postgresql://postgres@127.0.0.1:1/postgres', schema, 2);
+    const dead = openPostgresDatabase(DEAD_DATABASE_URL, schema, 2);
     const deadPrisma = await createMandateIssuerPrisma(dead);
     others.push({ db: dead, prisma: deadPrisma });
     const deadRepo = new PrismaMandateRepository(deadPrisma, dead, { nudge: () => undefined });

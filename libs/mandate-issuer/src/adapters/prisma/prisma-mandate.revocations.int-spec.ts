@@ -7,20 +7,21 @@ import { Topics, type EventEnvelope } from '@igw/contracts';
 import { envelope, MemoryVersionBoard, revocationsKey, type VersionBoard } from '@igw/events';
 import { DependencyUnavailableError } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { TEST_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName } from '@igw/persistence/testing';
 import type { Mandate } from '../../domain/mandate';
 import type { MandateEvents, MandateWrite } from '../../application/ports/mandate.repository.port';
 import { createMandateIssuerPrisma, MANDATE_ISSUER_MIGRATIONS, type MandateIssuerPrisma } from './mandate-issuer-prisma.client';
+import { mandateFixture } from './mandate.fixture';
 import { PrismaMandateRepository } from './prisma-mandate.repository';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_revocations_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('revocations');
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const newOrg = () => `org_${randomBytes(4).toString('hex')}`;
 
 function mandate(orgId: string, extra: Partial<Mandate> = {}): Mandate {
-  return {
+  return mandateFixture({
     credId: `cred_${randomBytes(8).toString('hex')}`,
     orgId,
     actor: 'agent:bot',
@@ -28,19 +29,10 @@ function mandate(orgId: string, extra: Partial<Mandate> = {}): Mandate {
     promptId: 'prm_1',
     audience: 'crm-api',
     scope: { operations: ['crm.read'], resources: ['crm://*'], forbidden_operations: [] },
-    context: {},
-    acr: null,
     issuedAt: at(0),
     expiresAt: at(900_000),
-    revokedAt: null,
-    revokeReason: null,
-    refreshCount: 0,
-    lastRefreshedAt: null,
-    kid: 'kid_1',
-    broker: null,
-    classificationEvidence: null,
     ...extra,
-  };
+  });
 }
 
 /** Records what each write told its events builder, and emits one event carrying it. */
@@ -90,9 +82,8 @@ describe('PrismaMandateRepository revocation numbering (PostgreSQL)', () => {
 
   beforeAll(async () => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    db = openPostgresDatabase(url, schema, 12);
-    observer = openPostgresDatabase(url, schema, 2);
-    await migrate(db, MANDATE_ISSUER_MIGRATIONS);
+    db = await openMigratedSchema(schema, MANDATE_ISSUER_MIGRATIONS, 12);
+    observer = openPostgresDatabase(TEST_DATABASE_URL, schema, 2);
     prisma = await createMandateIssuerPrisma(db);
     board = new CommitCheckingBoard(() => observer);
     repo = new PrismaMandateRepository(prisma, db, { nudge: () => undefined }, board);
@@ -100,8 +91,7 @@ describe('PrismaMandateRepository revocation numbering (PostgreSQL)', () => {
 
   afterAll(async () => {
     await prisma?.$disconnect();
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
     await observer?.close();
   });
 
@@ -268,7 +258,7 @@ describe('PrismaMandateRepository revocation numbering (PostgreSQL)', () => {
   it('the migration numbers mandates revoked before it, per org in revocation order, and sets the counters', async () => {
     const legacy = `${schema}_legacy`;
     const dir = mkdtempSync(join(tmpdir(), 'igw-mig-'));
-    const legacyDb = openPostgresDatabase(url, legacy, 2);
+    const legacyDb = openPostgresDatabase(TEST_DATABASE_URL, legacy, 2);
     try {
       const [init] = readdirSync(MANDATE_ISSUER_MIGRATIONS).sort();
       cpSync(join(MANDATE_ISSUER_MIGRATIONS, init!), join(dir, init!), { recursive: true });

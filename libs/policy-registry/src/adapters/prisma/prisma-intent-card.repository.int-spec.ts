@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { FixedClock, type Caller } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { Topics, type EventEnvelope, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
+import { type ServiceDatabase } from '@igw/persistence';
+import { dropTestSchema, openMigratedSchema, testSchemaName, readOutbox } from '@igw/persistence/testing';
+import { Topics, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
 import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
 import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 import { InstallIntentCardUseCase } from '../../application/use-cases/install-intent-card.use-case';
@@ -10,8 +10,7 @@ import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentCardRepository } from './prisma-intent-card.repository';
 import { createRegistryPrisma, type RegistryPrisma } from './registry-prisma.client';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_registry_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('registry');
 
 const card = (over: Partial<InstallIntentCardDto> = {}): InstallIntentCardDto =>
   ({
@@ -35,14 +34,10 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   let list: ListIntentCardsUseCase;
   let snapshot: GetIntentCardsSnapshotUseCase;
   const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
-  const outbox = async (orgId: string) =>
-    (await db.query<{ topic: string; key: string; envelope: EventEnvelope<IntentCardEventV1> }>(`SELECT topic, key, envelope FROM "${schema}"."outbox_events" ORDER BY seq`)).filter(
-      (r) => r.key === orgId,
-    );
+  const outbox = (orgId: string) => readOutbox<IntentCardEventV1>(db, orgId);
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 5);
-    await migrate(db, POLICY_REGISTRY_MIGRATIONS);
+    db = await openMigratedSchema(schema, POLICY_REGISTRY_MIGRATIONS, 5);
     prisma = await createRegistryPrisma(db);
     repo = new PrismaIntentCardRepository(prisma, schema, { nudge: () => undefined });
     install = new InstallIntentCardUseCase(repo, clock);
@@ -53,8 +48,7 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
 
   afterAll(async () => {
     await prisma?.$disconnect();
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
   });
 
   it('installs, then replaces the same id: version + 1, created_at kept, one event each with the org version', async () => {

@@ -1,11 +1,12 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
-import { announceVersion, cardsKey, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import { Injectable } from '@nestjs/common';
+import { rethrowUnavailable } from '@igw/persistence';
+import { cardsKey } from '@igw/events';
 import type { CardRule, CardScope, IntentCard } from '../../domain/intent-card';
 import type { PageRequest } from '../../application/paging';
 import type { IntentCardEvents, IntentCardRepository } from '../../application/ports/intent-card.repository.port';
 import { Prisma, type IntentCard as IntentCardRow } from './generated/client';
-import { bumpOrgVersion, isUniqueViolation, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma, type RegistryTx } from './registry-prisma.client';
+import { bumpOrgVersion, isUniqueViolation, type RegistryTx } from './registry-prisma.client';
+import { RegistryRepository } from './registry.repository-base';
 
 const toCard = (r: IntentCardRow): IntentCard => ({
   orgId: r.orgId,
@@ -35,20 +36,8 @@ const contentFields = (c: IntentCard) => ({
 });
 
 @Injectable()
-export class PrismaIntentCardRepository implements IntentCardRepository {
-  private readonly outbox: OutboxWriter;
-  private readonly table: string;
-
-  constructor(
-    @Inject(REGISTRY_PRISMA) private readonly prisma: RegistryPrisma,
-    @Inject(REGISTRY_SCHEMA_NAME) private readonly schema: string,
-    @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
-    /** Advanced to the org's new cards counter after each commit, before the method returns. */
-    @Optional() @Inject(VERSION_BOARD) private readonly board?: VersionBoard | null,
-  ) {
-    this.outbox = new OutboxWriter(schema);
-    this.table = `"${schema}"."intent_cards"`;
-  }
+export class PrismaIntentCardRepository extends RegistryRepository implements IntentCardRepository {
+  private readonly table = `"${this.schema}"."intent_cards"`;
 
   private async lockAndRead(tx: RegistryTx, orgId: string, id: string): Promise<IntentCard | null> {
     const locked = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM ${this.table} WHERE "org_id" = $1 AND "id" = $2 FOR UPDATE`, orgId, id);
@@ -73,8 +62,7 @@ export class PrismaIntentCardRepository implements IntentCardRepository {
     const { orgVersion, ...result } = await attempt()
       .catch((err: unknown) => (isUniqueViolation(err) ? attempt() : Promise.reject(err)))
       .catch(rethrowUnavailable);
-    this.notifier.nudge();
-    await announceVersion(this.board, cardsKey(orgId), orgVersion);
+    await this.committed(cardsKey(orgId), orgVersion);
     return result;
   }
 
@@ -107,8 +95,7 @@ export class PrismaIntentCardRepository implements IntentCardRepository {
       })
       .catch(rethrowUnavailable);
     if (!outcome) return null;
-    this.notifier.nudge();
-    await announceVersion(this.board, cardsKey(orgId), outcome.orgVersion);
+    await this.committed(cardsKey(orgId), outcome.orgVersion);
     return outcome.deleted;
   }
 

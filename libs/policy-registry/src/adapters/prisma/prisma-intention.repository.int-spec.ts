@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { FixedClock, type Caller } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { Topics, type EventEnvelope, type IntentionEventV1 } from '@igw/contracts';
+import { type ServiceDatabase } from '@igw/persistence';
+import { dropTestSchema, openMigratedSchema, testSchemaName, readOutbox } from '@igw/persistence/testing';
+import { Topics, type IntentionEventV1 } from '@igw/contracts';
 import { createIntention } from '../../domain/intention';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
@@ -11,8 +11,7 @@ import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentionRepository } from './prisma-intention.repository';
 import { createRegistryPrisma, type RegistryPrisma } from './registry-prisma.client';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_registry_${randomBytes(4).toString('hex')}`;
+const schema = testSchemaName('registry');
 
 describe('PrismaIntentionRepository (PostgreSQL)', () => {
   let db: ServiceDatabase;
@@ -26,14 +25,10 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
   let list: ListIntentionsUseCase;
 
   const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
-  const outbox = async (orgId: string) =>
-    (await db.query<{ topic: string; key: string; envelope: EventEnvelope<IntentionEventV1> }>(`SELECT topic, key, envelope FROM "${schema}"."outbox_events" ORDER BY seq`)).filter(
-      (r) => r.key === orgId,
-    );
+  const outbox = (orgId: string) => readOutbox<IntentionEventV1>(db, orgId);
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 5);
-    await migrate(db, POLICY_REGISTRY_MIGRATIONS);
+    db = await openMigratedSchema(schema, POLICY_REGISTRY_MIGRATIONS, 5);
     prisma = await createRegistryPrisma(db);
     repo = new PrismaIntentionRepository(prisma, schema, { nudge: () => nudges++ });
     create = new CreateIntentionUseCase(repo, clock);
@@ -44,8 +39,7 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
 
   afterAll(async () => {
     await prisma?.$disconnect();
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
   });
 
   it('create then publish: state, version, org version and outbox rows change together', async () => {

@@ -1,11 +1,12 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
-import { announceVersion, intentionsKey, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import { Injectable } from '@nestjs/common';
+import { rethrowUnavailable } from '@igw/persistence';
+import { intentionsKey } from '@igw/events';
 import { labelConflict, type IntentClass, type Intention, type IntentionStatus } from '../../domain/intention';
 import type { PageRequest } from '../../application/paging';
 import type { IntentionEvents, IntentionRepository } from '../../application/ports/intention.repository.port';
 import { Prisma, type Intention as IntentionRow } from './generated/client';
-import { bumpOrgVersion, isUniqueViolation, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma } from './registry-prisma.client';
+import { bumpOrgVersion, isUniqueViolation } from './registry-prisma.client';
+import { RegistryRepository } from './registry.repository-base';
 
 type StoredDataElement = { data_source_id: string; path: string };
 
@@ -40,20 +41,8 @@ const mutableFields = (i: Intention) => ({
 });
 
 @Injectable()
-export class PrismaIntentionRepository implements IntentionRepository {
-  private readonly outbox: OutboxWriter;
-  private readonly table: string;
-
-  constructor(
-    @Inject(REGISTRY_PRISMA) private readonly prisma: RegistryPrisma,
-    @Inject(REGISTRY_SCHEMA_NAME) private readonly schema: string,
-    @Inject(OUTBOX_NOTIFIER) private readonly notifier: OutboxNotifier,
-    /** Advanced to the org's new intentions counter after each commit, before the method returns. */
-    @Optional() @Inject(VERSION_BOARD) private readonly board?: VersionBoard | null,
-  ) {
-    this.outbox = new OutboxWriter(schema);
-    this.table = `"${schema}"."intentions"`;
-  }
+export class PrismaIntentionRepository extends RegistryRepository implements IntentionRepository {
+  private readonly table = `"${this.schema}"."intentions"`;
 
   async create(intention: Intention, events: IntentionEvents): Promise<Intention> {
     const { saved, orgVersion } = await this.prisma
@@ -68,8 +57,7 @@ export class PrismaIntentionRepository implements IntentionRepository {
         if (isUniqueViolation(err)) throw labelConflict(intention.label);
         return rethrowUnavailable(err);
       });
-    this.notifier.nudge();
-    await announceVersion(this.board, intentionsKey(saved.orgId), orgVersion);
+    await this.committed(intentionsKey(saved.orgId), orgVersion);
     return saved;
   }
 
@@ -117,8 +105,7 @@ export class PrismaIntentionRepository implements IntentionRepository {
         return rethrowUnavailable(err);
       });
     if (orgVersion !== undefined) {
-      this.notifier.nudge();
-      await announceVersion(this.board, intentionsKey(orgId), orgVersion);
+      await this.committed(intentionsKey(orgId), orgVersion);
     }
     return result;
   }

@@ -1,4 +1,4 @@
-import { databaseReady, type ServiceDatabase } from '@igw/persistence';
+import { openPrismaClient, type ServiceDatabase } from '@igw/persistence';
 import { Prisma, PrismaClient } from './generated/client';
 
 export const REGISTRY_PRISMA = Symbol('REGISTRY_PRISMA');
@@ -7,11 +7,7 @@ export const REGISTRY_SCHEMA_NAME = Symbol('REGISTRY_SCHEMA_NAME');
 export type RegistryPrisma = PrismaClient;
 export type RegistryTx = Prisma.TransactionClient;
 
-export async function createRegistryPrisma(db: ServiceDatabase): Promise<RegistryPrisma> {
-  // PGlite starts asynchronously; its Prisma adapter exists only once it is up.
-  await databaseReady(db);
-  return new PrismaClient({ adapter: db.prismaAdapter() });
-}
+export const createRegistryPrisma = (db: ServiceDatabase): Promise<RegistryPrisma> => openPrismaClient(db, PrismaClient);
 
 export function isUniqueViolation(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';

@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { MemoryVersionBoard, webhooksKey } from '@igw/events';
 import { DependencyUnavailableError, type PageKey } from '@igw/kernel';
-import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
+import { openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime, uniqueOrgId } from '@igw/persistence/testing';
+import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, MAX_LEASED_PER_WEBHOOK, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
 import { WEBHOOK_DISPATCHER_MIGRATIONS } from '../../webhook-dispatcher.module';
-import { MAX_LEASED_PER_WEBHOOK, SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
+import { SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
 
-const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const schema = `it_webhooks_${randomBytes(4).toString('hex')}`;
-const DEAD_URL = 'postgresql://postgres@127.0.0.1:1/x';
+const schema = testSchemaName('webhooks');
 
-const T0 = Date.parse('2026-03-01T10:00:00.000Z');
-const at = (ms: number) => new Date(T0 + ms);
+const at = atTestTime;
+const newOrg = uniqueOrgId;
 const rnd = () => randomBytes(6).toString('hex');
-const newOrg = (name: string) => `org_${name}_${rnd()}`;
 
 let seq = 0;
 function webhook(orgId: string, over: Partial<Webhook> = {}): Webhook {
@@ -33,7 +31,7 @@ function webhook(orgId: string, over: Partial<Webhook> = {}): Webhook {
   };
 }
 
-/** Webhooks here are created within the first ~day after T0; events occur after that unless told otherwise. */
+/** Webhooks here are created within the first ~day after T0 (atTestTime(0)); events occur after that unless told otherwise. */
 const LATER = at(30 * 86_400_000).toISOString();
 const event = (orgId: string, type = 'decision.made', id = `evt_${rnd()}`, occurredAt = LATER) => ({
   id,
@@ -71,16 +69,14 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
   };
 
   beforeAll(async () => {
-    db = openPostgresDatabase(url, schema, 12);
-    await migrate(db, WEBHOOK_DISPATCHER_MIGRATIONS);
+    db = await openMigratedSchema(schema, WEBHOOK_DISPATCHER_MIGRATIONS, 12);
     webhooks = new SqlWebhookRepository(db, board);
     deliveries = new SqlDeliveryRepository(db, board);
   });
 
   afterAll(async () => {
     for (const o of others) await o.close().catch(() => undefined);
-    await db?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await db?.close();
+    await dropTestSchema(db);
   });
 
   describe('subscriptions (the counter behind the in-memory copies)', () => {
@@ -481,7 +477,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
   });
 
   it('an unreachable database rejects every call with DependencyUnavailableError', async () => {
-    const dead = openPostgresDatabase(DEAD_URL, schema, 2);
+    const dead = openPostgresDatabase(DEAD_DATABASE_URL, schema, 2);
     others.push(dead);
     const w = new SqlWebhookRepository(dead);
     const d = new SqlDeliveryRepository(dead);

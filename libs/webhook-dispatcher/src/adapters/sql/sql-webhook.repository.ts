@@ -1,7 +1,7 @@
 import { announceVersion, webhooksKey, type VersionBoard } from '@igw/events';
 import type { PageKey } from '@igw/kernel';
-import { rethrowUnavailable, type ServiceDatabase, type SqlRunner } from '@igw/persistence';
-import type { AttemptOutcome, Delivery, DeliveryStatus, Webhook, WebhookSecret, WebhookStatus } from '../../domain';
+import { keysetPageSql, rethrowUnavailable, type ServiceDatabase, type SqlRunner } from '@igw/persistence';
+import { disableAfter, leasePlan, type AttemptOutcome, type Delivery, type DeliveryStatus, type Webhook, type WebhookSecret, type WebhookStatus } from '../../domain';
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../../application/ports/webhook.repository.port';
 
 type Row = Record<string, unknown>;
@@ -59,7 +59,6 @@ async function bumpSubscriptions(tx: SqlRunner, schema: string, orgId: string): 
 }
 
 /** Attempts one webhook may have under way at once (across replicas). */
-export const MAX_LEASED_PER_WEBHOOK = 64;
 
 const WEBHOOK_COLUMNS = `"id", "org_id", "url", "events", "description", "status", "disabled_reason", "secrets", "created_at", "updated_at"`;
 const DELIVERY_COLUMNS = `"id", "org_id", "webhook_id", "event_id", "event_type", "body", "status", "attempts", "last_response_code", "last_error", "next_attempt_at", "created_at", "delivered_at"`;
@@ -134,18 +133,11 @@ export class SqlWebhookRepository implements WebhookRepository {
   }
 
   async list(orgId: string, page: { limit: number; after: PageKey | null }): Promise<Webhook[]> {
-    const params: unknown[] = [orgId];
-    let where = `"org_id" = $1`;
-    if (page.after) {
-      params.push(page.after.createdAt.toISOString(), page.after.id);
-      where += ` AND ("created_at", "id") < ($2::timestamptz, $3)`;
-    }
-    params.push(page.limit + 1);
-    const rows = await this.db
-      .query<Row>(`SELECT ${WEBHOOK_COLUMNS} FROM ${this.t} WHERE ${where} ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.length}`, params)
-      .catch(rethrowUnavailable);
+    const [sql, params] = keysetPageSql({ select: WEBHOOK_COLUMNS, from: this.t, equal: [['org_id', orgId]], after: page.after, limit: page.limit });
+    const rows = await this.db.query<Row>(sql, params).catch(rethrowUnavailable);
     return rows.map(toWebhook);
   }
+
 
   async delete(orgId: string, id: string): Promise<boolean> {
     const version = await this.db
@@ -207,11 +199,10 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 
   async claimDue(limit: number, leaseMs: number, now: Date): Promise<ClaimedDelivery[]> {
+    const plan = leasePlan(limit);
     const rows = await this.db
       .query<Row>(
-        // Fairness: a webhook gets at most MAX_LEASED_PER_WEBHOOK attempts under way (those already
-        // leased count), so a slow receiver with a backlog cannot take every worker slot. Ranked
-        // over the oldest due candidates only, so a large backlog costs a bounded scan.
+        // Executes the domain's lease plan (fairness cap per webhook, bounded candidate window).
         `WITH candidates AS (
            SELECT c."id", c."webhook_id", c."next_attempt_at" FROM ${this.d} c
            WHERE c."status" = 'pending' AND c."next_attempt_at" <= $1 AND (c."lease_until" IS NULL OR c."lease_until" < $1)
@@ -233,7 +224,7 @@ export class SqlDeliveryRepository implements DeliveryRepository {
          RETURNING ${DELIVERY_COLUMNS.split(', ')
            .map((c) => `d.${c}`)
            .join(', ')}`,
-        [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString(), MAX_LEASED_PER_WEBHOOK, limit * 3],
+        [now.toISOString(), plan.limit, new Date(now.getTime() + leaseMs).toISOString(), plan.perWebhookCap, plan.candidates],
       )
       .catch(rethrowUnavailable);
     if (rows.length === 0) return [];
@@ -250,17 +241,19 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 
   async recordAttempt(delivery: Pick<Delivery, 'id' | 'webhookId'>, o: AttemptOutcome, now: Date): Promise<void> {
-    // The common case is one statement (no transaction round trips); a 410 also disables.
-    if (!o.disableWebhook) {
+    // The common case is one statement (no transaction round trips); the domain may also disable.
+    const disable = disableAfter(o);
+    if (!disable) {
       await this.db.query(this.recordSql, this.recordParams(delivery.id, o)).catch(rethrowUnavailable);
       return;
     }
     const disabled = await this.db
       .transaction(async (tx): Promise<{ orgId: string; version: number } | null> => {
         await tx.query(this.recordSql, this.recordParams(delivery.id, o));
-        await tx.query(`UPDATE ${this.w} SET "status" = 'disabled', "disabled_reason" = $2, "updated_at" = $3 WHERE "id" = $1`, [
+        await tx.query(`UPDATE ${this.w} SET "status" = $2, "disabled_reason" = $3, "updated_at" = $4 WHERE "id" = $1`, [
           delivery.webhookId,
-          'the endpoint answered 410 Gone',
+          disable.status,
+          disable.reason,
           now.toISOString(),
         ]);
         await tx.query(`UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "webhook_id" = $1 AND "status" = 'pending'`, [delivery.webhookId]);
@@ -291,22 +284,21 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 
   async list(orgId: string, webhookId: string, page: { limit: number; after: PageKey | null; status?: DeliveryStatus }): Promise<Delivery[]> {
-    const params: unknown[] = [orgId, webhookId];
-    let where = `"org_id" = $1 AND "webhook_id" = $2`;
-    if (page.status) {
-      params.push(page.status);
-      where += ` AND "status" = $${params.length}`;
-    }
-    if (page.after) {
-      params.push(page.after.createdAt.toISOString(), page.after.id);
-      where += ` AND ("created_at", "id") < ($${params.length - 1}::timestamptz, $${params.length})`;
-    }
-    params.push(page.limit + 1);
-    const rows = await this.db
-      .query<Row>(`SELECT ${DELIVERY_COLUMNS} FROM ${this.d} WHERE ${where} ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.length}`, params)
-      .catch(rethrowUnavailable);
+    const [sql, params] = keysetPageSql({
+      select: DELIVERY_COLUMNS,
+      from: this.d,
+      equal: [
+        ['org_id', orgId],
+        ['webhook_id', webhookId],
+        ['status', page.status || undefined],
+      ],
+      after: page.after,
+      limit: page.limit,
+    });
+    const rows = await this.db.query<Row>(sql, params).catch(rethrowUnavailable);
     return rows.map(toDelivery);
   }
+
 
   async nextDueAt(): Promise<Date | null> {
     const rows = await this.db.query<Row>(`SELECT min(GREATEST("next_attempt_at", COALESCE("lease_until", "next_attempt_at"))) AS "at" FROM ${this.d} WHERE "status" = 'pending'`).catch(rethrowUnavailable);
