@@ -1,4 +1,4 @@
-import type { ServiceDatabase } from '@igw/persistence';
+import { openPrismaClient, type ServiceDatabase } from '@igw/persistence';
 import { PrismaClient } from './generated/client';
 
 export const GATEWAY_PRISMA = Symbol('GATEWAY_PRISMA');
@@ -6,6 +6,4 @@ export const GATEWAY_DB = Symbol('GATEWAY_DB');
 export const GATEWAY_SCHEMA = 'api_gateway';
 export type GatewayPrisma = PrismaClient;
 
-export function createGatewayPrisma(db: ServiceDatabase): GatewayPrisma {
-  return new PrismaClient({ adapter: db.prismaAdapter() });
-}
+export const createGatewayPrisma = (db: ServiceDatabase): Promise<GatewayPrisma> => openPrismaClient(db, PrismaClient);
