@@ -49,7 +49,6 @@ export default [
   {
     // TODO(issue 12 merge): files being rewritten in parallel; their `!` go after the merge.
     files: [
-      'libs/shared/lexical-index/src/**/*.ts',
       'libs/webhook-dispatcher/src/adapters/sql/**/*.ts',
       'libs/*/src/adapters/prisma/**/*.ts',
       'libs/decision-proxy/src/adapters/sql/**/*.ts',

@@ -41,20 +41,20 @@ export abstract class LexicalCorpus<L extends string = string> extends DocumentS
     const k1p1 = k1 + 1;
     let max = 0;
     for (let p = 0; p < size; p++) {
-      const base = slots[p]! * NF;
+      const base = (slots[p] ?? 0) * NF;
       const at = p * NF;
       let x = 0;
       for (let i = 0; i < NF; i++) {
-        const f = tfs[at + i]!;
-        if (f !== 0) x += (weights[i]! * f) / (oneMinusB[i]! + norm[i]! * lengths[base + i]!);
+        const f = tfs[at + i] ?? 0;
+        if (f !== 0) x += ((weights[i] ?? 0) * f) / ((oneMinusB[i] ?? 0) + (norm[i] ?? 0) * (lengths[base + i] ?? 0));
       }
       xs[p] = x;
       const g = (k1p1 * x) / (x + k1);
       gs[p] = g;
       if (g > max) max = g;
-      if (p < TOP_G || g > top[TOP_G - 1]!) {
+      if (p < TOP_G || g > (top[TOP_G - 1] ?? 0)) {
         let j = Math.min(p, TOP_G - 1);
-        for (; j > 0 && top[j - 1]! < g; j--) top[j] = top[j - 1]!;
+        for (; j > 0 && (top[j - 1] ?? 0) < g; j--) top[j] = top[j - 1] ?? 0;
         top[j] = g;
       }
     }
@@ -67,10 +67,13 @@ export abstract class LexicalCorpus<L extends string = string> extends DocumentS
         list.ranks = new Int32Array(list.bits.length);
       } else list.bits.fill(0);
       const bits = list.bits;
-      for (let p = 0; p < size; p++) bits[slots[p]! >> 5]! |= 1 << (slots[p]! & 31);
+      for (let p = 0; p < size; p++) {
+        const d = slots[p] ?? 0;
+        bits[d >> 5] = (bits[d >> 5] ?? 0) | (1 << (d & 31));
+      }
       for (let i = 0, r = 0; i < bits.length; i++) {
         list.ranks[i] = r;
-        r += popcount(bits[i]!);
+        r += popcount(bits[i] ?? 0);
       }
     } else if (list.bits.length > 0) {
       list.bits = NO_WORDS;

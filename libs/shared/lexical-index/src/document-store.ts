@@ -97,11 +97,11 @@ export abstract class DocumentStore<L extends string, P extends StoredPostings> 
     FIELDS.forEach((f, i) => {
       const terms = fields[f];
       lengths.push(terms.length);
-      this.lengthSums[i]! += terms.length;
+      this.lengthSums[i] = (this.lengthSums[i] ?? 0) + terms.length;
       for (const t of terms) {
         let v = tf.get(t);
         if (!v) tf.set(t, (v = new Uint32Array(NF)));
-        v[i]! += 1;
+        v[i] = (v[i] ?? 0) + 1;
       }
     });
     for (const [t, v] of tf) {
@@ -137,11 +137,12 @@ export abstract class DocumentStore<L extends string, P extends StoredPostings> 
     const entry = this.byId.get(id);
     if (!entry) return false;
     for (const t of entry.terms) {
-      const list = this.postings.get(t)!;
+      const list = this.postings.get(t);
+      if (list === undefined) throw new Error(`internal invariant broken: no posting list for term ${t}`);
       list.delete(entry.slot);
       if (list.size === 0) this.postings.delete(t);
     }
-    entry.lengths.forEach((len, i) => (this.lengthSums[i]! -= len));
+    entry.lengths.forEach((len, i) => (this.lengthSums[i] = (this.lengthSums[i] ?? 0) - len));
     this.slots[entry.slot] = undefined;
     this.freeSlots.push(entry.slot);
     this.byId.delete(id);
@@ -157,7 +158,7 @@ export abstract class DocumentStore<L extends string, P extends StoredPostings> 
   protected norms(): Float64Array {
     if (this.normVersion !== this.version) {
       const n = this.byId.size;
-      for (let i = 0; i < NF; i++) this.normCache[i] = (this.bs[i]! * n) / Math.max(this.lengthSums[i]!, 1e-9);
+      for (let i = 0; i < NF; i++) this.normCache[i] = ((this.bs[i] ?? 0) * n) / Math.max(this.lengthSums[i] ?? 0, 1e-9);
       this.normVersion = this.version;
     }
     return this.normCache;

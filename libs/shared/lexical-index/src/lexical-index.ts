@@ -1,5 +1,5 @@
 import type { QueryTerm, SearchHit } from './document';
-import { END, popcount, SLACK, TOP_G, WINDOW, WORDS } from './postings';
+import { END, listAt, MISSING, popcount, SLACK, TOP_G, WINDOW, WORDS } from './postings';
 import { TopKCorpus } from './top-k';
 
 /**
@@ -47,8 +47,7 @@ export class LexicalIndex<L extends string = string> extends TopKCorpus<L> {
 
     // The query's indexed terms, in query order.
     let T = 0;
-    for (let i = 0; i < query.length; i++) {
-      const q = query[i]!;
+    for (const q of query) {
       if (!(q.weight > 0)) continue;
       const list = this.postings.get(q.term);
       if (list === undefined) continue;
@@ -66,39 +65,44 @@ export class LexicalIndex<L extends string = string> extends TopKCorpus<L> {
     // Scoring order: weight × idf descending, then shorter list first, then query order (a
     // stable insertion sort with the comparator of the exhaustive pass).
     for (let i = 1; i < T; i++) {
-      const o = order[i]!;
+      const o = order[i] ?? 0;
       let j = i;
       for (; j > 0; j--) {
-        const p = order[j - 1]!;
-        if ((rawW[p]! - rawW[o]! || rawLists[o]!.size - rawLists[p]!.size) >= 0) break;
+        const p = order[j - 1] ?? 0;
+        const lo = rawLists[o];
+        const lp = rawLists[p];
+        if (lo === undefined || lp === undefined) throw new Error(MISSING);
+        if (((rawW[p] ?? 0) - (rawW[o] ?? 0) || lo.size - lp.size) >= 0) break;
         order[j] = p;
       }
       order[j] = o;
     }
     const norm = this.norms();
     for (let t = 0; t < T; t++) {
-      const o = order[t]!;
-      const list = rawLists[o]!;
+      const o = order[t] ?? 0;
+      const list = rawLists[o];
+      const term = rawTerms[o];
+      if (list === undefined || term === undefined) throw new Error(MISSING);
       if (list.version !== this.version) this.refresh(list, norm);
       lists[t] = list;
-      terms[t] = rawTerms[o]!;
-      w[t] = rawW[o]!;
-      ub[t] = w[t]! * list.maxG;
+      terms[t] = term;
+      w[t] = rawW[o] ?? 0;
+      ub[t] = (w[t] ?? 0) * list.maxG;
       pos[t] = 0;
-      cur[t] = list.slots[0]!;
+      cur[t] = list.slots[0] ?? 0;
     }
     // Terms by ascending bound.
     for (let i = 0; i < T; i++) {
       let j = i;
-      for (; j > 0 && ub[byUb[j - 1]!]! > ub[i]!; j--) byUb[j] = byUb[j - 1]!;
+      for (; j > 0 && (ub[byUb[j - 1] ?? 0] ?? 0) > (ub[i] ?? 0); j--) byUb[j] = byUb[j - 1] ?? 0;
       byUb[j] = i;
     }
     // Terms by postings per unit of bound, descending (see `partition`).
     const { byRatio } = s;
     for (let i = 0; i < T; i++) {
-      const r = lists[i]!.size / ub[i]!;
+      const r = listAt(lists, i).size / (ub[i] ?? 0);
       let j = i;
-      for (; j > 0 && lists[byRatio[j - 1]!]!.size / ub[byRatio[j - 1]!]! < r; j--) byRatio[j] = byRatio[j - 1]!;
+      for (; j > 0 && listAt(lists, byRatio[j - 1] ?? 0).size / (ub[byRatio[j - 1] ?? 0] ?? 0) < r; j--) byRatio[j] = byRatio[j - 1] ?? 0;
       byRatio[j] = i;
     }
 
@@ -108,8 +112,9 @@ export class LexicalIndex<L extends string = string> extends TopKCorpus<L> {
     s.theta = -Infinity;
     if (this.prunable && kk <= TOP_G) {
       for (let t = 0; t < T; t++) {
-        const list = lists[t]!;
-        if (list.size >= kk) s.theta = Math.max(s.theta, (w[t]! * list.topG[kk - 1]!) / SLACK);
+        const list = lists[t];
+        if (list === undefined) throw new Error(MISSING);
+        if (list.size >= kk) s.theta = Math.max(s.theta, ((w[t] ?? 0) * (list.topG[kk - 1] ?? 0)) / SLACK);
       }
     }
     s.seedCount = this.prunable ? this.seed(T, kk) : 0;
@@ -118,30 +123,36 @@ export class LexicalIndex<L extends string = string> extends TopKCorpus<L> {
 
     // Rows best first; each hit's matched terms strongest first (ties in scoring order).
     for (let i = 1; i < rows; i++) {
-      const r = heap[i]!;
+      const r = heap[i] ?? 0;
       let j = i;
-      for (; j > 0 && this.worse(heap[j - 1]!, r); j--) heap[j] = heap[j - 1]!;
+      for (; j > 0 && this.worse(heap[j - 1] ?? 0, r); j--) heap[j] = heap[j - 1] ?? 0;
       heap[j] = r;
     }
     const hits: SearchHit<L>[] = [];
     for (let i = 0; i < rows; i++) {
-      const r = heap[i]!;
+      const r = heap[i] ?? 0;
       const at = r * T;
-      const m = rowCount[r]!;
+      const m = rowCount[r] ?? 0;
       for (let a = 1; a < m; a++) {
-        const t = rowT[at + a]!;
-        const c = rowC[at + a]!;
+        const t = rowT[at + a] ?? 0;
+        const c = rowC[at + a] ?? 0;
         let j = a;
-        for (; j > 0 && rowC[at + j - 1]! < c; j--) {
-          rowT[at + j] = rowT[at + j - 1]!;
-          rowC[at + j] = rowC[at + j - 1]!;
+        for (; j > 0 && (rowC[at + j - 1] ?? 0) < c; j--) {
+          rowT[at + j] = rowT[at + j - 1] ?? 0;
+          rowC[at + j] = rowC[at + j - 1] ?? 0;
         }
         rowT[at + j] = t;
         rowC[at + j] = c;
       }
       const matchedTerms: string[] = new Array<string>(m);
-      for (let a = 0; a < m; a++) matchedTerms[a] = terms[rowT[at + a]!]!;
-      hits.push({ doc: this.slots[rowSlot[r]!]!.doc, score: rowScore[r]!, matchedTerms });
+      for (let a = 0; a < m; a++) {
+        const term = terms[rowT[at + a] ?? 0];
+        if (term === undefined) throw new Error(MISSING);
+        matchedTerms[a] = term;
+      }
+      const slot = this.slots[rowSlot[r] ?? 0];
+      if (slot === undefined) throw new Error(MISSING);
+      hits.push({ doc: slot.doc, score: rowScore[r] ?? 0, matchedTerms });
     }
     return hits;
   }
@@ -178,31 +189,34 @@ export class LexicalIndex<L extends string = string> extends TopKCorpus<L> {
       const ec = T - ne;
       // For the first bound (see below): bitmaps and bounds of the three strongest non-essential
       // terms when dense, and the bounds of all the others.
-      let quick = ne > 0 ? prefix[ne - 1]! : 0;
+      let quick = ne > 0 ? (prefix[ne - 1] ?? 0) : 0;
       let q1: Int32Array = zeros;
       let q2: Int32Array = zeros;
       let q3: Int32Array = zeros;
       let u1 = 0;
       let u2 = 0;
       let u3 = 0;
-      if (ne > 0 && neBits[ne - 1]!.length > 0) {
-        q1 = neBits[ne - 1]!;
-        u1 = ub[nonEss[ne - 1]!]!;
-        quick = ne > 1 ? prefix[ne - 2]! : 0;
-        if (ne > 1 && neBits[ne - 2]!.length > 0) {
-          q2 = neBits[ne - 2]!;
-          u2 = ub[nonEss[ne - 2]!]!;
-          quick = ne > 2 ? prefix[ne - 3]! : 0;
-          if (ne > 2 && neBits[ne - 3]!.length > 0) {
-            q3 = neBits[ne - 3]!;
-            u3 = ub[nonEss[ne - 3]!]!;
-            quick = ne > 3 ? prefix[ne - 4]! : 0;
+      const b1 = ne > 0 ? neBits[ne - 1] : undefined;
+      if (b1 !== undefined && b1.length > 0) {
+        q1 = b1;
+        u1 = ub[nonEss[ne - 1] ?? 0] ?? 0;
+        quick = ne > 1 ? (prefix[ne - 2] ?? 0) : 0;
+        const b2 = ne > 1 ? neBits[ne - 2] : undefined;
+        if (b2 !== undefined && b2.length > 0) {
+          q2 = b2;
+          u2 = ub[nonEss[ne - 2] ?? 0] ?? 0;
+          quick = ne > 2 ? (prefix[ne - 3] ?? 0) : 0;
+          const b3 = ne > 2 ? neBits[ne - 3] : undefined;
+          if (b3 !== undefined && b3.length > 0) {
+            q3 = b3;
+            u3 = ub[nonEss[ne - 3] ?? 0] ?? 0;
+            quick = ne > 3 ? (prefix[ne - 4] ?? 0) : 0;
           }
         }
       }
       let base = END;
       for (let j = 0; j < ec; j++) {
-        const c = cur[ess[j]!]!;
+        const c = cur[ess[j] ?? 0] ?? 0;
         if (c < base) base = c;
       }
       if (base === END) break;
@@ -210,39 +224,40 @@ export class LexicalIndex<L extends string = string> extends TopKCorpus<L> {
       const end = base + WINDOW;
       // Essential postings of the window into the accumulators.
       for (let j = 0; j < ec; j++) {
-        const t = ess[j]!;
-        const list = lists[t]!;
+        const t = ess[j] ?? 0;
+        const list = lists[t];
+        if (list === undefined) throw new Error(MISSING);
         const { slots, gs, size } = list;
-        const wt = w[t]!;
-        let p = pos[t]!;
+        const wt = w[t] ?? 0;
+        let p = pos[t] ?? 0;
         from[j] = p;
         for (; p < size; p++) {
-          const off = slots[p]! - base;
+          const off = (slots[p] ?? 0) - base;
           if (off >= WINDOW) break;
-          acc[off]! += wt * gs[p]!;
-          hits[off >> 5]! |= 1 << (off & 31);
+          acc[off] = (acc[off] ?? 0) + wt * (gs[p] ?? 0);
+          hits[off >> 5] = (hits[off >> 5] ?? 0) | (1 << (off & 31));
         }
         pos[t] = p;
-        cur[t] = p < size ? slots[p]! : END;
+        cur[t] = p < size ? (slots[p] ?? 0) : END;
       }
       s.done = end - 1;
       // The window's candidates in slot order.
       for (let word = 0; word < WORDS; word++) {
-        let bits = hits[word]!;
+        let bits = hits[word] ?? 0;
         if (bits === 0) continue;
         hits[word] = 0;
         // A first bound without branching per term: the three strongest non-essential terms
         // counted only when the candidate is in them (when they have a bitmap).
         const gw = (base >> 5) + word;
-        const w1 = q1[gw]!;
-        const w2 = q2[gw]!;
-        const w3 = q3[gw]!;
+        const w1 = q1[gw] ?? 0;
+        const w2 = q2[gw] ?? 0;
+        const w3 = q3[gw] ?? 0;
         while (bits !== 0) {
           const low = bits & -bits;
           bits ^= low;
           const bit = 31 - Math.clz32(low);
           const off = (word << 5) + bit;
-          let partial = acc[off]!;
+          let partial = acc[off] ?? 0;
           acc[off] = 0;
           const bound = partial + quick + ((w1 >>> bit) & 1) * u1 + ((w2 >>> bit) & 1) * u2 + ((w3 >>> bit) & 1) * u3;
           if (bound < bar) continue;
@@ -250,52 +265,56 @@ export class LexicalIndex<L extends string = string> extends TopKCorpus<L> {
           let m = 0;
           let j = ne - 1;
           for (; j >= 0; j--) {
-            if (partial + prefix[j]! < bar) break;
-            const bitmap = neBits[j]!;
+            if (partial + (prefix[j] ?? 0) < bar) break;
+            const bitmap = neBits[j];
+            if (bitmap === undefined) throw new Error(MISSING);
             if (bitmap.length > 0) {
-              const bw = bitmap[d >> 5]!;
+              const bw = bitmap[d >> 5] ?? 0;
               if (((bw >>> (d & 31)) & 1) !== 0) {
-                const t = nonEss[j]!;
-                const list = lists[t]!;
-                const p = list.ranks[d >> 5]! + popcount(bw & ((1 << (d & 31)) - 1));
-                partial += w[t]! * list.gs[p]!;
+                const t = nonEss[j] ?? 0;
+                const list = lists[t];
+                if (list === undefined) throw new Error(MISSING);
+                const p = (list.ranks[d >> 5] ?? 0) + popcount(bw & ((1 << (d & 31)) - 1));
+                partial += (w[t] ?? 0) * (list.gs[p] ?? 0);
                 mT[m] = t;
                 mP[m++] = p;
               }
               continue;
             }
-            const t = nonEss[j]!;
-            const list = lists[t]!;
-            if (cur[t]! < d) {
-              const p = list.seek(pos[t]!, d);
+            const t = nonEss[j] ?? 0;
+            const list = lists[t];
+            if (list === undefined) throw new Error(MISSING);
+            if ((cur[t] ?? 0) < d) {
+              const p = list.seek(pos[t] ?? 0, d);
               pos[t] = p;
-              cur[t] = p < list.size ? list.slots[p]! : END;
+              cur[t] = p < list.size ? (list.slots[p] ?? 0) : END;
             }
             if (cur[t] === d) {
-              const p = pos[t]!;
-              partial += w[t]! * list.gs[p]!;
+              const p = pos[t] ?? 0;
+              partial += (w[t] ?? 0) * (list.gs[p] ?? 0);
               mT[m] = t;
               mP[m++] = p;
               pos[t] = p + 1;
-              cur[t] = p + 1 < list.size ? list.slots[p + 1]! : END;
+              cur[t] = p + 1 < list.size ? (list.slots[p + 1] ?? 0) : END;
             }
           }
           if (j >= 0 || partial < bar) continue;
           // Seeds were scored already (see `seed`).
-          while (seedAt < seedCount && seeds[seedAt]! < d) seedAt++;
+          while (seedAt < seedCount && (seeds[seedAt] ?? 0) < d) seedAt++;
           if (seedAt < seedCount && seeds[seedAt] === d) continue;
           // A survivor: find its essential postings again (few survivors, so a skip each).
           for (let e = 0; e < ec; e++) {
-            const list = lists[ess[e]!]!;
+            const list = lists[ess[e] ?? 0];
+            if (list === undefined) throw new Error(MISSING);
             let p: number;
             if (list.bits.length > 0) p = list.rank(d);
             else {
-              p = list.seek(from[e]!, d);
+              p = list.seek(from[e] ?? 0, d);
               from[e] = p;
               if (p >= list.size || list.slots[p] !== d) p = -1;
             }
             if (p >= 0) {
-              mT[m] = ess[e]!;
+              mT[m] = ess[e] ?? 0;
               mP[m++] = p;
             }
           }

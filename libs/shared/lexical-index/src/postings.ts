@@ -14,6 +14,16 @@ export const NO_WORDS = new Int32Array(0);
 export const DENSE = 128;
 export const MIN_DENSE = 32;
 
+/** The message of a broken search-buffer invariant (an entry the code filled is missing). */
+export const MISSING = 'internal invariant broken: a search buffer entry is missing';
+
+/** `lists[t]`, which the search filled for every t it reads (outside the innermost loops). */
+export function listAt(lists: readonly PostingList[], t: number): PostingList {
+  const list = lists[t];
+  if (list === undefined) throw new Error(MISSING);
+  return list;
+}
+
 export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -63,10 +73,10 @@ export class PostingList {
 
   /** Position of `slot` from the bitmap (a dense list only), or -1. */
   rank(slot: number): number {
-    const word = this.bits[slot >> 5]!;
+    const word = this.bits[slot >> 5] ?? 0;
     const bit = slot & 31;
     if (((word >>> bit) & 1) === 0) return -1;
-    return this.ranks[slot >> 5]! + popcount(word & ((1 << bit) - 1));
+    return (this.ranks[slot >> 5] ?? 0) + popcount(word & ((1 << bit) - 1));
   }
 
   /** Inserts `slot` (not yet in the list) at its sorted position; appends when it is the highest. */
@@ -84,7 +94,7 @@ export class PostingList {
       this.version = -1;
     }
     let at = this.size;
-    if (at > 0 && this.slots[at - 1]! > slot) {
+    if (at > 0 && (this.slots[at - 1] ?? 0) > slot) {
       at = this.seek(0, slot);
       this.slots.copyWithin(at + 1, at, this.size);
       this.tfs.copyWithin((at + 1) * NF, at * NF, this.size * NF);
@@ -115,11 +125,11 @@ export class PostingList {
   seek(from: number, target: number): number {
     const s = this.slots;
     const n = this.size;
-    if (from >= n || s[from]! >= target) return from;
+    if (from >= n || (s[from] ?? 0) >= target) return from;
     let lo = from;
     let step = 1;
     let hi = from + 1;
-    while (hi < n && s[hi]! < target) {
+    while (hi < n && (s[hi] ?? 0) < target) {
       lo = hi;
       step *= 2;
       hi = lo + step;
@@ -129,7 +139,7 @@ export class PostingList {
     lo++;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (s[mid]! < target) lo = mid + 1;
+      if ((s[mid] ?? 0) < target) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -31,7 +31,7 @@ export function inflectionStem(word: string): string {
 /** shipp → ship, gett → get; but bill, pass, buzz and 3-letter add keep their double letter. */
 function undouble(w: string): string {
   const n = w.length;
-  if (n > 3 && w[n - 1] === w[n - 2] && !/[lsz]/.test(w[n - 1]!)) return w.slice(0, -1);
+  if (n > 3 && w[n - 1] === w[n - 2] && !/[lsz]/.test(w.charAt(n - 1))) return w.slice(0, -1);
   return w;
 }
 
@@ -77,7 +77,7 @@ export function stem(word: string): string {
   }
   // Step 1c, as in Porter2: terminal y after a consonant that is not the first letter
   // (query → queri, but deploy and pay stay, so deploy/deployment/deployed agree).
-  if (w.length > 2 && w.endsWith('y') && !/[aeiouy]/.test(w[w.length - 2]!)) w = `${w.slice(0, -1)}i`;
+  if (w.length > 2 && w.endsWith('y') && !/[aeiouy]/.test(w.charAt(w.length - 2))) w = `${w.slice(0, -1)}i`;
   // Steps 2 and 3: derivational suffixes (m > 0).
   w = replaceSuffix(w, STEP2, 0);
   w = replaceSuffix(w, STEP3, 0);
@@ -121,7 +121,7 @@ function replaceSuffix(w: string, rules: readonly (readonly [string, string])[],
 
 /** Porter's consonant: not a vowel, and `y` only when it follows a vowel (or starts the word). */
 function isConsonant(w: string, i: number): boolean {
-  const c = w[i]!;
+  const c = w.charAt(i);
   if (c === 'a' || c === 'e' || c === 'i' || c === 'o' || c === 'u') return false;
   return c !== 'y' || i === 0 || !isConsonant(w, i - 1);
 }
@@ -154,5 +154,5 @@ function doubleConsonant(w: string): boolean {
 /** Consonant-vowel-consonant ending, the last not w, x or y (hop, but not snow). */
 function cvc(w: string): boolean {
   const n = w.length;
-  return n >= 3 && isConsonant(w, n - 3) && !isConsonant(w, n - 2) && isConsonant(w, n - 1) && !/[wxy]/.test(w[n - 1]!);
+  return n >= 3 && isConsonant(w, n - 3) && !isConsonant(w, n - 2) && isConsonant(w, n - 1) && !/[wxy]/.test(w.charAt(n - 1));
 }

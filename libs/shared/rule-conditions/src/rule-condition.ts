@@ -86,8 +86,8 @@ function sameType(a: T, b: T): boolean {
 
 /** The common type of several values (list elements, conditional branches), else dyn. */
 function join(types: T[]): T {
-  if (types.length === 0) return DYN;
-  const first = types[0]!;
+  const [first] = types;
+  if (first === undefined) return DYN;
   return types.every((t) => sameType(t, first)) ? first : DYN;
 }
 
@@ -176,7 +176,7 @@ class Checker {
 
   private ident(name: string, id: bigint): T {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const t = this.scopes[i]!.get(name);
+      const t = this.scopes[i]?.get(name);
       if (t) return t;
     }
     const declared = env.variables.find(name);
@@ -201,11 +201,11 @@ class Checker {
         if (targetType || !argTypes.every(boolLike)) throw noOverload();
         return BOOL;
       case '@not_strictly_false':
-        if (targetType || argTypes.length !== 1 || !boolLike(argTypes[0]!)) throw noOverload();
+        if (targetType || argTypes.length !== 1 || argTypes[0] === undefined || !boolLike(argTypes[0])) throw noOverload();
         return BOOL;
       case '_?_:_':
-        if (targetType || argTypes.length !== 3 || !boolLike(argTypes[0]!)) throw noOverload();
-        return join([argTypes[1]!, argTypes[2]!]);
+        if (targetType || argTypes.length !== 3 || argTypes[0] === undefined || !boolLike(argTypes[0])) throw noOverload();
+        return join(argTypes.slice(1));
       case '_[_]': {
         if (targetType || argTypes.length !== 2) throw noOverload();
         const [operand, index] = argTypes as [T, T];
@@ -238,7 +238,7 @@ class Checker {
       if (Boolean(overload.target) !== Boolean(targetType)) continue;
       if (overload.arguments.length !== argTypes.length) continue;
       if (overload.target && targetType && !assignable(fromCel(overload.target), targetType)) continue;
-      if (!overload.arguments.every((p, i) => assignable(fromCel(p), argTypes[i]!))) continue;
+      if (!overload.arguments.every((p, i) => argTypes[i] !== undefined && assignable(fromCel(p), argTypes[i]))) continue;
       results.push(fromCel(overload.result));
     }
     if (results.length === 0) throw noOverload();

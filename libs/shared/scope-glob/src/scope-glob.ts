@@ -134,7 +134,7 @@ class CompiledScopeGlob implements ScopeGlob {
       if (!queued[s]) {
         queued[s] = 1;
         list[n++] = s;
-        if (s < m && t[s]! < 0 && !queued[s + 1]) {
+        if (s < m && (t[s] ?? 0) < 0 && !queued[s + 1]) {
           queued[s + 1] = 1;
           list[n++] = s + 1;
         }
@@ -142,21 +142,21 @@ class CompiledScopeGlob implements ScopeGlob {
       return n;
     };
     let count = enter(current, 0, 0);
-    for (let i = 0; i < count; i++) queued[current[i]!] = 0;
+    for (let i = 0; i < count; i++) queued[current[i] ?? 0] = 0;
     for (let k = from; k < to; k++) {
       const c = value.charCodeAt(k);
       let n = 0;
       for (let i = 0; i < count; i++) {
-        const s = current[i]!;
+        const s = current[i] ?? 0;
         if (s === m) continue;
-        const token = t[s]!;
+        const token = t[s] ?? 0;
         if (token >= 0) {
           if (token === c) n = enter(next, n, s + 1);
         } else if (allows(token, c)) {
           n = enter(next, n, s);
         }
       }
-      for (let i = 0; i < n; i++) queued[next[i]!] = 0;
+      for (let i = 0; i < n; i++) queued[next[i] ?? 0] = 0;
       if (n === 0) return false;
       [current, next] = [next, current];
       count = n;
@@ -179,7 +179,8 @@ function compiled(pattern: string): CompiledScopeGlob {
   if (glob === undefined) {
     glob = new CompiledScopeGlob(pattern);
     // Insertion order makes the first key the oldest: a cheap bound, not an LRU.
-    if (cache.size >= SCOPE_GLOB_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    const oldest = cache.keys().next();
+    if (cache.size >= SCOPE_GLOB_CACHE_SIZE && !oldest.done) cache.delete(oldest.value);
     cache.set(pattern, glob);
   }
   return glob;
@@ -219,7 +220,7 @@ function freshChar(used: Set<number>): number {
 /** The literal characters of the tokens from `s` to the end: a value that takes the cheapest way to the end. */
 function completion(tokens: Int32Array, s: number): string {
   let out = '';
-  for (let i = s; i < tokens.length; i++) if (tokens[i]! >= 0) out += String.fromCharCode(tokens[i]!);
+  for (let i = s; i < tokens.length; i++) if ((tokens[i] ?? 0) >= 0) out += String.fromCharCode(tokens[i] ?? 0);
   return out;
 }
 
@@ -236,14 +237,14 @@ function coversSymbolically(outer: Int32Array, inner: Int32Array): boolean {
   let current = new Set<number>();
   const enter = (set: Set<number>, s: number) => {
     set.add(s);
-    if (s < m && outer[s]! < 0) set.add(s + 1);
+    if (s < m && (outer[s] ?? 0) < 0) set.add(s + 1);
   };
   enter(current, 0);
   for (const symbol of inner) {
     const next = new Set<number>();
     for (const s of current) {
       if (s === m) continue;
-      const token = outer[s]!;
+      const token = outer[s] ?? 0;
       if (token >= 0) {
         if (token === symbol) enter(next, s + 1);
       } else if (token === GLOBSTAR || (symbol >= 0 ? !isSeparator(symbol) : symbol === STAR)) {
@@ -290,9 +291,9 @@ export function checkGlobCover(outers: readonly string[], inner: string): GlobCo
 
   const closeOuter = (set: Set<number>, g: number) => {
     set.add(g);
-    if (outerTokens[g]! < 0 && outerTokens[g] !== END) set.add(g + 1);
+    if ((outerTokens[g] ?? 0) < 0 && outerTokens[g] !== END) set.add(g + 1);
   };
-  const closeInner = (s: number): number[] => (s < innerEnd && it[s]! < 0 ? [s, s + 1] : [s]);
+  const closeInner = (s: number): number[] => (s < innerEnd && (it[s] ?? 0) < 0 ? [s, s + 1] : [s]);
   const initial = new Set<number>();
   for (const g of starts) closeOuter(initial, g);
 
@@ -328,16 +329,15 @@ export function checkGlobCover(outers: readonly string[], inner: string): GlobCo
     if (found !== null) return { covered: false, example: found };
   }
   let work = 0;
-  for (let head = 0; head < queue.length; head++) {
-    const node = queue[head]!;
+  for (const node of queue) {
     if (node.inner === innerEnd) continue;
-    const token = it[node.inner]!;
+    const token = it[node.inner] ?? 0;
     let chars: number[];
     if (token >= 0) {
       chars = [token];
     } else {
       const alive = new Set<number>();
-      for (const g of node.outer) if (outerTokens[g]! >= 0) alive.add(outerTokens[g]!);
+      for (const g of node.outer) if ((outerTokens[g] ?? 0) >= 0) alive.add(outerTokens[g] ?? 0);
       chars = [...alive].filter((c) => !isSeparator(c));
       chars.push(freshChar(alive));
       if (token === GLOBSTAR) chars.push(46, 47, 58);
@@ -347,7 +347,7 @@ export function checkGlobCover(outers: readonly string[], inner: string): GlobCo
       if (work > SCOPE_GLOB_COVER_BUDGET) return { covered: false, example: null };
       const stepped = new Set<number>();
       for (const g of node.outer) {
-        const t = outerTokens[g]!;
+        const t = outerTokens[g] ?? 0;
         if (t === END || !allows(t, c)) continue;
         closeOuter(stepped, t >= 0 ? g + 1 : g);
       }
@@ -390,11 +390,11 @@ export function intersectionExample(a: string, b: string): string | null {
   reach.fill(0, 0, rows * width);
   reach[0] = 1;
   for (let i = 0; i < rows; i++) {
-    const x = i < ta.length ? ta[i]! : END;
+    const x = i < ta.length ? (ta[i] ?? 0) : END;
     for (let j = 0; j < width; j++) {
       const id = i * width + j;
       if (!reach[id]) continue;
-      const y = j < tb.length ? tb[j]! : END;
+      const y = j < tb.length ? (tb[j] ?? 0) : END;
       // Down: a's wildcard matches nothing more, or a's literal is taken by b's wildcard.
       if (x !== END && (x < 0 || (y !== END && y < 0 && allows(y, x)))) reach[id + width] = 1;
       // Right: the same with the roles swapped.
@@ -406,14 +406,14 @@ export function intersectionExample(a: string, b: string): string | null {
   // Walk back from the end; the character of each move follows from the tokens it leaves.
   let out = '';
   for (let i = ta.length, j = tb.length; i > 0 || j > 0; ) {
-    const x = i > 0 ? ta[i - 1]! : END;
-    const y = j > 0 ? tb[j - 1]! : END;
+    const x = i > 0 ? (ta[i - 1] ?? 0) : END;
+    const y = j > 0 ? (tb[j - 1] ?? 0) : END;
     const at = (ii: number, jj: number) => reach[ii * width + jj] === 1;
     if (i > 0 && j > 0 && x >= 0 && x === y && at(i - 1, j - 1)) {
       out = String.fromCharCode(x) + out;
       i--;
       j--;
-    } else if (i > 0 && at(i - 1, j) && (x < 0 || (j < tb.length && tb[j]! < 0 && allows(tb[j]!, x)))) {
+    } else if (i > 0 && at(i - 1, j) && (x < 0 || (j < tb.length && (tb[j] ?? 0) < 0 && allows(tb[j] ?? 0, x)))) {
       if (x >= 0) out = String.fromCharCode(x) + out;
       i--;
     } else {
