@@ -12,7 +12,7 @@ import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
 import { BrokerError, type BrokerKind, type MintedCredential } from '../brokers';
 import { KeyRing } from '../signing/key-ring';
 import { intentCardDto } from '../testing/fake-intent-cards.fake';
-import { mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
+import { dispenseDto as crmDispenseDto, mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
 import { brokerHandlePurpose, MANDATE_ISSUER } from './dispense-mandate.use-case';
 import { InspectMandateUseCase } from './inspect-mandate.use-case';
 import { RefreshMandateUseCase } from './refresh-mandate.use-case';
@@ -42,17 +42,15 @@ async function setup(kinds: BrokerKind[] = ['vault', 'conjur'], options: { loadK
 }
 type World = Awaited<ReturnType<typeof setup>>;
 
+/** The shared request, with the context and evidence the claims assertions look for. */
 const dispenseDto = (extra: Partial<DispenseMandateDto> = {}): DispenseMandateDto =>
-  ({
-    actor: 'agent:support-bot',
-    intent_id: 'crm',
-    prompt_id: 'prm_1',
-    audience: 'crm-api',
-    requested_scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'] },
-    context: { acr: 'mfa', channel: 'chat' },
-    classification_evidence: { classification_method: 'lexical', confidence: 0.92 },
-    ...extra,
-  }) as DispenseMandateDto;
+  crmDispenseDto({ context: { acr: 'mfa', channel: 'chat' }, classification_evidence: { classification_method: 'lexical', confidence: 0.92 }, ...extra });
+
+/** A fresh world with one mandate dispensed from the default request. */
+async function withMandate() {
+  const s = await setup();
+  return { s, out: await s.dispense.execute(caller, dispenseDto()) };
+}
 const vault = { broker_dispense: { kind: 'vault' as const, vault_role: 'agent' } };
 
 /** A verifier with the gateway's published JWKS, at the world's time. */
@@ -80,8 +78,7 @@ const rejection = (p: Promise<unknown>): Promise<unknown> => p.then(
 
 describe('DispenseMandateUseCase', () => {
   it('signs an RS256 mandate for the card, stores the record without the credential and emits mandates.mandate.dispensed.v1', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     expect(out).toEqual({ credential: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/), cred_id: expect.stringMatching(/^cred_[0-9a-f]{32}$/), expires_at: iso(300), ttl_seconds: 300 });
     expect(out).not.toHaveProperty('broker_dispense');
     expect(s.registry.calls).toEqual([{ orgId: ORG, id: 'crm' }]);
@@ -308,8 +305,7 @@ describe('DispenseMandateUseCase', () => {
 
 describe('RefreshMandateUseCase', () => {
   it('issues a new credential with the same cred_id and a later exp, emits mandate.refreshed, and allows one refresh per 10 s (429 cooldown)', async () => {
-    const s = await setup();
-    const first = await s.dispense.execute(caller, dispenseDto());
+    const { s, out: first } = await withMandate();
     s.clock.advance(60_000);
     const out = await s.refresh.execute(caller, { cred_id: first.cred_id, ttl_seconds: 600 });
     expect(out).toEqual({ credential: expect.any(String), cred_id: first.cred_id, expires_at: iso(660), ttl_seconds: 600, refresh_count: 1 });
@@ -337,8 +333,7 @@ describe('RefreshMandateUseCase', () => {
   });
 
   it('of two concurrent refreshes one wins and the other gets the cooldown', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     s.clock.advance(30_000);
     const results = await Promise.allSettled([s.refresh.execute(caller, { cred_id: out.cred_id }), s.refresh.execute(caller, { cred_id: out.cred_id })]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
@@ -348,8 +343,7 @@ describe('RefreshMandateUseCase', () => {
   });
 
   it('409 mandate_revoked for a revoked mandate and 409 mandate_expired for an expired one; nothing written', async () => {
-    const s = await setup();
-    const revoked = await s.dispense.execute(caller, dispenseDto());
+    const { s, out: revoked } = await withMandate();
     const expiring = await s.dispense.execute(caller, dispenseDto({ ttl_seconds: 30 }));
     await s.revoke.execute(caller, { cred_id: revoked.cred_id });
     const events = s.mandates.outbox.length;
@@ -362,8 +356,7 @@ describe('RefreshMandateUseCase', () => {
   });
 
   it('404 intent_not_found when the card is gone; 500 signing_failed leaves the mandate as it was', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     s.clock.advance(20_000);
     s.registry.remove(ORG, 'crm');
     await expect(s.refresh.execute(caller, { cred_id: out.cred_id })).rejects.toMatchObject({ kind: 'not_found', code: 'intent_not_found' });
@@ -379,8 +372,7 @@ describe('RefreshMandateUseCase', () => {
 
 describe('RevokeMandateUseCase', () => {
   it('revokes with mandate.revoked; a second call answers the same revoked_at with no second event', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     s.clock.advance(30_000);
     const first = await s.revoke.execute(caller, { cred_id: out.cred_id, reason: 'task done' });
     expect(first).toEqual({ cred_id: out.cred_id, status: 'revoked', revoked_at: new Date(T0.getTime() + 30_000).toISOString() });
@@ -455,8 +447,7 @@ describe('RevokeMandateUseCase', () => {
   });
 
   it('400 for a reason over 1000 characters, nothing revoked', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     await expect(s.revoke.execute(caller, { cred_id: out.cred_id, reason: 'x'.repeat(1001) })).rejects.toMatchObject({ code: 'invalid_request' });
     expect((await s.inspect.execute(caller, out.cred_id)).status).toBe('active');
     expect(s.mandates.outbox).toHaveLength(1);
