@@ -106,7 +106,8 @@ describe('DispenseMandateUseCase', () => {
     expect(s.mandates.outbox).toHaveLength(1);
     const event = s.mandates.outbox[0]!;
     expect(event).toMatchObject({ type: 'mandates.mandate.dispensed.v1', org_id: ORG, schema_version: Topics.MandateDispensed.version, occurred_at: T0.toISOString() });
-    expect({ ...parseEvent<MandateEventV1>(event) }).toEqual({
+    // The same record, as the event carries it and as inspect shows it.
+    const record = {
       cred_id: out.cred_id,
       actor: 'agent:support-bot',
       intent_id: 'crm',
@@ -114,6 +115,9 @@ describe('DispenseMandateUseCase', () => {
       audience: 'crm-api',
       scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'], forbidden_operations: ['crm.contacts.delete'] },
       status: 'active',
+    };
+    expect({ ...parseEvent<MandateEventV1>(event) }).toEqual({
+      ...record,
       kid: signingKey.kid,
       issued_at: iso(0),
       expires_at: iso(300),
@@ -134,13 +138,7 @@ describe('DispenseMandateUseCase', () => {
 
     const view = await s.inspect.execute(caller, out.cred_id);
     expect(view).toEqual({
-      cred_id: out.cred_id,
-      actor: 'agent:support-bot',
-      intent_id: 'crm',
-      prompt_id: 'prm_1',
-      audience: 'crm-api',
-      scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'], forbidden_operations: ['crm.contacts.delete'] },
-      status: 'active',
+      ...record,
       issued_at: iso(0),
       expires_at: iso(300),
       revoked_at: null,
