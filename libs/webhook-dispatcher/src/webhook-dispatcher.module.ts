@@ -10,14 +10,12 @@ import { SECRET_SEALER, type SecretSealer } from './application/webhook-secrets'
 import { WebhookSubscriptions } from './application/read-model/webhook-subscriptions.read-model';
 import { DELIVERY_SETTINGS, DeliverDueUseCase, type DeliverySettings } from './application/use-cases/deliver-due.use-case';
 import { DELIVERY_NUDGE, FanOutEventUseCase } from './application/use-cases/fan-out-event.use-case';
-import {
-  DeleteWebhookUseCase,
-  EnableWebhookUseCase,
-  ListDeliveriesUseCase,
-  ListWebhooksUseCase,
-  RegisterWebhookUseCase,
-  RotateWebhookSecretUseCase,
-} from './application/use-cases/manage-webhooks.use-cases';
+import { DeleteWebhookUseCase } from './application/use-cases/delete-webhook.use-case';
+import { EnableWebhookUseCase } from './application/use-cases/enable-webhook.use-case';
+import { ListDeliveriesUseCase } from './application/use-cases/list-deliveries.use-case';
+import { ListWebhooksUseCase } from './application/use-cases/list-webhooks.use-case';
+import { RegisterWebhookUseCase } from './application/use-cases/register-webhook.use-case';
+import { RotateWebhookSecretUseCase } from './application/use-cases/rotate-webhook-secret.use-case';
 import { DELIVERY_WORKER_OPTIONS, DeliveryWorker } from './adapters/delivery/delivery.worker';
 import { HttpWebhookSender } from './adapters/delivery/http-webhook.sender';
 import { WEBHOOK_EVENTS_GROUP, WebhookEventsConsumer } from './adapters/events/webhook-events.consumer';

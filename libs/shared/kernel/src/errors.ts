@@ -40,6 +40,11 @@ export function throwIfInvalid(details: readonly ErrorDetail[]): void {
   if (first !== undefined) throw invalidRequest(first.message, [...details]);
 }
 export const notFound = (what = 'resource', code = 'not_found') => new AppError('not_found', code, `${what} not found`);
+/** The value a lookup found, or 404 `not_found` for `what` (absent, or another org's). */
+export function foundOr404<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw notFound(what);
+  return value;
+}
 export const conflict = (code: string, message: string) => new AppError('conflict', code, message);
 export const forbidden = (code: string, message: string, extra?: Record<string, unknown>) =>
   new AppError('forbidden', code, message, extra);

@@ -1,21 +1,15 @@
-import { Inject } from '@nestjs/common';
-import { CLOCK, notFound, type Caller, type Clock } from '@igw/kernel';
+import { notFound, type Caller } from '@igw/kernel';
 import type { ApprovalDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import type { Approval } from '../../domain/approval';
-import { APPROVAL_REPOSITORY, type ApprovalRepository } from '../ports/approval.repository.port';
 import { toApprovalDto, toApprovalEvent } from './views';
+import { ApprovalUseCase } from './approval-use-case';
 
 /**
  * What approving and denying share: load the request in the caller's org (404 if absent), apply
  * the domain decision and save it with its event; of concurrent decisions one wins.
  */
-export abstract class ApprovalDecisionUseCase {
-  constructor(
-    @Inject(APPROVAL_REPOSITORY) private readonly approvals: ApprovalRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export abstract class ApprovalDecisionUseCase extends ApprovalUseCase {
   protected async decide(
     caller: Caller,
     id: string,

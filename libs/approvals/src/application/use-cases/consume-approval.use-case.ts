@@ -1,9 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, invalidRequest, type Clock } from '@igw/kernel';
+import { Injectable } from '@nestjs/common';
+import { invalidRequest } from '@igw/kernel';
 import type { ApprovalDto } from '@igw/contracts';
-import { APPROVAL_REPOSITORY, type ApprovalRepository } from '../ports/approval.repository.port';
 import type { ApprovalRequester } from './create-approval.use-case';
 import { toApprovalDto } from './views';
+import { ApprovalUseCase } from './approval-use-case';
 
 /**
  * Uses the approval of a call: the oldest approved, unused, unexpired request with this
@@ -11,12 +11,7 @@ import { toApprovalDto } from './views';
  * approval lets exactly one call through, also under concurrency. Emits no event.
  */
 @Injectable()
-export class ConsumeApprovalUseCase {
-  constructor(
-    @Inject(APPROVAL_REPOSITORY) private readonly approvals: ApprovalRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export class ConsumeApprovalUseCase extends ApprovalUseCase {
   async execute(caller: ApprovalRequester, fingerprint: string): Promise<ApprovalDto | null> {
     if (typeof fingerprint !== 'string' || fingerprint === '' || fingerprint.length > 128) {
       throw invalidRequest('fingerprint must be a non-empty string of at most 128 characters', [{ path: 'fingerprint', message: 'fingerprint is invalid' }]);

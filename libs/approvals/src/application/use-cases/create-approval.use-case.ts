@@ -1,10 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, newId, type Caller, type Clock } from '@igw/kernel';
+import { Injectable } from '@nestjs/common';
+import { newId, type Caller } from '@igw/kernel';
 import { Topics, type ApprovalDto, type CreateApprovalRequestDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import { requestApproval } from '../../domain/approval';
-import { APPROVAL_REPOSITORY, type ApprovalRepository } from '../ports/approval.repository.port';
 import { toApprovalDto, toApprovalEvent } from './views';
+import { ApprovalUseCase } from './approval-use-case';
 
 /** Who asks for an approval or uses one: a service acting for the caller's org and key. */
 export type ApprovalRequester = Pick<Caller, 'orgId' | 'keyId'>;
@@ -15,12 +15,7 @@ export type ApprovalRequester = Pick<Caller, 'orgId' | 'keyId'>;
  * same call (fingerprint) already waits for a decision, that request is answered instead.
  */
 @Injectable()
-export class CreateApprovalUseCase {
-  constructor(
-    @Inject(APPROVAL_REPOSITORY) private readonly approvals: ApprovalRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export class CreateApprovalUseCase extends ApprovalUseCase {
   async execute(caller: ApprovalRequester, input: CreateApprovalRequestDto): Promise<ApprovalDto> {
     const now = this.clock.now();
     const approval = requestApproval(

@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock } from '@igw/kernel';
+import { Injectable } from '@nestjs/common';
 import { Topics } from '@igw/contracts';
 import { envelope } from '@igw/events';
-import { APPROVAL_REPOSITORY, type ApprovalRepository } from '../ports/approval.repository.port';
 import { toApprovalEvent } from './views';
+import { ApprovalUseCase } from './approval-use-case';
 
 /** Rows stored expired per transaction; a sweep keeps going until the backlog is done. */
 export const EXPIRY_BATCH = 200;
@@ -14,12 +13,7 @@ export const EXPIRY_BATCH = 200;
  * and tells subscribers. Returns how many it expired.
  */
 @Injectable()
-export class ExpireApprovalsUseCase {
-  constructor(
-    @Inject(APPROVAL_REPOSITORY) private readonly approvals: ApprovalRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export class ExpireApprovalsUseCase extends ApprovalUseCase {
   async execute(batch: number = EXPIRY_BATCH): Promise<number> {
     const now = this.clock.now();
     let total = 0;

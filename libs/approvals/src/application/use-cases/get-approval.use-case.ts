@@ -1,20 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, notFound, type Caller, type Clock } from '@igw/kernel';
+import { Injectable } from '@nestjs/common';
+import { foundOr404, type Caller } from '@igw/kernel';
 import type { ApprovalDto } from '@igw/contracts';
-import { APPROVAL_REPOSITORY, type ApprovalRepository } from '../ports/approval.repository.port';
 import { toApprovalDto } from './views';
+import { ApprovalUseCase } from './approval-use-case';
 
 /** One request of the caller's org (another org's id is 404), its status as of now. */
 @Injectable()
-export class GetApprovalUseCase {
-  constructor(
-    @Inject(APPROVAL_REPOSITORY) private readonly approvals: ApprovalRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export class GetApprovalUseCase extends ApprovalUseCase {
   async execute(caller: Caller, id: string): Promise<ApprovalDto> {
-    const approval = await this.approvals.findById(caller.orgId, id);
-    if (!approval) throw notFound('approval request');
+    const approval = foundOr404(await this.approvals.findById(caller.orgId, id), 'approval request');
     return toApprovalDto(approval, this.clock.now());
   }
 }

@@ -1,10 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, parseStatusFilter, type Caller, type Clock } from '@igw/kernel';
+import { Injectable } from '@nestjs/common';
+import { parseStatusFilter, type Caller } from '@igw/kernel';
 import type { ApprovalDto } from '@igw/contracts';
 import { APPROVAL_STATUSES, type ApprovalStatus } from '../../domain/approval';
 import { parsePageQuery, toPage, type QueryValue } from '../paging';
-import { APPROVAL_REPOSITORY, type ApprovalRepository } from '../ports/approval.repository.port';
 import { toApprovalDto } from './views';
+import { ApprovalUseCase } from './approval-use-case';
 
 export interface ApprovalPage {
   data: ApprovalDto[];
@@ -13,12 +13,7 @@ export interface ApprovalPage {
 
 /** The org's approval requests, newest first, optionally by status (as of now), keyset-paged. */
 @Injectable()
-export class ListApprovalsUseCase {
-  constructor(
-    @Inject(APPROVAL_REPOSITORY) private readonly approvals: ApprovalRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export class ListApprovalsUseCase extends ApprovalUseCase {
   async execute(caller: Caller, query: { status?: QueryValue; limit?: QueryValue; cursor?: QueryValue }): Promise<ApprovalPage> {
     const page = parsePageQuery(query);
     const status = parseStatusFilter<ApprovalStatus>(query.status, APPROVAL_STATUSES);

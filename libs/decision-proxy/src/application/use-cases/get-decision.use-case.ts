@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DecisionRecordDto } from '@igw/contracts';
-import { notFound, type Caller } from '@igw/kernel';
+import { foundOr404, type Caller } from '@igw/kernel';
 import { DECISION_REPOSITORY, type DecisionRepository } from '../ports/decision.repository.port';
 import { toDecisionRecordDto } from './decision-views';
 
@@ -14,8 +14,6 @@ export class GetDecisionUseCase {
   constructor(@Inject(DECISION_REPOSITORY) private readonly decisions: DecisionRepository) {}
 
   async execute(caller: Caller, decisionId: string): Promise<DecisionRecordDto> {
-    const record = await this.decisions.findByDecisionId(caller.orgId, decisionId);
-    if (!record) throw notFound('decision');
-    return toDecisionRecordDto(record);
+    return toDecisionRecordDto(foundOr404(await this.decisions.findByDecisionId(caller.orgId, decisionId), 'decision'));
   }
 }

@@ -1,3 +1,4 @@
+import type { DispenseMandateDto } from '@igw/contracts';
 import { FixedClock } from '@igw/kernel';
 import { KeyRing } from '../signing/key-ring';
 import type { MandateSigning } from '../signing/mandate-signing.port';
@@ -49,3 +50,14 @@ export async function mandateWorld(world: {
     revoke: new RevokeMandateUseCase(mandates, brokers, signing, clock),
   };
 }
+
+/** A dispense request for the `crm` card the specs install; `extra` adds or overrides fields. */
+export const dispenseDto = (extra: Partial<DispenseMandateDto> = {}): DispenseMandateDto =>
+  ({
+    actor: 'agent:support-bot',
+    intent_id: 'crm',
+    prompt_id: 'prm_1',
+    audience: 'crm-api',
+    requested_scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'] },
+    ...extra,
+  }) as DispenseMandateDto;

@@ -1,20 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { MandateViewDto } from '@igw/contracts';
-import { CLOCK, notFound, type Caller, type Clock } from '@igw/kernel';
-import { MANDATE_REPOSITORY, type MandateRepository } from '../ports/mandate.repository.port';
+import { foundOr404, type Caller } from '@igw/kernel';
 import { toMandateView } from './views';
+import { MandateReadUseCase } from './mandate-read-use-case';
 
 /** `GET /v1/mandate/{cred_id}`: the record as of now, never the credential. */
 @Injectable()
-export class InspectMandateUseCase {
-  constructor(
-    @Inject(MANDATE_REPOSITORY) private readonly mandates: MandateRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export class InspectMandateUseCase extends MandateReadUseCase {
   async execute(caller: Caller, credId: string): Promise<MandateViewDto> {
-    const stored = await this.mandates.find(caller.orgId, credId);
-    if (!stored) throw notFound('mandate');
+    const stored = foundOr404(await this.mandates.find(caller.orgId, credId), 'mandate');
     return toMandateView(stored.mandate, this.clock.now());
   }
 }

@@ -12,7 +12,7 @@ import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
 import { BrokerError, type BrokerKind, type MintedCredential } from '../brokers';
 import { KeyRing } from '../signing/key-ring';
 import { intentCardDto } from '../testing/fake-intent-cards.fake';
-import { mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
+import { dispenseDto as crmDispenseDto, mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
 import { brokerHandlePurpose, MANDATE_ISSUER } from './dispense-mandate.use-case';
 import { InspectMandateUseCase } from './inspect-mandate.use-case';
 import { RefreshMandateUseCase } from './refresh-mandate.use-case';
@@ -42,17 +42,15 @@ async function setup(kinds: BrokerKind[] = ['vault', 'conjur'], options: { loadK
 }
 type World = Awaited<ReturnType<typeof setup>>;
 
+/** The shared request, with the context and evidence the claims assertions look for. */
 const dispenseDto = (extra: Partial<DispenseMandateDto> = {}): DispenseMandateDto =>
-  ({
-    actor: 'agent:support-bot',
-    intent_id: 'crm',
-    prompt_id: 'prm_1',
-    audience: 'crm-api',
-    requested_scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'] },
-    context: { acr: 'mfa', channel: 'chat' },
-    classification_evidence: { classification_method: 'lexical', confidence: 0.92 },
-    ...extra,
-  }) as DispenseMandateDto;
+  crmDispenseDto({ context: { acr: 'mfa', channel: 'chat' }, classification_evidence: { classification_method: 'lexical', confidence: 0.92 }, ...extra });
+
+/** A fresh world with one mandate dispensed from the default request. */
+async function withMandate() {
+  const s = await setup();
+  return { s, out: await s.dispense.execute(caller, dispenseDto()) };
+}
 const vault = { broker_dispense: { kind: 'vault' as const, vault_role: 'agent' } };
 
 /** A verifier with the gateway's published JWKS, at the world's time. */
@@ -80,8 +78,7 @@ const rejection = (p: Promise<unknown>): Promise<unknown> => p.then(
 
 describe('DispenseMandateUseCase', () => {
   it('signs an RS256 mandate for the card, stores the record without the credential and emits mandates.mandate.dispensed.v1', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     expect(out).toEqual({ credential: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/), cred_id: expect.stringMatching(/^cred_[0-9a-f]{32}$/), expires_at: iso(300), ttl_seconds: 300 });
     expect(out).not.toHaveProperty('broker_dispense');
     expect(s.registry.calls).toEqual([{ orgId: ORG, id: 'crm' }]);
@@ -109,7 +106,8 @@ describe('DispenseMandateUseCase', () => {
     expect(s.mandates.outbox).toHaveLength(1);
     const event = s.mandates.outbox[0]!;
     expect(event).toMatchObject({ type: 'mandates.mandate.dispensed.v1', org_id: ORG, schema_version: Topics.MandateDispensed.version, occurred_at: T0.toISOString() });
-    expect({ ...parseEvent<MandateEventV1>(event) }).toEqual({
+    // The same record, as the event carries it and as inspect shows it.
+    const record = {
       cred_id: out.cred_id,
       actor: 'agent:support-bot',
       intent_id: 'crm',
@@ -117,6 +115,9 @@ describe('DispenseMandateUseCase', () => {
       audience: 'crm-api',
       scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'], forbidden_operations: ['crm.contacts.delete'] },
       status: 'active',
+    };
+    expect({ ...parseEvent<MandateEventV1>(event) }).toEqual({
+      ...record,
       kid: signingKey.kid,
       issued_at: iso(0),
       expires_at: iso(300),
@@ -137,13 +138,7 @@ describe('DispenseMandateUseCase', () => {
 
     const view = await s.inspect.execute(caller, out.cred_id);
     expect(view).toEqual({
-      cred_id: out.cred_id,
-      actor: 'agent:support-bot',
-      intent_id: 'crm',
-      prompt_id: 'prm_1',
-      audience: 'crm-api',
-      scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'], forbidden_operations: ['crm.contacts.delete'] },
-      status: 'active',
+      ...record,
       issued_at: iso(0),
       expires_at: iso(300),
       revoked_at: null,
@@ -308,8 +303,7 @@ describe('DispenseMandateUseCase', () => {
 
 describe('RefreshMandateUseCase', () => {
   it('issues a new credential with the same cred_id and a later exp, emits mandate.refreshed, and allows one refresh per 10 s (429 cooldown)', async () => {
-    const s = await setup();
-    const first = await s.dispense.execute(caller, dispenseDto());
+    const { s, out: first } = await withMandate();
     s.clock.advance(60_000);
     const out = await s.refresh.execute(caller, { cred_id: first.cred_id, ttl_seconds: 600 });
     expect(out).toEqual({ credential: expect.any(String), cred_id: first.cred_id, expires_at: iso(660), ttl_seconds: 600, refresh_count: 1 });
@@ -337,8 +331,7 @@ describe('RefreshMandateUseCase', () => {
   });
 
   it('of two concurrent refreshes one wins and the other gets the cooldown', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     s.clock.advance(30_000);
     const results = await Promise.allSettled([s.refresh.execute(caller, { cred_id: out.cred_id }), s.refresh.execute(caller, { cred_id: out.cred_id })]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
@@ -348,8 +341,7 @@ describe('RefreshMandateUseCase', () => {
   });
 
   it('409 mandate_revoked for a revoked mandate and 409 mandate_expired for an expired one; nothing written', async () => {
-    const s = await setup();
-    const revoked = await s.dispense.execute(caller, dispenseDto());
+    const { s, out: revoked } = await withMandate();
     const expiring = await s.dispense.execute(caller, dispenseDto({ ttl_seconds: 30 }));
     await s.revoke.execute(caller, { cred_id: revoked.cred_id });
     const events = s.mandates.outbox.length;
@@ -362,8 +354,7 @@ describe('RefreshMandateUseCase', () => {
   });
 
   it('404 intent_not_found when the card is gone; 500 signing_failed leaves the mandate as it was', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     s.clock.advance(20_000);
     s.registry.remove(ORG, 'crm');
     await expect(s.refresh.execute(caller, { cred_id: out.cred_id })).rejects.toMatchObject({ kind: 'not_found', code: 'intent_not_found' });
@@ -379,8 +370,7 @@ describe('RefreshMandateUseCase', () => {
 
 describe('RevokeMandateUseCase', () => {
   it('revokes with mandate.revoked; a second call answers the same revoked_at with no second event', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     s.clock.advance(30_000);
     const first = await s.revoke.execute(caller, { cred_id: out.cred_id, reason: 'task done' });
     expect(first).toEqual({ cred_id: out.cred_id, status: 'revoked', revoked_at: new Date(T0.getTime() + 30_000).toISOString() });
@@ -455,8 +445,7 @@ describe('RevokeMandateUseCase', () => {
   });
 
   it('400 for a reason over 1000 characters, nothing revoked', async () => {
-    const s = await setup();
-    const out = await s.dispense.execute(caller, dispenseDto());
+    const { s, out } = await withMandate();
     await expect(s.revoke.execute(caller, { cred_id: out.cred_id, reason: 'x'.repeat(1001) })).rejects.toMatchObject({ code: 'invalid_request' });
     expect((await s.inspect.execute(caller, out.cred_id)).status).toBe('active');
     expect(s.mandates.outbox).toHaveLength(1);

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { OrgIdsDto, RevocationsDto } from '@igw/contracts';
-import { CLOCK, invalidRequest, type Clock } from '@igw/kernel';
-import { MANDATE_REPOSITORY, type MandateRepository } from '../ports/mandate.repository.port';
+import { invalidRequest } from '@igw/kernel';
+import { MandateReadUseCase } from './mandate-read-use-case';
 
 /**
  * How long after its `exp` a revoked mandate is still listed: verifiers accept a mandate a little
@@ -18,12 +18,7 @@ export const REVOCATION_LISTED_AFTER_EXPIRY_SECONDS = 300;
  * `afterVersion` is not a non-negative integer.
  */
 @Injectable()
-export class RevocationsSinceUseCase {
-  constructor(
-    @Inject(MANDATE_REPOSITORY) private readonly mandates: MandateRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export class RevocationsSinceUseCase extends MandateReadUseCase {
   async execute(orgId: string, afterVersion: number): Promise<RevocationsDto> {
     if (!Number.isSafeInteger(afterVersion) || afterVersion < 0) {
       const message = 'after must be a non-negative integer';

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { decodeJwt } from 'jose';
-import { parseEvent, Topics, type DispensedMandateDto, type DispenseMandateDto, type MandateEventV1 } from '@igw/contracts';
+import { parseEvent, Topics, type DispensedMandateDto, type MandateEventV1 } from '@igw/contracts';
 import { AppError, type Caller } from '@igw/kernel';
 // The real crypto edge, as in mandate.use-cases.spec:
 // eslint-disable-next-line no-restricted-imports
 import { KeyEncryption } from '../../adapters/crypto/key-encryption';
 // eslint-disable-next-line no-restricted-imports
 import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
-import { mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
+import { dispenseDto, mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
 import { REVOCATION_LISTED_AFTER_EXPIRY_SECONDS, RevocationsSinceUseCase } from './revocations-since.use-case';
 
 jest.setTimeout(30_000);
@@ -32,16 +32,6 @@ async function setup() {
   return { ...world, revocations: new RevocationsSinceUseCase(world.mandates, world.clock) };
 }
 type World = Awaited<ReturnType<typeof setup>>;
-
-const dispenseDto = (extra: Partial<DispenseMandateDto> = {}): DispenseMandateDto =>
-  ({
-    actor: 'agent:support-bot',
-    intent_id: 'crm',
-    prompt_id: 'prm_1',
-    audience: 'crm-api',
-    requested_scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/42'] },
-    ...extra,
-  }) as DispenseMandateDto;
 
 const events = (s: World) => s.mandates.outbox.map((e) => ({ type: e.type, org: e.org_id, data: parseEvent<MandateEventV1>(e) }));
 const revokedEvents = (s: World) => events(s).filter((e) => e.type === Topics.MandateRevoked.name);

@@ -15,33 +15,29 @@ import { InMemoryIntentCardRepository, InMemoryIntentionRepository } from './in-
 /** Where the specs' clock starts. */
 export const SPEC_T0 = new Date('2026-03-01T10:00:00.000Z');
 
-/** Every intention use case over one fresh in-memory store and a fixed clock. */
-export function intentionWorld() {
-  const repo = new InMemoryIntentionRepository();
+/** A fresh store, a fixed clock at SPEC_T0 and the use cases `build` makes over them. */
+function world<R, U>(repo: R, build: (repo: R, clock: FixedClock) => U): { repo: R; clock: FixedClock } & U {
   const clock = new FixedClock(SPEC_T0);
-  return {
-    repo,
-    clock,
+  return { repo, clock, ...build(repo, clock) };
+}
+
+/** Every intention use case over one fresh in-memory store and a fixed clock. */
+export const intentionWorld = () =>
+  world(new InMemoryIntentionRepository(), (repo, clock) => ({
     create: new CreateIntentionUseCase(repo, clock),
     get: new GetIntentionUseCase(repo),
     list: new ListIntentionsUseCase(repo),
     publish: new PublishIntentionUseCase(repo, clock),
     archive: new ArchiveIntentionUseCase(repo, clock),
     active: new GetActiveIntentionsUseCase(repo),
-  };
-}
+  }));
 
 /** Every intent card use case over one fresh in-memory store and a fixed clock. */
-export function intentCardWorld() {
-  const repo = new InMemoryIntentCardRepository();
-  const clock = new FixedClock(SPEC_T0);
-  return {
-    repo,
-    clock,
+export const intentCardWorld = () =>
+  world(new InMemoryIntentCardRepository(), (repo, clock) => ({
     install: new InstallIntentCardUseCase(repo, clock),
     get: new GetIntentCardUseCase(repo),
     list: new ListIntentCardsUseCase(repo),
     remove: new DeleteIntentCardUseCase(repo, clock),
     snapshot: new GetIntentCardsSnapshotUseCase(repo),
-  };
-}
+  }));

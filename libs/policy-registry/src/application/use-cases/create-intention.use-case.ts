@@ -1,19 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, newId, type Caller, type Clock } from '@igw/kernel';
+import { Injectable } from '@nestjs/common';
+import { newId, type Caller } from '@igw/kernel';
 import { Topics, type CreateIntentionDto, type IntentionDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import { createIntention } from '../../domain/intention';
-import { INTENTION_REPOSITORY, type IntentionRepository } from '../ports/intention.repository.port';
 import { toIntentionDto, toIntentionEvent } from './views';
+import { IntentionWriteUseCase } from './intention-use-case';
 
 /** Creates a draft intention (= purpose); the label is unique in the org (409 label_conflict). */
 @Injectable()
-export class CreateIntentionUseCase {
-  constructor(
-    @Inject(INTENTION_REPOSITORY) private readonly intentions: IntentionRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export class CreateIntentionUseCase extends IntentionWriteUseCase {
   async execute(caller: Caller, input: CreateIntentionDto): Promise<IntentionDto> {
     const now = this.clock.now();
     const intention = createIntention(

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound, type Caller } from '@igw/kernel';
+import { foundOr404, type Caller } from '@igw/kernel';
 import type { IntentionDto } from '@igw/contracts';
 import { INTENTION_REPOSITORY, type IntentionRepository } from '../ports/intention.repository.port';
 import { toIntentionDto } from './views';
@@ -9,8 +9,6 @@ export class GetIntentionUseCase {
   constructor(@Inject(INTENTION_REPOSITORY) private readonly intentions: IntentionRepository) {}
 
   async execute(caller: Caller, id: string): Promise<IntentionDto> {
-    const intention = await this.intentions.findById(caller.orgId, id);
-    if (!intention) throw notFound('intention');
-    return toIntentionDto(intention);
+    return toIntentionDto(foundOr404(await this.intentions.findById(caller.orgId, id), 'intention'));
   }
 }

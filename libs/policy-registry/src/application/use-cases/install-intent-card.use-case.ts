@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, invalidRequest, newId, type Caller, type Clock } from '@igw/kernel';
+import { Injectable } from '@nestjs/common';
+import { invalidRequest, newId, type Caller } from '@igw/kernel';
 import { Topics, type InstallIntentCardDto, type IntentCardDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import { checkCard } from '../../domain/card-rules';
 import { CARD_DEFAULTS, installCard, type CardContent, type CardRule } from '../../domain/intent-card';
-import { INTENT_CARD_REPOSITORY, type IntentCardRepository } from '../ports/intent-card.repository.port';
 import { toIntentCardDto, toIntentCardEvent } from './views';
+import { IntentCardWriteUseCase } from './intent-card-use-case';
 
 /** Keeps only the fields that were given (class-transformer instances carry no undefined keys, plain objects may). */
 function definedFields<T extends object>(o: T): T {
@@ -35,12 +35,7 @@ export function toCardContent(input: InstallIntentCardDto, id: string): CardCont
  * An existing id is replaced (version + 1, created_at kept); `created` tells 201 from 200.
  */
 @Injectable()
-export class InstallIntentCardUseCase {
-  constructor(
-    @Inject(INTENT_CARD_REPOSITORY) private readonly cards: IntentCardRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
+export class InstallIntentCardUseCase extends IntentCardWriteUseCase {
   async execute(caller: Caller, input: InstallIntentCardDto): Promise<{ card: IntentCardDto; created: boolean }> {
     const content = toCardContent(input, input.id ?? newId('card'));
     const details = checkCard(content);

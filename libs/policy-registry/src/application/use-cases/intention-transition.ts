@@ -1,24 +1,18 @@
-import { Inject } from '@nestjs/common';
-import { CLOCK, notFound, type Caller, type Clock } from '@igw/kernel';
+import { notFound, type Caller } from '@igw/kernel';
 import type { IntentionDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import type { Intention } from '../../domain/intention';
-import { INTENTION_REPOSITORY, type IntentionRepository } from '../ports/intention.repository.port';
 import { toIntentionDto, toIntentionEvent } from './views';
+import { IntentionWriteUseCase } from './intention-use-case';
 
 /**
  * One lifecycle step of an intention: load it in the caller's org (404 if absent), apply the
  * domain transition and save it with its event. A transition that returns null changed nothing,
  * so the repository writes no event.
  */
-export abstract class IntentionTransitionUseCase {
+export abstract class IntentionTransitionUseCase extends IntentionWriteUseCase {
   /** The event the step publishes. */
   protected abstract readonly topic: { name: string; version: number };
-
-  constructor(
-    @Inject(INTENTION_REPOSITORY) private readonly intentions: IntentionRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
 
   protected abstract transition(current: Intention, now: Date): Intention | null;
 

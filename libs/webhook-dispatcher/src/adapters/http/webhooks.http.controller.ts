@@ -3,14 +3,12 @@ import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@ne
 import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
 import { CurrentCaller, RequireScope, ResourceAction } from '@igw/http';
 import type { Caller } from '@igw/kernel';
-import {
-  DeleteWebhookUseCase,
-  EnableWebhookUseCase,
-  ListDeliveriesUseCase,
-  ListWebhooksUseCase,
-  RegisterWebhookUseCase,
-  RotateWebhookSecretUseCase,
-} from '../../application/use-cases/manage-webhooks.use-cases';
+import { DeleteWebhookUseCase } from '../../application/use-cases/delete-webhook.use-case';
+import { EnableWebhookUseCase } from '../../application/use-cases/enable-webhook.use-case';
+import { ListDeliveriesUseCase } from '../../application/use-cases/list-deliveries.use-case';
+import { ListWebhooksUseCase } from '../../application/use-cases/list-webhooks.use-case';
+import { RegisterWebhookUseCase } from '../../application/use-cases/register-webhook.use-case';
+import { RotateWebhookSecretUseCase } from '../../application/use-cases/rotate-webhook-secret.use-case';
 
 /** DESIGN 6.11: webhooks are managed by admin keys of the org. */
 @ApiTags('webhooks')

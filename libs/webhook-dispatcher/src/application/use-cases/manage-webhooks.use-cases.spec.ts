@@ -5,7 +5,10 @@ import { ROTATION_OVERLAP_MS, type AttemptOutcome, type Delivery, type DeliveryS
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../ports/webhook.repository.port';
 import type { OutgoingWebhook, WebhookSender } from '../ports/webhook-sender.port';
 import { openSecret, type SecretSealer } from '../webhook-secrets';
-import { EnableWebhookUseCase, ListDeliveriesUseCase, RegisterWebhookUseCase, RotateWebhookSecretUseCase } from './manage-webhooks.use-cases';
+import { EnableWebhookUseCase } from './enable-webhook.use-case';
+import { ListDeliveriesUseCase } from './list-deliveries.use-case';
+import { RegisterWebhookUseCase } from './register-webhook.use-case';
+import { RotateWebhookSecretUseCase } from './rotate-webhook-secret.use-case';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const caller = (orgId = 'org_a'): Caller => ({ orgId, keyId: 'key_admin', scope: 'admin' as Caller['scope'] });
