@@ -54,7 +54,8 @@ export class AuthenticateApiKeyUseCase {
           }
         : null;
     if (epoch !== undefined) {
-      if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+      const oldest = this.cache.keys().next();
+      if (this.cache.size >= CACHE_MAX && !oldest.done) this.cache.delete(oldest.value);
       this.cache.set(hash, { value, epoch, expiresAt: now + CACHE_TTL_MS });
     }
     return this.answer(value);

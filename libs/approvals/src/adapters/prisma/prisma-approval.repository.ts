@@ -122,8 +122,8 @@ export class PrismaApprovalRepository implements ApprovalRepository {
         now.toISOString(),
       )
       .catch(rethrowUnavailable);
-    if (used.length === 0) return null;
-    return this.findById(orgId, used[0]!.id);
+    const [first] = used;
+    return first === undefined ? null : this.findById(orgId, first.id);
   }
 
   async expireDue(now: Date, limit: number, events: ApprovalEvents): Promise<Approval[]> {

@@ -1,6 +1,6 @@
 import { Topics } from '@igw/contracts';
 import { envelope, type OutboxNotifier } from '@igw/events';
-import type { DecisionKind } from '@igw/kernel';
+import { defined, type DecisionKind } from '@igw/kernel';
 import { GroupCommitStore, GroupCommitWriter, jsonRowsInsertSql, keysetPageSql, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
@@ -177,7 +177,7 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
            WHERE "org_id" = $1 AND "review_id" = $2 RETURNING ${this.select}`,
           [orgId, reviewId, change.status, change.at.toISOString(), change.keyId, change.note],
         );
-        return { ok: true, record: fromRow(updated[0]!) } as const;
+        return { ok: true, record: fromRow(defined(updated[0], 'resolved review')) } as const;
       })
       .catch(rethrowUnavailable);
   }

@@ -1,3 +1,4 @@
+import { defined } from '@igw/kernel';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EventEnvelope } from '@igw/contracts';
 import { OutboxWriter, rethrowUnavailable, sqlExecutor, type ServiceDatabase } from '@igw/persistence';
@@ -111,7 +112,7 @@ export class PrismaMandateRepository implements MandateRepository {
     const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
     const { envelopes, revocationVersion } = await this.db
       .transaction(async (tx) => {
-        const revocationVersion = m.revokedAt !== null ? Number((await tx.query<{ v: number }>(this.bumpRevocations, [m.orgId]))[0]!.v) : null;
+        const revocationVersion = m.revokedAt !== null ? Number(defined((await tx.query<{ v: number }>(this.bumpRevocations, [m.orgId]))[0], 'revocation counter').v) : null;
         await tx.query(this.insertMandate, [
           m.credId,
           m.orgId,
@@ -167,7 +168,7 @@ export class PrismaMandateRepository implements MandateRepository {
         }
         // Only the transition to revoked is numbered; a write to a mandate already revoked keeps its number.
         const revocationVersion =
-          current.revokedAt === null && next.revokedAt !== null ? Number((await tx.$queryRawUnsafe<{ v: number }[]>(this.bumpRevocations, orgId))[0]!.v) : null;
+          current.revokedAt === null && next.revokedAt !== null ? Number(defined((await tx.$queryRawUnsafe<{ v: number }[]>(this.bumpRevocations, orgId))[0], 'revocation counter').v) : null;
         const data = revocationVersion !== null ? { ...mutableColumns(next), revocationSeq: revocationVersion } : mutableColumns(next);
         const saved = toMandate(await tx.mandate.update({ where: { credId }, data }));
         const envelopes = events(saved, { revocationVersion });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Topics, type RevokeMandateDto, type RevokedMandateDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
-import { CLOCK, notFound, type Caller, type Clock } from '@igw/kernel';
+import { CLOCK, defined, notFound, type Caller, type Clock } from '@igw/kernel';
 import { revokeMandate } from '../../domain/mandate';
 import { CREDENTIAL_BROKERS, isBrokerKind, type CredentialBrokers } from '../brokers';
 import { MANDATE_REPOSITORY, type MandateRepository } from '../ports/mandate.repository.port';
@@ -39,7 +39,7 @@ export class RevokeMandateUseCase {
       (saved, write) => [envelope(Topics.MandateRevoked, saved.orgId, toMandateEvent(saved, now, write.revocationVersion), now)],
     );
     if (!revoked) throw notFound('mandate');
-    const answer: RevokedMandateDto = { cred_id: revoked.credId, status: 'revoked', revoked_at: revoked.revokedAt!.toISOString() };
+    const answer: RevokedMandateDto = { cred_id: revoked.credId, status: 'revoked', revoked_at: defined(revoked.revokedAt, 'revokedAt of a revoked mandate').toISOString() };
 
     const kind = revoked.broker?.kind;
     if (!isBrokerKind(kind)) return answer;
@@ -57,7 +57,7 @@ export class RevokeMandateUseCase {
       this.log.warn(`revoking the ${kind} credential of mandate ${revoked.credId} failed; a later revoke call retries: ${(err as Error).message}`);
       return { ...answer, broker_revocation: { kind, result: 'failed' } };
     }
-    await this.mandates.update(caller.orgId, dto.cred_id, (m) => ({ ...m, broker: { ...m.broker!, revocation: result } }), () => []);
+    await this.mandates.update(caller.orgId, dto.cred_id, (m) => ({ ...m, broker: m.broker === null ? null : { ...m.broker, revocation: result } }), () => []);
     return { ...answer, broker_revocation: { kind, result } };
   }
 }

@@ -1,3 +1,4 @@
+import { defined } from '@igw/kernel';
 import { openPrismaClient, type ServiceDatabase } from '@igw/persistence';
 import { Prisma, PrismaClient } from './generated/client';
 
@@ -24,5 +25,5 @@ export async function bumpOrgVersion(tx: RegistryTx, schema: string, orgId: stri
      RETURNING "${counter}" AS v`,
     orgId,
   );
-  return Number(rows[0]!.v);
+  return Number(defined(rows[0], 'bumped org counter').v);
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { invalidRequest, newId, type Caller } from '@igw/kernel';
+import { newId, throwIfInvalid, type Caller } from '@igw/kernel';
 import { Topics, type InstallIntentCardDto, type IntentCardDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import { checkCard } from '../../domain/card-rules';
@@ -39,7 +39,7 @@ export class InstallIntentCardUseCase extends IntentCardWriteUseCase {
   async execute(caller: Caller, input: InstallIntentCardDto): Promise<{ card: IntentCardDto; created: boolean }> {
     const content = toCardContent(input, input.id ?? newId('card'));
     const details = checkCard(content);
-    if (details.length > 0) throw invalidRequest(details[0]!.message, details);
+    throwIfInvalid(details);
     const now = this.clock.now();
     const { card, created } = await this.cards.install(
       caller.orgId,

@@ -1,5 +1,5 @@
 import { announceVersion, webhooksKey, type VersionBoard } from '@igw/events';
-import type { PageKey } from '@igw/kernel';
+import { defined, type PageKey } from '@igw/kernel';
 import { keysetPageSql, rethrowUnavailable, type ServiceDatabase, type SqlRunner } from '@igw/persistence';
 import { disableAfter, leasePlan, type AttemptOutcome, type Delivery, type DeliveryStatus, type Webhook, type WebhookSecret, type WebhookStatus } from '../../domain';
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../../application/ports/webhook.repository.port';
@@ -55,7 +55,7 @@ async function bumpSubscriptions(tx: SqlRunner, schema: string, orgId: string): 
      ON CONFLICT ("org_id") DO UPDATE SET "version" = "org_webhook_versions"."version" + 1 RETURNING "version"`,
     [orgId],
   );
-  return Number(rows[0]!['version']);
+  return Number(defined(rows[0], 'bumped subscription counter')['version']);
 }
 
 /** Attempts one webhook may have under way at once (across replicas). */
@@ -163,7 +163,7 @@ export class SqlWebhookRepository implements WebhookRepository {
           JSON.stringify(secrets.map(toStored)),
           now.toISOString(),
         ]);
-        return toWebhook(updated[0]!);
+        return toWebhook(defined(updated[0], 'updated webhook'));
       })
       .catch(rethrowUnavailable);
   }
