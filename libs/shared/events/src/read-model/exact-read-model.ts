@@ -71,6 +71,20 @@ export class ExactReadModel<S extends OrgState> {
     this.clock = options.clock ?? systemClock;
   }
 
+  /**
+   * The usual construction, read as one sentence: `what` of `owner`, counted on `board` under
+   * `key`, loaded from `source`; `extra` for the optional age limit.
+   */
+  static over<S extends OrgState>(
+    board: VersionBoard,
+    key: (orgId: string) => string,
+    label: { name: string; owner: string },
+    source: ReadModelSource<S>,
+    extra: Pick<ExactReadModelOptions<S>, 'maxAgeMs' | 'clock'> = {},
+  ): ExactReadModel<S> {
+    return new ExactReadModel<S>({ ...label, board, key, source, ...extra });
+  }
+
   get name(): string {
     return this.options.name;
   }
