@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
-import { CurrentCaller, RequireScope, ResourceAction } from '@igw/http';
+import { ApiStatusPage, CurrentCaller, PageQuery, RequireScope, ResourceAction, type StatusPageQuery } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import {
   DeleteWebhookUseCase,
@@ -68,18 +68,9 @@ export class WebhooksHttpController {
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: "The endpoint's deliveries: status, attempts, last response code, next attempt." })
-  @ApiQuery({ name: 'status', required: false, enum: WEBHOOK_DELIVERY_STATUSES })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
-  @ApiQuery({ name: 'cursor', required: false, type: String })
-  @ApiResponse({ status: 200, type: WebhookDeliveryListDto })
+  @ApiStatusPage(WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryListDto)
   @ApiResponse({ status: 404, type: ErrorDto })
-  deliveries(
-    @CurrentCaller() caller: Caller,
-    @Param('id') id: string,
-    @Query('status') status?: string | string[],
-    @Query('limit') limit?: string | string[],
-    @Query('cursor') cursor?: string | string[],
-  ): Promise<WebhookDeliveryListDto> {
-    return this.listDeliveries.execute(caller, id, { status, limit, cursor });
+  deliveries(@CurrentCaller() caller: Caller, @Param('id') id: string, @PageQuery() query: StatusPageQuery): Promise<WebhookDeliveryListDto> {
+    return this.listDeliveries.execute(caller, id, query);
   }
 }
