@@ -10,18 +10,10 @@ import { SECRET_SEALER, type SecretSealer } from './application/webhook-secrets'
 import { WebhookSubscriptions } from './application/read-model/webhook-subscriptions.read-model';
 import { DELIVERY_SETTINGS, DeliverDueUseCase, type DeliverySettings } from './application/use-cases/deliver-due.use-case';
 import { DELIVERY_NUDGE, FanOutEventUseCase } from './application/use-cases/fan-out-event.use-case';
-import {
-  DeleteWebhookUseCase,
-  EnableWebhookUseCase,
-  ListDeliveriesUseCase,
-  ListWebhooksUseCase,
-  RegisterWebhookUseCase,
-  RotateWebhookSecretUseCase,
-} from './application/use-cases/manage-webhooks.use-cases';
 import { DELIVERY_WORKER_OPTIONS, DeliveryWorker } from './adapters/delivery/delivery.worker';
 import { HttpWebhookSender } from './adapters/delivery/http-webhook.sender';
 import { WEBHOOK_EVENTS_GROUP, WebhookEventsConsumer } from './adapters/events/webhook-events.consumer';
-import { WebhooksHttpController } from './adapters/http/webhooks.http.controller';
+import { WEBHOOKS_USE_CASES, WebhooksHttpController } from './adapters/http/webhooks.http.controller';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './adapters/sql/sql-webhook.repository';
 
 export const WEBHOOK_DISPATCHER_SCHEMA = 'webhook_dispatcher';
@@ -86,12 +78,7 @@ export class WebhookDispatcherModule implements OnApplicationBootstrap, OnApplic
       { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker },
       FanOutEventUseCase,
       WebhookEventsConsumer,
-      RegisterWebhookUseCase,
-      ListWebhooksUseCase,
-      DeleteWebhookUseCase,
-      RotateWebhookSecretUseCase,
-      EnableWebhookUseCase,
-      ListDeliveriesUseCase,
+      ...WEBHOOKS_USE_CASES,
     ];
     return { module: WebhookDispatcherModule, controllers: [WebhooksHttpController], providers, exports: [DeliveryWorker] };
   }

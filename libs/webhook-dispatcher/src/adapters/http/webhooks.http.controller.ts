@@ -12,6 +12,16 @@ import {
   RotateWebhookSecretUseCase,
 } from '../../application/use-cases/manage-webhooks.use-cases';
 
+/** The use cases this controller drives: the module provides them with it. */
+export const WEBHOOKS_USE_CASES = [
+  RegisterWebhookUseCase,
+  ListWebhooksUseCase,
+  DeleteWebhookUseCase,
+  RotateWebhookSecretUseCase,
+  EnableWebhookUseCase,
+  ListDeliveriesUseCase,
+];
+
 /** DESIGN 6.11: webhooks are managed by admin keys of the org. */
 @ApiTags('webhooks')
 @ApiBearerAuth()
