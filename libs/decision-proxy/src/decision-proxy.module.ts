@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Inject, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
-import { EVENT_BUS, ReadModelTracker, VERSION_BOARD, type EventBus, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import { EVENT_BUS, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions } from '@igw/events';
 import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_ACR_LEVELS } from './domain';
 import { DECISION_REPOSITORY } from './application/ports/decision.repository.port';
@@ -24,20 +24,18 @@ export const DECISION_PROXY_SCHEMA = 'decision_proxy';
 /** This file is `src/`, the migrations are `prisma/migrations` of the lib (copied next to dist by the build). */
 export const DECISION_PROXY_MIGRATIONS = join(__dirname, '../prisma/migrations');
 
-export interface DecisionProxyModuleOptions {
+/**
+ * The read models are cards and revocations: `bus` delivers their events, the registry (cards)
+ * and the issuer (revocations) advance their per-org counters on `versionBoard`.
+ */
+export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
   /** The proxy's database, already migrated (decision records, review queue, outbox). */
   db: ServiceDatabase;
   notifier: OutboxNotifier;
-  /** Delivers card and revocation events to the read models. */
-  bus: EventBus;
   /** Consumer group of this process's read models: unique per replica. */
   readModelGroup: string;
-  /** Where the registry (cards) and the issuer (revocations) advance their per-org counters. */
-  versionBoard: VersionBoard;
   /** Where decisions the store refuses are set aside (default: the schema's own, unlogged). */
   deadLetters?: SqlDeadLetters;
-  /** Tracks this process's read models for readiness (cards and revocations are loaded at start). */
-  readModels?: ReadModelTracker;
   /** Where a version before 0.7 may have left journaled decisions; stored at start, then removed. */
   legacyJournalDir?: string;
   acrLevels?: readonly string[];

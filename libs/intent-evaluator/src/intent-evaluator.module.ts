@@ -1,6 +1,6 @@
 import { Inject, Logger, Module, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
-import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type EventBus, type OutboxNotifier, type ReadModelTracker, type VersionBoard } from '@igw/events';
+import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions, type ReadModelTracker } from '@igw/events';
 import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { ClassificationCascade } from './application/classification/classification-cascade';
 import { GRANT_SIGNER, GRANT_VERIFIER } from './application/grants/grant.port';
@@ -16,21 +16,16 @@ import { JoseGrantService, type GrantKeyInput } from './adapters/jose/jose-grant
 import { createEvaluatorPrisma, EVALUATOR_DB, EVALUATOR_PRISMA, type EvaluatorPrisma } from './adapters/prisma/evaluator-prisma.client';
 import { PrismaIntentEventStore } from './adapters/prisma/prisma-intent-event.store';
 
-export interface IntentEvaluatorModuleOptions {
+/** The read model is the active intentions: `bus` delivers policy-registry events, the registry advances each org's intentions version on `versionBoard`. */
+export interface IntentEvaluatorModuleOptions extends ReadModelHostOptions {
   /** The evaluator's database, already migrated; its `schema` is where the tables are. */
   db: ServiceDatabase;
   /** Told after each commit that wrote outbox rows, so the relay publishes them at once. */
   notifier: OutboxNotifier;
   /** Where evaluations the store refuses are set aside (default: the schema's own, unlogged). */
   deadLetters?: SqlDeadLetters;
-  /** Delivers policy-registry events to the read model. */
-  bus: EventBus;
   /** Consumer group of this process's read model: unique per replica, since every replica needs every event. */
   readModelGroup: string;
-  /** Where the registry advances each org's intentions version (memory in embedded, Redis in distributed). */
-  versionBoard: VersionBoard;
-  /** Tracks this process's read models for readiness (active intentions are loaded at start). */
-  readModels?: ReadModelTracker;
   /** The Ed25519 key grants are signed with (shared by every replica). */
   grantKey: GrantKeyInput;
   /**

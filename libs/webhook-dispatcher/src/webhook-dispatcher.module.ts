@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
-import { EVENT_BUS, VERSION_BOARD, type EventBus, type ReadModelTracker, type VersionBoard } from '@igw/events';
+import { EVENT_BUS, VERSION_BOARD, type ReadModelHostOptions, type ReadModelTracker } from '@igw/events';
 import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_RETRY_SCHEDULE_S } from './domain';
 import { DELIVERY_REPOSITORY, WEBHOOK_REPOSITORY } from './application/ports/webhook.repository.port';
@@ -10,28 +10,19 @@ import { SECRET_SEALER, type SecretSealer } from './application/webhook-secrets'
 import { WebhookSubscriptions } from './application/read-model/webhook-subscriptions.read-model';
 import { DELIVERY_SETTINGS, DeliverDueUseCase, type DeliverySettings } from './application/use-cases/deliver-due.use-case';
 import { DELIVERY_NUDGE, FanOutEventUseCase } from './application/use-cases/fan-out-event.use-case';
-import { DeleteWebhookUseCase } from './application/use-cases/delete-webhook.use-case';
-import { EnableWebhookUseCase } from './application/use-cases/enable-webhook.use-case';
-import { ListDeliveriesUseCase } from './application/use-cases/list-deliveries.use-case';
-import { ListWebhooksUseCase } from './application/use-cases/list-webhooks.use-case';
-import { RegisterWebhookUseCase } from './application/use-cases/register-webhook.use-case';
-import { RotateWebhookSecretUseCase } from './application/use-cases/rotate-webhook-secret.use-case';
 import { DELIVERY_WORKER_OPTIONS, DeliveryWorker } from './adapters/delivery/delivery.worker';
 import { HttpWebhookSender } from './adapters/delivery/http-webhook.sender';
 import { WEBHOOK_EVENTS_GROUP, WebhookEventsConsumer } from './adapters/events/webhook-events.consumer';
-import { WebhooksHttpController } from './adapters/http/webhooks.http.controller';
+import { WEBHOOKS_USE_CASES, WebhooksHttpController } from './adapters/http/webhooks.http.controller';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './adapters/sql/sql-webhook.repository';
 
 export const WEBHOOK_DISPATCHER_SCHEMA = 'webhook_dispatcher';
 export const WEBHOOK_DISPATCHER_MIGRATIONS = join(__dirname, '../prisma/migrations');
 
-export interface WebhookDispatcherModuleOptions {
+/** `bus` delivers every service's public events; each org's subscription counter is advanced and read on `versionBoard`. */
+export interface WebhookDispatcherModuleOptions extends ReadModelHostOptions {
   /** The dispatcher's database, already migrated. */
   db: ServiceDatabase;
-  /** Delivers every service's public events. */
-  bus: EventBus;
-  /** Where each org's subscription counter is advanced and read (memory in embedded, Redis in distributed). */
-  versionBoard: VersionBoard;
   /** Seals signing secrets at rest (KeyEncryption under the KEK). */
   sealer: SecretSealer;
   /** One group for all replicas: each event is fanned out once. */
@@ -41,8 +32,6 @@ export interface WebhookDispatcherModuleOptions {
   retryScheduleS?: readonly number[];
   /** Where events the fan-out keeps failing on are set aside (default: the schema's own, unlogged). */
   deadLetters?: SqlDeadLetters;
-  /** Tracks this process's read models for readiness (subscriptions are loaded at start). */
-  readModels?: ReadModelTracker;
   /** Longest wait between delivery rounds (default 1000 ms). */
   pollMs?: number;
   clock?: Clock;
@@ -84,12 +73,7 @@ export class WebhookDispatcherModule implements OnApplicationBootstrap, OnApplic
       { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker },
       FanOutEventUseCase,
       WebhookEventsConsumer,
-      RegisterWebhookUseCase,
-      ListWebhooksUseCase,
-      DeleteWebhookUseCase,
-      RotateWebhookSecretUseCase,
-      EnableWebhookUseCase,
-      ListDeliveriesUseCase,
+      ...WEBHOOKS_USE_CASES,
     ];
     return { module: WebhookDispatcherModule, controllers: [WebhooksHttpController], providers, exports: [DeliveryWorker] };
   }

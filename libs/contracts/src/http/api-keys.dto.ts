@@ -1,13 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { SCOPES, type Scope } from '@igw/kernel';
+import { NonEmptyString } from './dto-rules';
 
 export class CreateApiKeyDto {
-  @ApiProperty({ example: 'ci-bot' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @NonEmptyString(200, { example: 'ci-bot' })
   name!: string;
 
   @ApiProperty({ enum: SCOPES })
@@ -47,10 +45,7 @@ export class RateLimitDto {
 }
 
 export class CreateOrgDto {
-  @ApiProperty({ example: 'acme' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @NonEmptyString(200, { example: 'acme' })
   name!: string;
 
   @ApiPropertyOptional({ type: RateLimitDto })

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '@igw/kernel';
+import { PageOf } from './common.dto';
 
 export { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus };
 
@@ -25,10 +26,7 @@ export class ApprovalDto {
   @ApiPropertyOptional({ nullable: true, type: String }) reason!: string | null;
 }
 
-export class ApprovalListDto {
-  @ApiProperty({ type: [ApprovalDto] }) data!: ApprovalDto[];
-  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
-}
+export class ApprovalListDto extends PageOf(ApprovalDto) {}
 
 export class DenyApprovalDto {
   @ApiPropertyOptional({ maxLength: 1000 })

@@ -1,43 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  Allow,
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { DECISION_KINDS, type DecisionKind } from '@igw/kernel';
-import { LABEL_PATTERN } from './common.dto';
+import { LABEL_PATTERN, PageOf } from './common.dto';
+import { NonEmptyString, OptionalFlag, OptionalIntRange, OptionalNestedList, ServerAssigned, StringList } from './dto-rules';
 
 export { DECISION_KINDS, type DecisionKind };
 
 export class ScopeDto {
-  @ApiProperty({ type: [String], example: ['crm.read', 'crm.search*'], description: 'Glob patterns.' })
-  @IsArray()
-  @ArrayMaxSize(200)
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
-  @MaxLength(256, { each: true })
+  @StringList({ type: [String], example: ['crm.read', 'crm.search*'], description: 'Glob patterns.' }, { maxItems: 200, maxLength: 256 })
   operations!: string[];
 
-  @ApiProperty({ type: [String], example: ['crm://customers/*'] })
-  @IsArray()
-  @ArrayMaxSize(200)
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
-  @MaxLength(512, { each: true })
+  @StringList({ type: [String], example: ['crm://customers/*'] }, { maxItems: 200, maxLength: 512 })
   resources!: string[];
 
   @ApiPropertyOptional({ type: [String], example: ['crm.delete*'], default: [] })
@@ -77,10 +51,7 @@ export class CardRuleDto {
   @Matches(LABEL_PATTERN, { message: 'id must match ^[a-z0-9][a-z0-9_.-]{0,62}$' })
   id!: string;
 
-  @ApiProperty({ example: 'action.operation == "crm.export" && size(action.arguments) > 2', description: 'CEL over action, context, mandate.' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4000)
+  @NonEmptyString(4000, { example: 'action.operation == "crm.export" && size(action.arguments) > 2', description: 'CEL over action, context, mandate.' })
   when!: string;
 
   @ApiProperty({ type: RuleDecisionDto })
@@ -98,10 +69,7 @@ export class InstallIntentCardDto {
   @Matches(LABEL_PATTERN, { message: 'id must match ^[a-z0-9][a-z0-9_.-]{0,62}$' })
   id?: string;
 
-  @ApiProperty({ example: 'CRM read-only assistant' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @NonEmptyString(200, { example: 'CRM read-only assistant' })
   name!: string;
 
   @ApiPropertyOptional({ default: '' })
@@ -116,38 +84,21 @@ export class InstallIntentCardDto {
   @Type(() => ScopeDto)
   allowed_scope!: ScopeDto;
 
-  @ApiProperty({ type: [String], example: ['crm-api'] })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
-  @MaxLength(256, { each: true })
+  @StringList({ type: [String], example: ['crm-api'] }, { minItems: 1, maxItems: 50, maxLength: 256 })
   audiences!: string[];
 
-  @ApiPropertyOptional({ default: 3600, minimum: 1, maximum: 3600 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(3600)
+  @OptionalIntRange(1, 3600, 3600)
   max_ttl_seconds?: number;
 
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag()
   shadow?: boolean;
 
-  @ApiPropertyOptional({ type: [CardRuleDto], default: [] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(200)
-  @ValidateNested({ each: true })
-  @Type(() => CardRuleDto)
+  @OptionalNestedList(CardRuleDto, 200)
   rules?: CardRuleDto[];
 
-  @ApiPropertyOptional({ readOnly: true }) @Allow() created_at?: unknown;
-  @ApiPropertyOptional({ readOnly: true }) @Allow() updated_at?: unknown;
-  @ApiPropertyOptional({ readOnly: true }) @Allow() version?: unknown;
+  @ServerAssigned() created_at?: unknown;
+  @ServerAssigned() updated_at?: unknown;
+  @ServerAssigned() version?: unknown;
 }
 
 export interface CardRule {
@@ -170,7 +121,4 @@ export class IntentCardDto {
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
-export class IntentCardListDto {
-  @ApiProperty({ type: [IntentCardDto] }) data!: IntentCardDto[];
-  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
-}
+export class IntentCardListDto extends PageOf(IntentCardDto) {}

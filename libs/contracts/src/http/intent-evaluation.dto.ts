@@ -1,20 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { GRANT_INVALID_REASONS } from '@igw/kernel';
 import { EVALUATION_OUTCOMES, type EvaluationOutcome } from '../events/payloads';
 import { INTENT_CLASSES, type IntentClass } from './intentions.dto';
+import { RequiredNested } from './dto-rules';
+import { PageOf } from './common.dto';
 
 /** Bounds of an evaluate request: generous for real agents, small enough to keep a call cheap. */
 export const EVALUATE_LIMITS = {
@@ -52,11 +43,7 @@ export class ConversationMessageDto {
 
 /** Body of POST /v1/intent/evaluate (spec: evaluation request). */
 export class EvaluateIntentRequestDto {
-  @ApiProperty({ type: ToolCallDto })
-  @IsDefined({ message: 'tool_call is required' })
-  @IsObject({ message: 'tool_call must be an object' })
-  @ValidateNested()
-  @Type(() => ToolCallDto)
+  @RequiredNested(ToolCallDto, 'tool_call')
   tool_call!: ToolCallDto;
 
   @ApiPropertyOptional({ maxLength: EVALUATE_LIMITS.id }) @IsOptional() @IsString() @MaxLength(EVALUATE_LIMITS.id) user_id?: string;
@@ -128,10 +115,7 @@ export class IntentEventDto {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
-export class IntentHistoryDto {
-  @ApiProperty({ type: [IntentEventDto] }) data!: IntentEventDto[];
-  @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last page.' }) next_cursor!: string | null;
-}
+export class IntentHistoryDto extends PageOf(IntentEventDto, 'Pass as `cursor` for the next page; null on the last page.') {}
 
 /** Body of POST /v1/grants/verify. */
 export class VerifyGrantRequestDto {

@@ -1,22 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  Allow,
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import { LABEL_PATTERN } from './common.dto';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { LABEL_PATTERN, PageOf } from './common.dto';
+import { OptionalFlag, OptionalIntRange, OptionalNestedList, ServerAssigned } from './dto-rules';
 
 import { INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus } from '@igw/kernel';
 
@@ -59,32 +44,21 @@ export class CreateIntentionDto {
   @IsIn(INTENT_CLASSES, { message: `intent_class must be one of ${INTENT_CLASSES.join(', ')}` })
   intent_class!: IntentClass;
 
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag()
   approval_required?: boolean;
 
-  @ApiPropertyOptional({ default: 15, minimum: 1, maximum: 1440 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1440)
+  @OptionalIntRange(1, 1440, 15)
   ttl_minutes?: number;
 
-  @ApiPropertyOptional({ type: [DataElementDto], default: [] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(500)
-  @ValidateNested({ each: true })
-  @Type(() => DataElementDto)
+  @OptionalNestedList(DataElementDto, 500)
   data_elements?: DataElementDto[];
 
   // Server-assigned fields may be echoed back by clients; they are accepted and ignored.
-  @ApiPropertyOptional({ readOnly: true }) @Allow() id?: unknown;
-  @ApiPropertyOptional({ readOnly: true }) @Allow() status?: unknown;
-  @ApiPropertyOptional({ readOnly: true }) @Allow() created_at?: unknown;
-  @ApiPropertyOptional({ readOnly: true }) @Allow() updated_at?: unknown;
-  @ApiPropertyOptional({ readOnly: true }) @Allow() version?: unknown;
+  @ServerAssigned() id?: unknown;
+  @ServerAssigned() status?: unknown;
+  @ServerAssigned() created_at?: unknown;
+  @ServerAssigned() updated_at?: unknown;
+  @ServerAssigned() version?: unknown;
 }
 
 export class IntentionDto {
@@ -102,8 +76,4 @@ export class IntentionDto {
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
-export class IntentionListDto {
-  @ApiProperty({ type: [IntentionDto] }) data!: IntentionDto[];
-  @ApiProperty({ nullable: true, type: String, description: 'Opaque; pass as `cursor` for the next page. Null on the last page.' })
-  next_cursor!: string | null;
-}
+export class IntentionListDto extends PageOf(IntentionDto, 'Opaque; pass as `cursor` for the next page. Null on the last page.') {}

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { REVIEW_STATUSES, type ReviewStatus } from '@igw/kernel';
 import { DECISION_KINDS, type DecisionKind } from './intent-cards.dto';
+import { RequiredNested } from './dto-rules';
+import { PageOf } from './common.dto';
 
 /** The action an agent wants to take (spec: mcp-proxy request `action`). */
 export class ProxyActionDto {
@@ -32,11 +33,7 @@ export class ProxyActionDto {
 
 /** Body of POST /v1/mcp-proxy/call (with `X-Service-Mandate`). */
 export class McpProxyCallDto {
-  @ApiProperty({ type: ProxyActionDto })
-  @IsDefined({ message: 'action is required' })
-  @IsObject({ message: 'action must be an object' })
-  @ValidateNested()
-  @Type(() => ProxyActionDto)
+  @RequiredNested(ProxyActionDto, 'action')
   action!: ProxyActionDto;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form; `actor`, `on_behalf_of`, `prompt_id` are checked against the mandate.' })
@@ -115,10 +112,7 @@ export class ReviewDto extends DecisionRecordDto {
   @ApiPropertyOptional({ nullable: true, type: String }) note!: string | null;
 }
 
-export class ReviewListDto {
-  @ApiProperty({ type: [ReviewDto] }) data!: ReviewDto[];
-  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
-}
+export class ReviewListDto extends PageOf(ReviewDto) {}
 
 /** Body of POST /v1/mcp-proxy/reviews/{review_id}/resolve. */
 export class ResolveReviewDto {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '@igw/kernel';
+import { PageOf } from './common.dto';
 
 /** Body of POST /v1/webhooks (DESIGN 6.11). */
 export class CreateWebhookDto {
@@ -39,10 +40,7 @@ export class CreatedWebhookDto extends WebhookDto {
   @ApiProperty({ example: 'whsec_…', description: 'Standard Webhooks signing secret; shown once.' }) secret!: string;
 }
 
-export class WebhookListDto {
-  @ApiProperty({ type: [WebhookDto] }) data!: WebhookDto[];
-  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
-}
+export class WebhookListDto extends PageOf(WebhookDto) {}
 
 /** POST /v1/webhooks/{id}/rotate-secret answer. */
 export class RotatedWebhookSecretDto {
@@ -71,7 +69,4 @@ export class WebhookDeliveryDto {
   @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) delivered_at!: string | null;
 }
 
-export class WebhookDeliveryListDto {
-  @ApiProperty({ type: [WebhookDeliveryDto] }) data!: WebhookDeliveryDto[];
-  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
-}
+export class WebhookDeliveryListDto extends PageOf(WebhookDeliveryDto) {}

@@ -24,3 +24,13 @@ export function ApiPagedList(page: Type<unknown>, defaultLimit: number) {
     ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request (names the parameter)' }),
   );
 }
+
+/** A list filtered by `status`, paged by `limit` (default 50) and `cursor`, and the page it answers. */
+export function ApiStatusPage(statuses: readonly string[], page: Type<unknown>) {
+  return stacked(
+    ApiQuery({ name: 'status', required: false, enum: statuses }),
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }),
+    ApiQuery({ name: 'cursor', required: false, type: String }),
+    ApiResponse({ status: 200, type: page }),
+  );
+}

@@ -31,3 +31,16 @@ export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionCon
   if (!req.caller) throw unauthenticated();
   return req.caller;
 });
+
+/** A status-filtered list's query, raw as sent (the use case validates it). */
+export interface StatusPageQuery {
+  status?: string | string[];
+  limit?: string | string[];
+  cursor?: string | string[];
+}
+
+/** `status`, `limit` and `cursor` of the query string, as `@Query('status')` and the others would give them. */
+export const PageQuery = createParamDecorator((_: unknown, ctx: ExecutionContext): StatusPageQuery => {
+  const query = ctx.switchToHttp().getRequest<{ query?: StatusPageQuery }>().query ?? {};
+  return { status: query.status, limit: query.limit, cursor: query.cursor };
+});

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DECISION_HTTP_STATUS, DecisionRecordDto, ErrorDto, McpProxyCallDto, McpProxyCallResponseDto, ResolveReviewDto, REVIEW_STATUSES, ReviewDto, ReviewListDto } from '@igw/contracts';
-import { CurrentCaller, RequireScope } from '@igw/http';
+import { ApiStatusPage, CurrentCaller, PageQuery, RequireScope, type StatusPageQuery } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DecideToolCallUseCase } from '../../application/use-cases/decide-tool-call.use-case';
 import { GetDecisionUseCase } from '../../application/use-cases/get-decision.use-case';
@@ -45,17 +45,9 @@ export class McpProxyHttpController {
 
   @Get('reviews')
   @ApiOperation({ summary: 'The review queue: calls decided `defer`, newest first.' })
-  @ApiQuery({ name: 'status', required: false, enum: REVIEW_STATUSES })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
-  @ApiQuery({ name: 'cursor', required: false, type: String })
-  @ApiResponse({ status: 200, type: ReviewListDto })
-  listReviews(
-    @CurrentCaller() caller: Caller,
-    @Query('status') status?: string | string[],
-    @Query('limit') limit?: string | string[],
-    @Query('cursor') cursor?: string | string[],
-  ): Promise<ReviewListDto> {
-    return this.reviews.execute(caller, { status, limit, cursor });
+  @ApiStatusPage(REVIEW_STATUSES, ReviewListDto)
+  listReviews(@CurrentCaller() caller: Caller, @PageQuery() query: StatusPageQuery): Promise<ReviewListDto> {
+    return this.reviews.execute(caller, query);
   }
 
   @Post('reviews/:review_id/resolve')

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { POLICY_REGISTRY_API, type IntentCardEventV1, type PolicyRegistryApi } from '@igw/contracts';
-import { cardsKey, ExactReadModel, VERSION_BOARD, type OrgState, type VersionBoard } from '@igw/events';
+import { cardsKey, ExactReadModel, VERSION_BOARD, type OrgState, type ReadModelSource, type VersionBoard } from '@igw/events';
 import { CompiledCardCache, type CompiledCard } from '../../domain';
 
 /** One org's installed cards at one version of its cards counter, compiled. */
@@ -11,6 +11,13 @@ class OrgCards implements OrgState {
     public version: number,
     private readonly compiled: CompiledCardCache,
   ) {}
+
+  /** The org as of the registry's snapshot. */
+  static of(orgId: string, snapshot: { version: number; cards: readonly IntentCardEventV1[] }, compiled: CompiledCardCache): OrgCards {
+    const org = new OrgCards(orgId, snapshot.version, compiled);
+    for (const c of snapshot.cards) org.apply(c);
+    return org;
+  }
 
   apply(e: IntentCardEventV1): void {
     if (e.deleted) this.cards.delete(e.id);
@@ -36,21 +43,11 @@ export class IntentCardsReadModel {
     @Inject(POLICY_REGISTRY_API) registry: Pick<PolicyRegistryApi, 'intentCards' | 'orgsWith'>,
     @Inject(VERSION_BOARD) board: VersionBoard,
   ) {
-    this.model = new ExactReadModel<OrgCards>({
-      name: 'intent cards',
-      owner: 'policy-registry',
-      board,
-      key: cardsKey,
-      source: {
-        load: async (orgId) => {
-          const snapshot = await registry.intentCards(orgId);
-          const org = new OrgCards(orgId, snapshot.version, this.compiled);
-          for (const c of snapshot.cards) org.apply(c);
-          return org;
-        },
-        orgs: async () => (await registry.orgsWith('cards')).org_ids,
-      },
-    });
+    const source: ReadModelSource<OrgCards> = {
+      load: async (orgId) => OrgCards.of(orgId, await registry.intentCards(orgId), this.compiled),
+      orgs: async () => (await registry.orgsWith('cards')).org_ids,
+    };
+    this.model = ExactReadModel.over(board, cardsKey, { name: 'intent cards', owner: 'policy-registry' }, source);
   }
 
   /** The org's card `id` as of at least `boardVersion`; null when the org has no such card. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MANDATE_ISSUER_API, type MandateEventV1, type MandateIssuerApi } from '@igw/contracts';
-import { ExactReadModel, revocationsKey, VERSION_BOARD, type OrgState, type VersionBoard } from '@igw/events';
+import { ExactReadModel, revocationsKey, VERSION_BOARD, type OrgState, type ReadModelSource, type VersionBoard } from '@igw/events';
 import { InMemoryRevocationSet } from '../verification/revocation-set';
 
 /**
@@ -21,22 +21,17 @@ export class RevocationsReadModel {
     @Inject(MANDATE_ISSUER_API) issuer: Pick<MandateIssuerApi, 'revocationsSince' | 'orgsWithRevocations'>,
     @Inject(VERSION_BOARD) board: VersionBoard,
   ) {
-    this.model = new ExactReadModel<OrgState>({
-      name: 'revocations',
-      owner: 'mandate-issuer',
-      board,
-      key: revocationsKey,
-      source: {
-        // Incremental: only what was revoked after the version held (all of it for a new org).
-        load: async (orgId, held) => {
-          const after = held?.version ?? 0;
-          const page = await issuer.revocationsSince(orgId, after);
-          for (const r of page.revoked) set.revoke(r.cred_id, new Date(r.expires_at));
-          return { version: Math.max(page.version, after) };
-        },
-        orgs: async () => (await issuer.orgsWithRevocations()).org_ids,
+    const source: ReadModelSource<OrgState> = {
+      // Incremental: only what was revoked after the version held (all of it for a new org).
+      load: async (orgId, held) => {
+        const after = held?.version ?? 0;
+        const page = await issuer.revocationsSince(orgId, after);
+        for (const r of page.revoked) set.revoke(r.cred_id, new Date(r.expires_at));
+        return { version: Math.max(page.version, after) };
       },
-    });
+      orgs: async () => (await issuer.orgsWithRevocations()).org_ids,
+    };
+    this.model = ExactReadModel.over(board, revocationsKey, { name: 'revocations', owner: 'mandate-issuer' }, source);
   }
 
   /** Undefined when the set already holds every revocation up to `boardVersion` (the hot path: no promise). */

@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatModel, CompleteJsonOptions } from '../../application/classification/chat-model.port';
 import { ModelEndpointError } from '../../application/classification/model-endpoint.error';
-import { OpenAiHttp, type OpenAiEndpointOptions } from './openai-http';
+import { OpenAiEndpoint, type OpenAiEndpointOptions } from './openai-http';
 
 export const DEFAULT_LLM_TIMEOUT_MS = 3000;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -10,19 +10,13 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * response_format: {type: "json_object"}, temperature: 0}` → `{choices: [{message: {content}}]}`;
  * the content is parsed as JSON.
  */
-export class OpenAiChatClient implements ChatModel {
-  private readonly http: OpenAiHttp;
-  private readonly timeoutMs: number;
-  readonly model: string;
-
+export class OpenAiChatClient extends OpenAiEndpoint implements ChatModel {
   constructor(options: OpenAiEndpointOptions) {
-    this.http = new OpenAiHttp(options.baseUrl, options.apiKey, 'chat');
-    this.model = options.model;
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
+    super(options, 'chat', DEFAULT_LLM_TIMEOUT_MS);
   }
 
   async completeJson(messages: readonly ChatMessage[], options?: Partial<CompleteJsonOptions>): Promise<unknown> {
-    const timeoutMs = Math.min(options?.timeoutMs ?? this.timeoutMs, this.timeoutMs);
+    const timeoutMs = this.deadline(options?.timeoutMs);
     const body = await this.http.postJson(
       '/chat/completions',
       { model: this.model, messages, response_format: { type: 'json_object' }, temperature: 0 },
@@ -37,10 +31,5 @@ export class OpenAiChatClient implements ChatModel {
     } catch {
       throw new ModelEndpointError('malformed_response', 'chat answer content is not JSON');
     }
-  }
-
-  /** Closes the keep-alive pool (Nest calls it on shutdown). */
-  async onModuleDestroy(): Promise<void> {
-    await this.http.close();
   }
 }

@@ -1,6 +1,6 @@
 import type { EmbeddingModel, EmbedOptions } from '../../application/classification/embedding-model.port';
 import { ModelEndpointError } from '../../application/classification/model-endpoint.error';
-import { OpenAiHttp, type OpenAiEndpointOptions } from './openai-http';
+import { OpenAiEndpoint, type OpenAiEndpointOptions } from './openai-http';
 
 export interface OpenAiEmbeddingsClientOptions extends OpenAiEndpointOptions {
   /** Inputs per request; a longer list is sent as several requests in parallel. */
@@ -14,22 +14,17 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * EMBEDDING_MODEL over an OpenAI-compatible `POST {baseUrl}/embeddings` `{model, input}` →
  * `{data: [{embedding, index}]}` (vectors placed by `index`, every input accounted for).
  */
-export class OpenAiEmbeddingsClient implements EmbeddingModel {
-  private readonly http: OpenAiHttp;
-  private readonly timeoutMs: number;
+export class OpenAiEmbeddingsClient extends OpenAiEndpoint implements EmbeddingModel {
   private readonly maxBatch: number;
-  readonly model: string;
 
   constructor(options: OpenAiEmbeddingsClientOptions) {
-    this.http = new OpenAiHttp(options.baseUrl, options.apiKey, 'embeddings');
-    this.model = options.model;
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_EMBEDDINGS_TIMEOUT_MS;
+    super(options, 'embeddings', DEFAULT_EMBEDDINGS_TIMEOUT_MS);
     this.maxBatch = options.maxBatch ?? 256;
   }
 
   async embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
-    const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, this.timeoutMs);
+    const timeoutMs = this.deadline(options.timeoutMs);
     const batches: string[][] = [];
     for (let i = 0; i < texts.length; i += this.maxBatch) batches.push(texts.slice(i, i + this.maxBatch));
     const results = await Promise.all(batches.map((input) => this.embedBatch(input, timeoutMs)));
@@ -54,10 +49,5 @@ export class OpenAiEmbeddingsClient implements EmbeddingModel {
       out[index] = embedding as number[];
     }
     return out;
-  }
-
-  /** Closes the keep-alive pool (Nest calls it on shutdown). */
-  async onModuleDestroy(): Promise<void> {
-    await this.http.close();
   }
 }

@@ -66,3 +66,26 @@ export class OpenAiHttp {
     await this.agent.close();
   }
 }
+
+/** What both model clients hold: the endpoint's pool, its model and a ceiling on each call's deadline. */
+export abstract class OpenAiEndpoint {
+  protected readonly http: OpenAiHttp;
+  private readonly timeoutMs: number;
+  readonly model: string;
+
+  constructor(options: OpenAiEndpointOptions, what: string, defaultTimeoutMs: number) {
+    this.http = new OpenAiHttp(options.baseUrl, options.apiKey, what);
+    this.model = options.model;
+    this.timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  }
+
+  /** A call may ask for a shorter deadline than the client's, never a longer one. */
+  protected deadline(requested: number | undefined): number {
+    return Math.min(requested ?? this.timeoutMs, this.timeoutMs);
+  }
+
+  /** Closes the keep-alive pool (Nest calls it on shutdown). */
+  async onModuleDestroy(): Promise<void> {
+    await this.http.close();
+  }
+}

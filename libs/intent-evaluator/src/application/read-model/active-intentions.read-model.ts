@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { POLICY_REGISTRY_API, type IntentClass, type IntentionEventV1, type PolicyRegistryApi } from '@igw/contracts';
-import { ExactReadModel, intentionsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
+import { ExactReadModel, intentionsKey, VERSION_BOARD, type ReadModelSource, type VersionBoard } from '@igw/events';
 import { LexicalClassifier, LexicalIndex, type IntentionDocument, type QueryTerm, type SearchHit } from '../../domain/classification';
 
 /** What evaluation needs of an active intention beyond what the classifier indexes. */
@@ -33,6 +33,13 @@ class OrgModel implements OrgIntentions {
     readonly orgId: string,
     public version: number,
   ) {}
+
+  /** The org as of the registry's snapshot. */
+  static of(orgId: string, snapshot: { version: number; intentions: readonly IntentionEventV1[] }): OrgModel {
+    const model = new OrgModel(orgId, snapshot.version);
+    for (const e of snapshot.intentions) model.apply(e);
+    return model;
+  }
 
   get size(): number {
     return this.byId.size;
@@ -87,21 +94,11 @@ export class ActiveIntentionsReadModel {
     @Inject(VERSION_BOARD) board: VersionBoard,
     @Inject(POLICY_REGISTRY_API) registry: Pick<PolicyRegistryApi, 'activeIntentions' | 'orgsWith'>,
   ) {
-    this.model = new ExactReadModel<OrgModel>({
-      name: 'active intentions',
-      owner: 'policy-registry',
-      board,
-      key: intentionsKey,
-      source: {
-        load: async (orgId) => {
-          const snapshot = await registry.activeIntentions(orgId);
-          const model = new OrgModel(orgId, snapshot.version);
-          for (const e of snapshot.intentions) model.apply(e);
-          return model;
-        },
-        orgs: async () => (await registry.orgsWith('intentions')).org_ids,
-      },
-    });
+    const source: ReadModelSource<OrgModel> = {
+      load: async (orgId) => OrgModel.of(orgId, await registry.activeIntentions(orgId)),
+      orgs: async () => (await registry.orgsWith('intentions')).org_ids,
+    };
+    this.model = ExactReadModel.over(board, intentionsKey, { name: 'active intentions', owner: 'policy-registry' }, source);
   }
 
   forOrg(orgId: string): Promise<OrgIntentions> {

@@ -1,4 +1,5 @@
 import { DependencyUnavailableError, systemClock, type Clock } from '@igw/kernel';
+import type { EventBus } from '../ports/event-bus.port';
 import type { VersionBoard } from '../version-board/version-board.port';
 
 /** One org's state in a read model, as of one version of the org's counter at its owner. */
@@ -30,6 +31,16 @@ export interface ExactReadModelOptions<S extends OrgState> {
   /** A copy older than this is loaded again even when the board says it is current (a safety net). */
   maxAgeMs?: number;
   clock?: Clock;
+}
+
+/** What a module holding read models is given: the bus that feeds them, the board they are exact against, the tracker that reports them loaded. */
+export interface ReadModelHostOptions {
+  /** The event bus; it feeds the read models (among what else the module consumes). */
+  bus: EventBus;
+  /** Where the owners advance each org's counters (memory in embedded, Redis in distributed). */
+  versionBoard: VersionBoard;
+  /** Tracks this process's read models for readiness (they are loaded at start). */
+  readModels?: ReadModelTracker;
 }
 
 export interface ReadModelLogger {
@@ -69,6 +80,20 @@ export class ExactReadModel<S extends OrgState> {
 
   constructor(private readonly options: ExactReadModelOptions<S>) {
     this.clock = options.clock ?? systemClock;
+  }
+
+  /**
+   * The usual construction, read as one sentence: `what` of `owner`, counted on `board` under
+   * `key`, loaded from `source`; `extra` for the optional age limit.
+   */
+  static over<S extends OrgState>(
+    board: VersionBoard,
+    key: (orgId: string) => string,
+    label: { name: string; owner: string },
+    source: ReadModelSource<S>,
+    extra: Pick<ExactReadModelOptions<S>, 'maxAgeMs' | 'clock'> = {},
+  ): ExactReadModel<S> {
+    return new ExactReadModel<S>({ ...label, board, key, source, ...extra });
   }
 
   get name(): string {

@@ -1,7 +1,7 @@
-import { ActiveIntentionsDto, IntentCardsSnapshotDto, OrgIdsDto, type IntentCardDto, type PolicyRegistryApi, type RegistryCounter } from '@igw/contracts';
+import { ActiveIntentionsDto, IntentCardsSnapshotDto, type IntentCardDto, type OrgIdsDto, type PolicyRegistryApi, type RegistryCounter } from '@igw/contracts';
 import { DependencyUnavailableError } from '@igw/kernel';
-import { InternalServiceResponseError, type InternalServiceClient } from './internal-service.client';
-import { getValidated } from './validated-get';
+import { InternalServiceResponseError } from './internal-service.client';
+import { ServiceKeyClient } from './service-key.client';
 
 const ACTIVE_INTENTIONS = '/internal/intentions/active';
 const INTENT_CARDS = '/internal/intent-cards';
@@ -13,26 +13,19 @@ const INTENT_CARDS = '/internal/intent-cards';
  * does not match ActiveIntentionsDto / IntentCardsSnapshotDto is treated as an outage (503),
  * never cached.
  */
-export class HttpPolicyRegistryClient implements PolicyRegistryApi {
-  constructor(
-    private readonly http: InternalServiceClient,
-    /** Who is asking, for the registry's logs, e.g. `svc:intent-evaluator`. */
-    private readonly serviceKeyId: string,
-  ) {}
-
+export class HttpPolicyRegistryClient extends ServiceKeyClient implements PolicyRegistryApi {
   /** 200 → the validated snapshot; any other status below 500 → InternalServiceResponseError (a bug, 500). */
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto> {
-    return getValidated(this.http, ActiveIntentionsDto, ACTIVE_INTENTIONS, { orgId, keyId: this.serviceKeyId });
+    return this.read(ActiveIntentionsDto, ACTIVE_INTENTIONS, orgId);
   }
 
   /** 200 → the validated snapshot of the org's cards; any other status below 500 → InternalServiceResponseError (a bug, 500). */
   intentCards(orgId: string): Promise<IntentCardsSnapshotDto> {
-    return getValidated(this.http, IntentCardsSnapshotDto, INTENT_CARDS, { orgId, keyId: this.serviceKeyId });
+    return this.read(IntentCardsSnapshotDto, INTENT_CARDS, orgId);
   }
 
-  /** Org ids only: the caller's org is not consulted, so this service's own name stands in for it. */
   orgsWith(counter: RegistryCounter): Promise<OrgIdsDto> {
-    return getValidated(this.http, OrgIdsDto, `/internal/orgs?with=${counter}`, { orgId: this.serviceKeyId, keyId: this.serviceKeyId });
+    return this.orgIds(`/internal/orgs?with=${counter}`);
   }
 
   /** 200 → the card; 404 → null (no such card in this org); anything else below 500 → InternalServiceResponseError. */
@@ -46,9 +39,5 @@ export class HttpPolicyRegistryClient implements PolicyRegistryApi {
       throw new DependencyUnavailableError(this.http.service, new Error(`GET ${path} answered a body that is not an intent card`));
     }
     return card as IntentCardDto;
-  }
-
-  async close(): Promise<void> {
-    await this.http.close();
   }
 }

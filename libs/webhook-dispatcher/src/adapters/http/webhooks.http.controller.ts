@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
-import { CurrentCaller, RequireScope, ResourceAction } from '@igw/http';
+import { ApiStatusPage, CurrentCaller, PageQuery, RequireScope, ResourceAction, type StatusPageQuery } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DeleteWebhookUseCase } from '../../application/use-cases/delete-webhook.use-case';
 import { EnableWebhookUseCase } from '../../application/use-cases/enable-webhook.use-case';
@@ -9,6 +9,16 @@ import { ListDeliveriesUseCase } from '../../application/use-cases/list-deliveri
 import { ListWebhooksUseCase } from '../../application/use-cases/list-webhooks.use-case';
 import { RegisterWebhookUseCase } from '../../application/use-cases/register-webhook.use-case';
 import { RotateWebhookSecretUseCase } from '../../application/use-cases/rotate-webhook-secret.use-case';
+
+/** The use cases this controller drives: the module provides them with it. */
+export const WEBHOOKS_USE_CASES = [
+  RegisterWebhookUseCase,
+  ListWebhooksUseCase,
+  DeleteWebhookUseCase,
+  RotateWebhookSecretUseCase,
+  EnableWebhookUseCase,
+  ListDeliveriesUseCase,
+];
 
 /** DESIGN 6.11: webhooks are managed by admin keys of the org. */
 @ApiTags('webhooks')
@@ -66,18 +76,9 @@ export class WebhooksHttpController {
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: "The endpoint's deliveries: status, attempts, last response code, next attempt." })
-  @ApiQuery({ name: 'status', required: false, enum: WEBHOOK_DELIVERY_STATUSES })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
-  @ApiQuery({ name: 'cursor', required: false, type: String })
-  @ApiResponse({ status: 200, type: WebhookDeliveryListDto })
+  @ApiStatusPage(WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryListDto)
   @ApiResponse({ status: 404, type: ErrorDto })
-  deliveries(
-    @CurrentCaller() caller: Caller,
-    @Param('id') id: string,
-    @Query('status') status?: string | string[],
-    @Query('limit') limit?: string | string[],
-    @Query('cursor') cursor?: string | string[],
-  ): Promise<WebhookDeliveryListDto> {
-    return this.listDeliveries.execute(caller, id, { status, limit, cursor });
+  deliveries(@CurrentCaller() caller: Caller, @Param('id') id: string, @PageQuery() query: StatusPageQuery): Promise<WebhookDeliveryListDto> {
+    return this.listDeliveries.execute(caller, id, query);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ExactReadModel, webhooksKey, VERSION_BOARD, type OrgState, type VersionBoard } from '@igw/events';
+import { ExactReadModel, webhooksKey, VERSION_BOARD, type OrgState, type ReadModelSource, type VersionBoard } from '@igw/events';
 import { CLOCK, type Clock } from '@igw/kernel';
 import { WEBHOOK_REPOSITORY, type WebhookRepository } from '../ports/webhook.repository.port';
 
@@ -27,21 +27,15 @@ export class WebhookSubscriptions {
     @Inject(WEBHOOK_REPOSITORY) webhooks: Pick<WebhookRepository, 'subscriptions' | 'subscribedOrgIds'>,
     @Inject(CLOCK) clock: Clock,
   ) {
-    this.model = new ExactReadModel<OrgSubscriptions>({
-      name: 'webhook subscriptions',
-      owner: 'webhook store',
-      board,
-      key: webhooksKey,
-      maxAgeMs: SUBSCRIPTIONS_MAX_AGE_MS,
-      clock,
-      source: {
-        load: async (orgId) => {
-          const s = await webhooks.subscriptions(orgId);
-          return { version: s.version, types: new Set(s.types) };
-        },
-        orgs: () => webhooks.subscribedOrgIds(),
+    const source: ReadModelSource<OrgSubscriptions> = {
+      load: async (orgId) => {
+        const s = await webhooks.subscriptions(orgId);
+        return { version: s.version, types: new Set(s.types) };
       },
-    });
+      orgs: () => webhooks.subscribedOrgIds(),
+    };
+    const label = { name: 'webhook subscriptions', owner: 'webhook store' };
+    this.model = ExactReadModel.over(board, webhooksKey, label, source, { maxAgeMs: SUBSCRIPTIONS_MAX_AGE_MS, clock });
   }
 
   async wants(orgId: string, type: string): Promise<boolean> {
