@@ -1,17 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { MemoryVersionBoard, webhooksKey } from '@igw/events';
 import { DependencyUnavailableError, type PageKey } from '@igw/kernel';
 import { openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime, uniqueOrgId } from '@igw/persistence/testing';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime as at, uniqueOrgId as newOrg, randomHex as rnd } from '@igw/persistence/testing';
 import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, MAX_LEASED_PER_WEBHOOK, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
 import { WEBHOOK_DISPATCHER_MIGRATIONS } from '../../webhook-dispatcher.module';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
 
 const schema = testSchemaName('webhooks');
-
-const at = atTestTime;
-const newOrg = uniqueOrgId;
-const rnd = () => randomBytes(6).toString('hex');
 
 let seq = 0;
 function webhook(orgId: string, over: Partial<Webhook> = {}): Webhook {
