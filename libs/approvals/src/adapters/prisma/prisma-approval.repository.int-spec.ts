@@ -1,14 +1,8 @@
 import { FixedClock, type Caller } from '@igw/kernel';
 import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type ApprovalDto, type ApprovalEventV1, type CreateApprovalRequestDto } from '@igw/contracts';
+import { approvalUseCases } from '../../application/testing/approval-use-cases.fake';
 import { requestApproval } from '../../domain/approval';
-import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
-import { ConsumeApprovalUseCase } from '../../application/use-cases/consume-approval.use-case';
-import { CreateApprovalUseCase } from '../../application/use-cases/create-approval.use-case';
-import { DenyApprovalUseCase } from '../../application/use-cases/deny-approval.use-case';
-import { ExpireApprovalsUseCase } from '../../application/use-cases/expire-approvals.use-case';
-import { GetApprovalUseCase } from '../../application/use-cases/get-approval.use-case';
-import { ListApprovalsUseCase } from '../../application/use-cases/list-approvals.use-case';
 import { APPROVALS_MIGRATIONS } from '../../approvals.module';
 import { createApprovalsPrisma } from './approvals-prisma.client';
 import { PrismaApprovalRepository } from './prisma-approval.repository';
@@ -16,21 +10,10 @@ import { PrismaApprovalRepository } from './prisma-approval.repository';
 const schema = testSchemaName('approvals');
 
 describe('PrismaApprovalRepository (PostgreSQL)', () => {
-  let nudges = 0;
   const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-  const w = prismaSpecWorld(schema, APPROVALS_MIGRATIONS, 8, createApprovalsPrisma, (prisma) => {
-    const repo = new PrismaApprovalRepository(prisma, schema, { nudge: () => nudges++ });
-    return {
-      repo,
-      create: new CreateApprovalUseCase(repo, clock),
-      get: new GetApprovalUseCase(repo, clock),
-      list: new ListApprovalsUseCase(repo, clock),
-      approve: new ApproveApprovalUseCase(repo, clock),
-      deny: new DenyApprovalUseCase(repo, clock),
-      consume: new ConsumeApprovalUseCase(repo, clock),
-      expire: new ExpireApprovalsUseCase(repo, clock),
-    };
-  });
+  const w = prismaSpecWorld(schema, APPROVALS_MIGRATIONS, 8, createApprovalsPrisma, (prisma, notifier) =>
+    approvalUseCases(new PrismaApprovalRepository(prisma, schema, notifier), clock),
+  );
 
   const agent = (orgId: string): Caller => ({ orgId, keyId: 'key_agent', scope: 'read_only' });
   const human = (orgId: string, keyId = 'key_human'): Caller => ({ orgId, keyId, scope: 'policy_write' });
@@ -41,7 +24,7 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
 
   it('create then approve: the row and its outbox rows commit together, and the relay is nudged', async () => {
     const org = 'org_flow';
-    const before = nudges;
+    const before = w.notifier.nudges;
     const created = await w.create.execute(agent(org), request({ user_id: 'u_1', ttl_seconds: 120 }));
     expect(await w.get.execute(human(org), created.id)).toEqual(created);
     clock.advance(1000);
@@ -55,7 +38,7 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     ]);
     const { org_id: _org, ...payload } = approved;
     expect(rows[1]!.envelope).toMatchObject({ type: Topics.ApprovalApproved.name, org_id: org, schema_version: 1, data: payload });
-    expect(nudges - before).toBe(2);
+    expect(w.notifier.nudges - before).toBe(2);
   });
 
   it('writes nothing when the transaction fails: no row without its event, no change without its event', async () => {

@@ -1,10 +1,7 @@
 import { FixedClock, type Caller } from '@igw/kernel';
 import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
-import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
-import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
-import { InstallIntentCardUseCase } from '../../application/use-cases/install-intent-card.use-case';
-import { ListIntentCardsUseCase } from '../../application/use-cases/list-intent-cards.use-case';
+import { intentCardUseCases } from '../../application/testing/registry-world.fake';
 import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentCardRepository } from './prisma-intent-card.repository';
 import { createRegistryPrisma } from './registry-prisma.client';
@@ -25,16 +22,10 @@ const card = (over: Partial<InstallIntentCardDto> = {}): InstallIntentCardDto =>
 
 describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-  const w = prismaSpecWorld(schema, POLICY_REGISTRY_MIGRATIONS, 5, createRegistryPrisma, (prisma) => {
-    const repo = new PrismaIntentCardRepository(prisma, schema, { nudge: () => undefined });
-    return {
-      repo,
-      install: new InstallIntentCardUseCase(repo, clock),
-      remove: new DeleteIntentCardUseCase(repo, clock),
-      list: new ListIntentCardsUseCase(repo),
-      snapshot: new GetIntentCardsSnapshotUseCase(repo),
-    };
-  });
+  const w = prismaSpecWorld(schema, POLICY_REGISTRY_MIGRATIONS, 5, createRegistryPrisma, (prisma, notifier) =>
+    intentCardUseCases(new PrismaIntentCardRepository(prisma, schema, notifier), clock),
+  );
+
   const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
   const outbox = (orgId: string) => readOutbox<IntentCardEventV1>(w.db, orgId);
 

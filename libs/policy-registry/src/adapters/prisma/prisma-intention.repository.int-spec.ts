@@ -1,11 +1,8 @@
 import { FixedClock, type Caller } from '@igw/kernel';
 import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type IntentionEventV1 } from '@igw/contracts';
+import { intentionUseCases } from '../../application/testing/registry-world.fake';
 import { createIntention } from '../../domain/intention';
-import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
-import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
-import { ListIntentionsUseCase } from '../../application/use-cases/list-intentions.use-case';
-import { PublishIntentionUseCase } from '../../application/use-cases/publish-intention.use-case';
 import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentionRepository } from './prisma-intention.repository';
 import { createRegistryPrisma } from './registry-prisma.client';
@@ -13,25 +10,17 @@ import { createRegistryPrisma } from './registry-prisma.client';
 const schema = testSchemaName('registry');
 
 describe('PrismaIntentionRepository (PostgreSQL)', () => {
-  let nudges = 0;
   const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-  const w = prismaSpecWorld(schema, POLICY_REGISTRY_MIGRATIONS, 5, createRegistryPrisma, (prisma) => {
-    const repo = new PrismaIntentionRepository(prisma, schema, { nudge: () => nudges++ });
-    return {
-      repo,
-      create: new CreateIntentionUseCase(repo, clock),
-      publish: new PublishIntentionUseCase(repo, clock),
-      archive: new ArchiveIntentionUseCase(repo, clock),
-      list: new ListIntentionsUseCase(repo),
-    };
-  });
+  const w = prismaSpecWorld(schema, POLICY_REGISTRY_MIGRATIONS, 5, createRegistryPrisma, (prisma, notifier) =>
+    intentionUseCases(new PrismaIntentionRepository(prisma, schema, notifier), clock),
+  );
 
   const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
   const outbox = (orgId: string) => readOutbox<IntentionEventV1>(w.db, orgId);
 
   it('create then publish: state, version, org version and outbox rows change together', async () => {
     const org = 'org_flow';
-    const before = nudges;
+    const before = w.notifier.nudges;
     const created = await w.create.execute(caller(org), {
       label: 'crm.lookup',
       intent_class: 'lookup',
@@ -50,7 +39,7 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
     expect(rows[1]!.envelope).toMatchObject({ type: Topics.IntentionPublished.name, org_id: org, schema_version: 1, data: { id: created.id } });
     const [counter] = await w.db.query<{ intentions_version: number; cards_version: number }>(`SELECT * FROM "${schema}"."org_versions" WHERE org_id = $1`, [org]);
     expect(counter).toMatchObject({ intentions_version: 2, cards_version: 0 });
-    expect(nudges - before).toBe(2);
+    expect(w.notifier.nudges - before).toBe(2);
   });
 
   it('writes nothing when the transaction fails: no row without its event, no event without its row', async () => {

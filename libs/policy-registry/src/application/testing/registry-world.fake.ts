@@ -1,4 +1,6 @@
-import { FixedClock } from '@igw/kernel';
+import { FixedClock, type Clock } from '@igw/kernel';
+import type { IntentCardRepository } from '../ports/intent-card.repository.port';
+import type { IntentionRepository } from '../ports/intention.repository.port';
 import { ArchiveIntentionUseCase } from '../use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../use-cases/create-intention.use-case';
 import { DeleteIntentCardUseCase } from '../use-cases/delete-intent-card.use-case';
@@ -15,10 +17,8 @@ import { InMemoryIntentCardRepository, InMemoryIntentionRepository } from './in-
 /** Where the specs' clock starts. */
 export const SPEC_T0 = new Date('2026-03-01T10:00:00.000Z');
 
-/** Every intention use case over one fresh in-memory store and a fixed clock. */
-export function intentionWorld() {
-  const repo = new InMemoryIntentionRepository();
-  const clock = new FixedClock(SPEC_T0);
+/** Every intention use case over `repo` (in memory, or the Prisma one in its int-spec) and `clock`. */
+export function intentionUseCases<R extends IntentionRepository, C extends Clock>(repo: R, clock: C) {
   return {
     repo,
     clock,
@@ -31,10 +31,8 @@ export function intentionWorld() {
   };
 }
 
-/** Every intent card use case over one fresh in-memory store and a fixed clock. */
-export function intentCardWorld() {
-  const repo = new InMemoryIntentCardRepository();
-  const clock = new FixedClock(SPEC_T0);
+/** Every intent card use case over `repo` and `clock`. */
+export function intentCardUseCases<R extends IntentCardRepository, C extends Clock>(repo: R, clock: C) {
   return {
     repo,
     clock,
@@ -45,3 +43,9 @@ export function intentCardWorld() {
     snapshot: new GetIntentCardsSnapshotUseCase(repo),
   };
 }
+
+/** Every intention use case over one fresh in-memory store and a fixed clock. */
+export const intentionWorld = () => intentionUseCases(new InMemoryIntentionRepository(), new FixedClock(SPEC_T0));
+
+/** Every intent card use case over one fresh in-memory store and a fixed clock. */
+export const intentCardWorld = () => intentCardUseCases(new InMemoryIntentCardRepository(), new FixedClock(SPEC_T0));

@@ -47,23 +47,30 @@ export const uniqueOrgId = (name: string): string => `org_${name}_${randomHex()}
 /** Twelve random hex digits: ids no other run on the same database uses. */
 export const randomHex = (): string => randomBytes(6).toString('hex');
 
+/** The outbox notifier a repository spec hands its repository: counts the relay's nudges. */
+export interface CountingNotifier {
+  nudges: number;
+  nudge(): void;
+}
+
 /**
  * A Prisma repository spec's world: before the spec's tests its schema is migrated and `build`
- * makes the repository and use cases from the Prisma client; after them the client is closed and
- * the schema dropped. The object is filled in when the first test runs.
+ * makes the repository and use cases from the Prisma client and a counting notifier; after them
+ * the client is closed and the schema dropped. The object is filled in when the first test runs.
  */
 export function prismaSpecWorld<P extends { $disconnect(): Promise<void> }, W extends object>(
   schema: string,
   migrations: string,
   poolSize: number,
   openPrisma: (db: ServiceDatabase) => Promise<P>,
-  build: (prisma: P) => W,
-): { db: ServiceDatabase; prisma: P } & W {
-  const world = {} as { db: ServiceDatabase; prisma: P } & W;
+  build: (prisma: P, notifier: CountingNotifier) => W,
+): { db: ServiceDatabase; prisma: P; notifier: CountingNotifier } & W {
+  const notifier: CountingNotifier = { nudges: 0, nudge: () => void notifier.nudges++ };
+  const world = { notifier } as { db: ServiceDatabase; prisma: P; notifier: CountingNotifier } & W;
   beforeAll(async () => {
     const db = await openMigratedSchema(schema, migrations, poolSize);
     const prisma = await openPrisma(db);
-    Object.assign(world, { db, prisma }, build(prisma));
+    Object.assign(world, { db, prisma }, build(prisma, notifier));
   });
   afterAll(async () => {
     await world.prisma?.$disconnect();
