@@ -1,7 +1,7 @@
-import { FixedClock, type Caller } from '@igw/kernel';
+import { FixedClock } from '@igw/kernel';
 import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
-import { intentCardUseCases } from '../../application/testing/registry-world.fake';
+import { intentCardUseCases, policyWriter, SPEC_T0 } from '../../application/testing/registry-world.fake';
 import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentCardRepository } from './prisma-intent-card.repository';
 import { createRegistryPrisma } from './registry-prisma.client';
@@ -21,20 +21,18 @@ const card = (over: Partial<InstallIntentCardDto> = {}): InstallIntentCardDto =>
   }) as InstallIntentCardDto;
 
 describe('PrismaIntentCardRepository (PostgreSQL)', () => {
-  const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
   const w = prismaSpecWorld(schema, POLICY_REGISTRY_MIGRATIONS, 5, createRegistryPrisma, (prisma, notifier) =>
-    intentCardUseCases(new PrismaIntentCardRepository(prisma, schema, notifier), clock),
+    intentCardUseCases(new PrismaIntentCardRepository(prisma, schema, notifier), new FixedClock(SPEC_T0)),
   );
 
-  const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
   const outbox = (orgId: string) => readOutbox<IntentCardEventV1>(w.db, orgId);
 
   it('installs, then replaces the same id: version + 1, created_at kept, one event each with the org version', async () => {
     const org = 'org_replace';
-    const first = await w.install.execute(caller(org), card({ id: 'crm' }));
+    const first = await w.install.execute(policyWriter(org), card({ id: 'crm' }));
     expect(first).toMatchObject({ created: true, card: { id: 'crm', version: 1, max_ttl_seconds: 3600, shadow: false } });
-    clock.advance(60_000);
-    const second = await w.install.execute(caller(org), card({ id: 'crm', name: 'CRM v2', rules: [] }));
+    w.clock.advance(60_000);
+    const second = await w.install.execute(policyWriter(org), card({ id: 'crm', name: 'CRM v2', rules: [] }));
     expect(second.created).toBe(false);
     expect(second.card).toMatchObject({ name: 'CRM v2', version: 2, rules: [], created_at: first.card.created_at });
     expect(second.card.updated_at).not.toBe(first.card.updated_at);
@@ -49,8 +47,8 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   });
 
   it('keeps card ids per org: the same id in two orgs are two cards', async () => {
-    await w.install.execute(caller('org_x'), card({ id: 'shared', name: 'X' }));
-    await w.install.execute(caller('org_y'), card({ id: 'shared', name: 'Y' }));
+    await w.install.execute(policyWriter('org_x'), card({ id: 'shared', name: 'X' }));
+    await w.install.execute(policyWriter('org_y'), card({ id: 'shared', name: 'Y' }));
     expect((await w.repo.findById('org_x', 'shared'))!.name).toBe('X');
     expect((await w.repo.findById('org_y', 'shared'))!.name).toBe('Y');
     expect(await w.repo.findById('org_z', 'shared')).toBeNull();
@@ -58,11 +56,11 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
 
   it('deletes with an intent_card.deleted event; a missing or foreign card is 404 and writes nothing', async () => {
     const org = 'org_delete';
-    await w.install.execute(caller(org), card({ id: 'gone' }));
-    await expect(w.remove.execute(caller('org_other'), 'gone')).rejects.toMatchObject({ kind: 'not_found' });
-    await w.remove.execute(caller(org), 'gone');
+    await w.install.execute(policyWriter(org), card({ id: 'gone' }));
+    await expect(w.remove.execute(policyWriter('org_other'), 'gone')).rejects.toMatchObject({ kind: 'not_found' });
+    await w.remove.execute(policyWriter(org), 'gone');
     expect(await w.repo.findById(org, 'gone')).toBeNull();
-    await expect(w.remove.execute(caller(org), 'gone')).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(w.remove.execute(policyWriter(org), 'gone')).rejects.toMatchObject({ kind: 'not_found' });
     const events = await outbox(org);
     expect(events.map((e) => e.topic)).toEqual([Topics.IntentCardInstalled.name, Topics.IntentCardDeleted.name]);
     expect(events[1]!.envelope.data).toMatchObject({ id: 'gone', deleted: true, version: 2, org_version: 2 });
@@ -71,7 +69,7 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
 
   it('lets concurrent installs of one new id all succeed, one after the other', async () => {
     const org = 'org_race';
-    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => w.install.execute(caller(org), card({ id: 'hot', name: `v${i}` }))));
+    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => w.install.execute(policyWriter(org), card({ id: 'hot', name: `v${i}` }))));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(results.map((r) => r.card.version).sort()).toEqual([1, 2, 3, 4]);
     expect((await outbox(org)).map((e) => e.envelope.data.org_version)).toEqual([1, 2, 3, 4]);
@@ -80,16 +78,16 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   it("snapshots the org's installed cards with the cards counter: deleted cards and other orgs' cards are absent", async () => {
     const org = 'org_snap';
     expect(await w.repo.snapshot(org)).toEqual({ version: 0, cards: [] });
-    const a = await w.install.execute(caller(org), card({ id: 'a' }));
-    clock.advance(1000);
-    await w.install.execute(caller(org), card({ id: 'b' }));
-    clock.advance(1000);
-    const c = await w.install.execute(caller(org), card({ id: 'c' }));
-    clock.advance(1000);
-    const a2 = await w.install.execute(caller(org), card({ id: 'a', name: 'A v2' }));
-    await w.remove.execute(caller(org), 'b');
-    await w.install.execute(caller('org_snap_neighbour'), card({ id: 'z' }));
-    await w.install.execute(caller('org_snap_neighbour'), card({ id: 'b' }));
+    const a = await w.install.execute(policyWriter(org), card({ id: 'a' }));
+    w.clock.advance(1000);
+    await w.install.execute(policyWriter(org), card({ id: 'b' }));
+    w.clock.advance(1000);
+    const c = await w.install.execute(policyWriter(org), card({ id: 'c' }));
+    w.clock.advance(1000);
+    const a2 = await w.install.execute(policyWriter(org), card({ id: 'a', name: 'A v2' }));
+    await w.remove.execute(policyWriter(org), 'b');
+    await w.install.execute(policyWriter('org_snap_neighbour'), card({ id: 'z' }));
+    await w.install.execute(policyWriter('org_snap_neighbour'), card({ id: 'b' }));
 
     // 4 installs + 1 delete: the version is the number of card changes of this org.
     const snap = await w.snapshot.execute(org);
@@ -119,9 +117,9 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
         snapshots.push({ version: s.version, ids: s.cards.map((x) => x.id).sort() });
       }
     })();
-    await Promise.all(ids.map((id) => w.install.execute(caller(org), card({ id }))));
-    await Promise.all([w.remove.execute(caller(org), 'c0'), w.remove.execute(caller(org), 'c1'), w.install.execute(caller(org), card({ id: 'c2', name: 'again' })), w.install.execute(caller(org), card({ id: 'c8' }))]);
-    await Promise.all([w.remove.execute(caller(org), 'c5'), w.remove.execute(caller(org), 'c8')]);
+    await Promise.all(ids.map((id) => w.install.execute(policyWriter(org), card({ id }))));
+    await Promise.all([w.remove.execute(policyWriter(org), 'c0'), w.remove.execute(policyWriter(org), 'c1'), w.install.execute(policyWriter(org), card({ id: 'c2', name: 'again' })), w.install.execute(policyWriter(org), card({ id: 'c8' }))]);
+    await Promise.all([w.remove.execute(policyWriter(org), 'c5'), w.remove.execute(policyWriter(org), 'c8')]);
     writing = false;
     await reader;
 
@@ -145,13 +143,13 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   it('pages newest first with a cursor', async () => {
     const org = 'org_pages';
     for (const id of ['a', 'b', 'c', 'd', 'e']) {
-      await w.install.execute(caller(org), card({ id }));
-      clock.advance(1000);
+      await w.install.execute(policyWriter(org), card({ id }));
+      w.clock.advance(1000);
     }
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await w.list.execute(caller(org), { limit: '2', cursor });
+      const page = await w.list.execute(policyWriter(org), { limit: '2', cursor });
       seen.push(...page.data.map((c) => c.id));
       cursor = page.next_cursor ?? undefined;
     } while (cursor);

@@ -1,4 +1,4 @@
-import { FixedClock, type Clock } from '@igw/kernel';
+import { FixedClock, type Caller, type Clock } from '@igw/kernel';
 import type { IntentCardRepository } from '../ports/intent-card.repository.port';
 import type { IntentionRepository } from '../ports/intention.repository.port';
 import { ArchiveIntentionUseCase } from '../use-cases/archive-intention.use-case';
@@ -16,6 +16,9 @@ import { InMemoryIntentCardRepository, InMemoryIntentionRepository } from './in-
 
 /** Where the specs' clock starts. */
 export const SPEC_T0 = new Date('2026-03-01T10:00:00.000Z');
+
+/** The storage specs' caller: a policy writer of `orgId`. */
+export const policyWriter = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
 
 /** Every intention use case over `repo` (in memory, or the Prisma one in its int-spec) and `clock`. */
 export function intentionUseCases<R extends IntentionRepository, C extends Clock>(repo: R, clock: C) {
