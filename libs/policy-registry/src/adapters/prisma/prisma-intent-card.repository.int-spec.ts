@@ -1,6 +1,7 @@
 import { FixedClock } from '@igw/kernel';
 import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
+import { snapshotsDuring } from '../../application/testing/concurrent-snapshots';
 import { intentCardUseCases, policyWriter, SPEC_T0 } from '../../application/testing/registry-world.fake';
 import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentCardRepository } from './prisma-intent-card.repository';
@@ -109,19 +110,15 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   it('reads a consistent snapshot while changes commit concurrently: the set is exactly the one after its version', async () => {
     const org = 'org_snap_race';
     const ids = ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'];
-    const snapshots: { version: number; ids: string[] }[] = [];
-    let writing = true;
-    const reader = (async () => {
-      while (writing) {
-        const s = await w.repo.snapshot(org);
-        snapshots.push({ version: s.version, ids: s.cards.map((x) => x.id).sort() });
-      }
-    })();
-    await Promise.all(ids.map((id) => w.install.execute(policyWriter(org), card({ id }))));
-    await Promise.all([w.remove.execute(policyWriter(org), 'c0'), w.remove.execute(policyWriter(org), 'c1'), w.install.execute(policyWriter(org), card({ id: 'c2', name: 'again' })), w.install.execute(policyWriter(org), card({ id: 'c8' }))]);
-    await Promise.all([w.remove.execute(policyWriter(org), 'c5'), w.remove.execute(policyWriter(org), 'c8')]);
-    writing = false;
-    await reader;
+    const read = async () => {
+      const s = await w.repo.snapshot(org);
+      return { version: s.version, ids: s.cards.map((x) => x.id).sort() };
+    };
+    const snapshots = await snapshotsDuring(read, async () => {
+      await Promise.all(ids.map((id) => w.install.execute(policyWriter(org), card({ id }))));
+      await Promise.all([w.remove.execute(policyWriter(org), 'c0'), w.remove.execute(policyWriter(org), 'c1'), w.install.execute(policyWriter(org), card({ id: 'c2', name: 'again' })), w.install.execute(policyWriter(org), card({ id: 'c8' }))]);
+      await Promise.all([w.remove.execute(policyWriter(org), 'c5'), w.remove.execute(policyWriter(org), 'c8')]);
+    });
 
     // Replaying the events in org_version order gives the installed set after every version.
     const events = (await outbox(org)).map((e) => e.envelope.data).sort((x, y) => x.org_version - y.org_version);
