@@ -1,4 +1,5 @@
 import { FixedClock, type Caller } from '@igw/kernel';
+import { walkCursorPages } from '@igw/testing/unit';
 import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type ApprovalDto, type ApprovalEventV1, type CreateApprovalRequestDto } from '@igw/contracts';
 import { approvalUseCases } from '../../application/testing/approval-use-cases.fake';
@@ -173,19 +174,14 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
       ids.push((await w.create.execute(agent(org), request({ fingerprint: `fp_${i}` }))).id);
       if (i % 3 === 2) clock.advance(1000);
     }
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = await w.list.execute(human(org), { limit: '2', cursor });
-      seen.push(...page.data.map((a) => a.id));
-      cursor = page.next_cursor ?? undefined;
-      if (pages++ === 0) {
+    const { items, pages } = await walkCursorPages(
+      (cursor) => w.list.execute(human(org), { limit: '2', cursor }),
+      async () => {
         clock.advance(1000);
         await w.create.execute(agent(org), request({ fingerprint: 'fp_late' }));
-      }
-    } while (cursor);
-    expect(seen).toEqual([...ids].reverse());
+      },
+    );
+    expect(items.map((a) => a.id)).toEqual([...ids].reverse());
     expect(pages).toBe(3);
 
     await w.approve.execute(human(org), ids[1]!);

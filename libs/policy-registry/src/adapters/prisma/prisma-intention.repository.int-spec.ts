@@ -1,4 +1,5 @@
 import { FixedClock } from '@igw/kernel';
+import { walkCursorPages } from '@igw/testing/unit';
 import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type IntentionEventV1 } from '@igw/contracts';
 import { intentionUseCases, policyWriter, SPEC_T0 } from '../../application/testing/registry-world.fake';
@@ -90,19 +91,14 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
       await w.create.execute(policyWriter(org), { label: `p${i}`, intent_class: 'lookup' } as never);
       if (i % 3 === 2) w.clock.advance(1000);
     }
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = await w.list.execute(policyWriter(org), { limit: '2', cursor });
-      seen.push(...page.data.map((i) => i.label));
-      cursor = page.next_cursor ?? undefined;
-      if (pages++ === 0) {
+    const { items } = await walkCursorPages(
+      (cursor) => w.list.execute(policyWriter(org), { limit: '2', cursor }),
+      async () => {
         w.clock.advance(1000);
         await w.create.execute(policyWriter(org), { label: 'late', intent_class: 'lookup' } as never);
-      }
-    } while (cursor);
-    expect(seen).toEqual([...labels].reverse());
+      },
+    );
+    expect(items.map((i) => i.label)).toEqual([...labels].reverse());
     expect((await w.list.execute(policyWriter(org), { limit: '1' })).data[0]!.label).toBe('late');
     expect((await w.list.execute(policyWriter(org), { status: 'active' })).data).toEqual([]);
   });
