@@ -4,15 +4,22 @@ import { client, runAppToExit, startDistributedSystem, startPostgresInstance, te
 
 type System = Awaited<ReturnType<typeof startDistributedSystem>>;
 
+/** One distributed system for the enclosing describe, started before and stopped after it. */
+function withSystem(): () => System {
+  let sys: System;
+  beforeAll(async () => {
+    sys = await startDistributedSystem();
+  });
+  afterAll(async () => sys?.stop());
+  return () => sys;
+}
+
 describe('distributed mode', () => {
   describe('events', () => {
-    let sys: System;
-    beforeAll(async () => {
-      sys = await startDistributedSystem();
-    });
-    afterAll(async () => sys?.stop());
+    const system = withSystem();
 
     it('a published intention reaches Kafka through the outbox as a versioned envelope', async () => {
+      const sys = system();
       const kafka = new Kafka({ clientId: 'e2e', brokers: testKafkaBrokers().split(','), logLevel: logLevel.NOTHING });
       // A fresh broker has no topics yet: create it first, as the services' bus does.
       const admin = kafka.admin();
@@ -45,6 +52,7 @@ describe('distributed mode', () => {
     });
 
     it('a service refuses callers that did not come through the gateway', async () => {
+      const sys = system();
       const registry = sys.processes.find((p) => p.name === 'policy-registry')!;
       const direct = await client(registry.url).get('/v1/intentions', { 'x-igw-org-id': 'org_x', 'x-igw-key-id': 'k', 'x-igw-scope': 'admin' });
       expect(direct.status).toBe(401);
@@ -54,13 +62,10 @@ describe('distributed mode', () => {
   });
 
   describe('approvals behind the gateway', () => {
-    let sys: System;
-    beforeAll(async () => {
-      sys = await startDistributedSystem();
-    });
-    afterAll(async () => sys?.stop());
+    const system = withSystem();
 
     it('a queued request is decided once, never by the key that caused it, and consumed once', async () => {
+      const sys = system();
       const platform = client(sys.url, sys.platformKey);
       const org = await platform.post('/v1/orgs', { name: 'approvers' });
       const requester = client(sys.url, org.body.api_key.key);

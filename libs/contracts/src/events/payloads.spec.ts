@@ -1,21 +1,8 @@
 import { InvalidEventError, parseEvent, type IntentionEventV1 } from './payloads';
+import { intentionEvent } from '../testing';
 import { Topics } from './topics';
 
-const intention = {
-  id: 'int_1',
-  label: 'crm.lookup',
-  display_name: 'CRM lookup',
-  description: '',
-  intent_class: 'lookup',
-  status: 'active',
-  approval_required: false,
-  ttl_minutes: 15,
-  data_elements: [{ data_source_id: 'crm', path: 'customers.email' }],
-  version: 2,
-  org_version: 7,
-  created_at: '2026-11-22T10:00:00.000Z',
-  updated_at: '2026-11-22T10:01:00.000Z',
-};
+const intention = intentionEvent();
 const envelope = (type: string, data: unknown) => ({ id: 'evt_1', type, org_id: 'org_1', occurred_at: '2026-11-22T10:01:00.000Z', schema_version: 1, data });
 
 describe('parseEvent (payloads validated on consume)', () => {

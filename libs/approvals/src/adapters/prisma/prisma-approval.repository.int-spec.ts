@@ -1,67 +1,35 @@
 import { FixedClock, type Caller } from '@igw/kernel';
-import { type ServiceDatabase } from '@igw/persistence';
-import { dropTestSchema, openMigratedSchema, testSchemaName, readOutbox } from '@igw/persistence/testing';
+import { walkCursorPages } from '@igw/testing/unit';
+import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type ApprovalDto, type ApprovalEventV1, type CreateApprovalRequestDto } from '@igw/contracts';
+import { approvalUseCases } from '../../application/testing/approval-use-cases.fake';
 import { requestApproval } from '../../domain/approval';
-import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
-import { ConsumeApprovalUseCase } from '../../application/use-cases/consume-approval.use-case';
-import { CreateApprovalUseCase } from '../../application/use-cases/create-approval.use-case';
-import { DenyApprovalUseCase } from '../../application/use-cases/deny-approval.use-case';
-import { ExpireApprovalsUseCase } from '../../application/use-cases/expire-approvals.use-case';
-import { GetApprovalUseCase } from '../../application/use-cases/get-approval.use-case';
-import { ListApprovalsUseCase } from '../../application/use-cases/list-approvals.use-case';
 import { APPROVALS_MIGRATIONS } from '../../approvals.module';
-import { createApprovalsPrisma, type ApprovalsPrisma } from './approvals-prisma.client';
+import { createApprovalsPrisma } from './approvals-prisma.client';
 import { PrismaApprovalRepository } from './prisma-approval.repository';
 
 const schema = testSchemaName('approvals');
 
 describe('PrismaApprovalRepository (PostgreSQL)', () => {
-  let db: ServiceDatabase;
-  let prisma: ApprovalsPrisma;
-  let repo: PrismaApprovalRepository;
-  let nudges = 0;
   const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-  let create: CreateApprovalUseCase;
-  let get: GetApprovalUseCase;
-  let list: ListApprovalsUseCase;
-  let approve: ApproveApprovalUseCase;
-  let deny: DenyApprovalUseCase;
-  let consume: ConsumeApprovalUseCase;
-  let expire: ExpireApprovalsUseCase;
+  const w = prismaSpecWorld(schema, APPROVALS_MIGRATIONS, 8, createApprovalsPrisma, (prisma, notifier) =>
+    approvalUseCases(new PrismaApprovalRepository(prisma, schema, notifier), clock),
+  );
 
   const agent = (orgId: string): Caller => ({ orgId, keyId: 'key_agent', scope: 'read_only' });
   const human = (orgId: string, keyId = 'key_human'): Caller => ({ orgId, keyId, scope: 'policy_write' });
   const request = (extra: Partial<CreateApprovalRequestDto> = {}) =>
     ({ source: 'mcp_proxy', intent_card_id: 'crm-assistant', operation: 'crm.export', summary: 'export customers', fingerprint: 'fp', ...extra }) as CreateApprovalRequestDto;
-  const outbox = (orgId: string) => readOutbox<ApprovalEventV1>(db, orgId);
+  const outbox = (orgId: string) => readOutbox<ApprovalEventV1>(w.db, orgId);
   const settle = <T>(ps: Promise<T>[]) => Promise.allSettled(ps);
-
-  beforeAll(async () => {
-    db = await openMigratedSchema(schema, APPROVALS_MIGRATIONS, 8);
-    prisma = await createApprovalsPrisma(db);
-    repo = new PrismaApprovalRepository(prisma, schema, { nudge: () => nudges++ });
-    create = new CreateApprovalUseCase(repo, clock);
-    get = new GetApprovalUseCase(repo, clock);
-    list = new ListApprovalsUseCase(repo, clock);
-    approve = new ApproveApprovalUseCase(repo, clock);
-    deny = new DenyApprovalUseCase(repo, clock);
-    consume = new ConsumeApprovalUseCase(repo, clock);
-    expire = new ExpireApprovalsUseCase(repo, clock);
-  });
-
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await dropTestSchema(db);
-  });
 
   it('create then approve: the row and its outbox rows commit together, and the relay is nudged', async () => {
     const org = 'org_flow';
-    const before = nudges;
-    const created = await create.execute(agent(org), request({ user_id: 'u_1', ttl_seconds: 120 }));
-    expect(await get.execute(human(org), created.id)).toEqual(created);
+    const before = w.notifier.nudges;
+    const created = await w.create.execute(agent(org), request({ user_id: 'u_1', ttl_seconds: 120 }));
+    expect(await w.get.execute(human(org), created.id)).toEqual(created);
     clock.advance(1000);
-    const approved = await approve.execute(human(org), created.id);
+    const approved = await w.approve.execute(human(org), created.id);
     expect(approved).toMatchObject({ status: 'approved', decided_by_key_id: 'key_human', decided_at: '2026-03-01T10:00:01.000Z', user_id: 'u_1', operation: 'crm.export' });
 
     const rows = await outbox(org);
@@ -71,7 +39,7 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     ]);
     const { org_id: _org, ...payload } = approved;
     expect(rows[1]!.envelope).toMatchObject({ type: Topics.ApprovalApproved.name, org_id: org, schema_version: 1, data: payload });
-    expect(nudges - before).toBe(2);
+    expect(w.notifier.nudges - before).toBe(2);
   });
 
   it('writes nothing when the transaction fails: no row without its event, no change without its event', async () => {
@@ -80,40 +48,40 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     const boom = () => {
       throw new Error('boom');
     };
-    await expect(repo.create(approval, boom)).rejects.toThrow('boom');
-    expect(await repo.findById(org, 'apr_atomic')).toBeNull();
+    await expect(w.repo.create(approval, boom)).rejects.toThrow('boom');
+    expect(await w.repo.findById(org, 'apr_atomic')).toBeNull();
 
-    const created = await create.execute(agent(org), request());
-    await expect(repo.update(org, created.id, (a) => ({ ...a, status: 'approved' }), boom)).rejects.toThrow('boom');
-    expect((await repo.findById(org, created.id))!.status).toBe('pending');
+    const created = await w.create.execute(agent(org), request());
+    await expect(w.repo.update(org, created.id, (a) => ({ ...a, status: 'approved' }), boom)).rejects.toThrow('boom');
+    expect((await w.repo.findById(org, created.id))!.status).toBe('pending');
     expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.ApprovalRequested.name]);
   });
 
   it('concurrent requests for one waiting call store one row and one event', async () => {
     const org = 'org_dedupe';
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => create.execute(agent(org), request({ summary: `try ${i}`, fingerprint: 'fp_same' }))));
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => w.create.execute(agent(org), request({ summary: `try ${i}`, fingerprint: 'fp_same' }))));
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
-    expect((await list.execute(human(org), {})).data).toHaveLength(1);
+    expect((await w.list.execute(human(org), {})).data).toHaveLength(1);
     expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.ApprovalRequested.name]);
   });
 
   it("never reads or changes another org's request (404)", async () => {
-    const mine = await create.execute(agent('org_a'), request());
-    expect(await repo.findById('org_b', mine.id)).toBeNull();
-    await expect(get.execute(human('org_b'), mine.id)).rejects.toMatchObject({ kind: 'not_found', code: 'not_found' });
-    await expect(approve.execute(human('org_b'), mine.id)).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(deny.execute(human('org_b'), mine.id)).rejects.toMatchObject({ kind: 'not_found' });
-    expect((await list.execute(human('org_b'), {})).data).toEqual([]);
-    await approve.execute(human('org_a'), mine.id);
-    expect(await consume.execute(agent('org_b'), 'fp')).toBeNull();
-    expect((await get.execute(human('org_a'), mine.id)).status).toBe('approved');
+    const mine = await w.create.execute(agent('org_a'), request());
+    expect(await w.repo.findById('org_b', mine.id)).toBeNull();
+    await expect(w.get.execute(human('org_b'), mine.id)).rejects.toMatchObject({ kind: 'not_found', code: 'not_found' });
+    await expect(w.approve.execute(human('org_b'), mine.id)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(w.deny.execute(human('org_b'), mine.id)).rejects.toMatchObject({ kind: 'not_found' });
+    expect((await w.list.execute(human('org_b'), {})).data).toEqual([]);
+    await w.approve.execute(human('org_a'), mine.id);
+    expect(await w.consume.execute(agent('org_b'), 'fp')).toBeNull();
+    expect((await w.get.execute(human('org_a'), mine.id)).status).toBe('approved');
   });
 
   it('self-approval is refused and writes nothing', async () => {
     const org = 'org_self';
-    const created = await create.execute(agent(org), request());
-    await expect(approve.execute({ ...agent(org), scope: 'admin' }, created.id)).rejects.toMatchObject({ code: 'self_approval' });
-    expect((await repo.findById(org, created.id))!.status).toBe('pending');
+    const created = await w.create.execute(agent(org), request());
+    await expect(w.approve.execute({ ...agent(org), scope: 'admin' }, created.id)).rejects.toMatchObject({ code: 'self_approval' });
+    expect((await w.repo.findById(org, created.id))!.status).toBe('pending');
     expect(await outbox(org)).toHaveLength(1);
   });
 
@@ -121,13 +89,13 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     const org = 'org_race';
     // Three rounds: a lost update would show in at least one of them.
     for (let round = 0; round < 3; round++) {
-      const created = await create.execute(agent(org), request());
-      const results = await settle(Array.from({ length: 5 }, (_, i) => approve.execute(human(org, `key_h${i}`), created.id)));
+      const created = await w.create.execute(agent(org), request());
+      const results = await settle(Array.from({ length: 5 }, (_, i) => w.approve.execute(human(org, `key_h${i}`), created.id)));
       const won = results.filter((r): r is PromiseFulfilledResult<ApprovalDto> => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(won).toHaveLength(1);
       expect(lost.map((r) => (r.reason as { code: string }).code)).toEqual(Array(4).fill('invalid_transition'));
-      expect((await repo.findById(org, created.id))!.decidedByKeyId).toBe(won[0]!.value.decided_by_key_id);
+      expect((await w.repo.findById(org, created.id))!.decidedByKeyId).toBe(won[0]!.value.decided_by_key_id);
     }
     const topics = (await outbox(org)).map((r) => r.topic);
     expect(topics.filter((t) => t === Topics.ApprovalApproved.name)).toHaveLength(3);
@@ -135,67 +103,67 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
 
   it('approve and deny racing: one decision stands', async () => {
     const org = 'org_race2';
-    const created = await create.execute(agent(org), request());
-    const results = await settle([approve.execute(human(org, 'key_a'), created.id), deny.execute(human(org, 'key_b'), created.id, { reason: 'no' })]);
+    const created = await w.create.execute(agent(org), request());
+    const results = await settle([w.approve.execute(human(org, 'key_a'), created.id), w.deny.execute(human(org, 'key_b'), created.id, { reason: 'no' })]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect((await outbox(org)).length).toBe(2);
   });
 
   it('concurrent consumes of one approval: exactly one gets it; the next approval of the same call is used next', async () => {
     const org = 'org_consume';
-    const first = await create.execute(agent(org), request({ fingerprint: 'fp_call' }));
-    expect(await consume.execute(agent(org), 'fp_call')).toBeNull();
-    await approve.execute(human(org), first.id);
+    const first = await w.create.execute(agent(org), request({ fingerprint: 'fp_call' }));
+    expect(await w.consume.execute(agent(org), 'fp_call')).toBeNull();
+    await w.approve.execute(human(org), first.id);
     clock.advance(1);
     // The call asked again while the first approval waited to be used: a second request.
-    const second = await create.execute(agent(org), request({ fingerprint: 'fp_call' }));
+    const second = await w.create.execute(agent(org), request({ fingerprint: 'fp_call' }));
     expect(second.id).not.toBe(first.id);
 
-    const results = await Promise.all(Array.from({ length: 6 }, () => consume.execute(agent(org), 'fp_call')));
+    const results = await Promise.all(Array.from({ length: 6 }, () => w.consume.execute(agent(org), 'fp_call')));
     const got = results.filter((r) => r !== null);
     expect(got.map((r) => r!.id)).toEqual([first.id]);
-    const [row] = await db.query<{ consumed_at: Date | null }>(`SELECT consumed_at FROM "${schema}"."approval_requests" WHERE id = $1`, [first.id]);
+    const [row] = await w.db.query<{ consumed_at: Date | null }>(`SELECT consumed_at FROM "${schema}"."approval_requests" WHERE id = $1`, [first.id]);
     expect(row!.consumed_at).toEqual(clock.now());
 
-    await approve.execute(human(org), second.id);
-    expect((await consume.execute(agent(org), 'fp_call'))!.id).toBe(second.id);
-    expect(await consume.execute(agent(org), 'fp_call')).toBeNull();
+    await w.approve.execute(human(org), second.id);
+    expect((await w.consume.execute(agent(org), 'fp_call'))!.id).toBe(second.id);
+    expect(await w.consume.execute(agent(org), 'fp_call')).toBeNull();
     // Using an approval is not an event.
     expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.ApprovalRequested.name, Topics.ApprovalApproved.name, Topics.ApprovalRequested.name, Topics.ApprovalApproved.name]);
   });
 
   it('an approval past its deadline is not used', async () => {
     const org = 'org_consume_late';
-    const created = await create.execute(agent(org), request({ fingerprint: 'fp_late', ttl_seconds: 30 }));
-    await approve.execute(human(org), created.id);
+    const created = await w.create.execute(agent(org), request({ fingerprint: 'fp_late', ttl_seconds: 30 }));
+    await w.approve.execute(human(org), created.id);
     clock.advance(30_000);
-    expect(await consume.execute(agent(org), 'fp_late')).toBeNull();
-    expect((await get.execute(human(org), created.id)).status).toBe('approved');
+    expect(await w.consume.execute(agent(org), 'fp_late')).toBeNull();
+    expect((await w.get.execute(human(org), created.id)).status).toBe('approved');
   });
 
   it('expiry: overdue requests read as expired at once; concurrent sweeps store it and emit approval.expired once per request', async () => {
     const org = 'org_expiry';
-    const due = await create.execute(agent(org), request({ ttl_seconds: 10, fingerprint: 'fp_due' }));
-    const due2 = await create.execute(agent(org), request({ ttl_seconds: 10, fingerprint: 'fp_due2' }));
-    const later = await create.execute(agent(org), request({ ttl_seconds: 600, fingerprint: 'fp_later' }));
-    const decided = await create.execute(agent(org), request({ ttl_seconds: 10, fingerprint: 'fp_decided' }));
-    await deny.execute(human(org), decided.id);
+    const due = await w.create.execute(agent(org), request({ ttl_seconds: 10, fingerprint: 'fp_due' }));
+    const due2 = await w.create.execute(agent(org), request({ ttl_seconds: 10, fingerprint: 'fp_due2' }));
+    const later = await w.create.execute(agent(org), request({ ttl_seconds: 600, fingerprint: 'fp_later' }));
+    const decided = await w.create.execute(agent(org), request({ ttl_seconds: 10, fingerprint: 'fp_decided' }));
+    await w.deny.execute(human(org), decided.id);
     clock.advance(10_000);
 
-    expect((await get.execute(human(org), due.id)).status).toBe('expired');
-    expect((await list.execute(human(org), { status: 'expired' })).data.map((a) => a.id).sort()).toEqual([due.id, due2.id].sort());
-    expect((await list.execute(human(org), { status: 'pending' })).data.map((a) => a.id)).toEqual([later.id]);
-    await expect(approve.execute(human(org), due.id)).rejects.toMatchObject({ code: 'invalid_transition' });
+    expect((await w.get.execute(human(org), due.id)).status).toBe('expired');
+    expect((await w.list.execute(human(org), { status: 'expired' })).data.map((a) => a.id).sort()).toEqual([due.id, due2.id].sort());
+    expect((await w.list.execute(human(org), { status: 'pending' })).data.map((a) => a.id)).toEqual([later.id]);
+    await expect(w.approve.execute(human(org), due.id)).rejects.toMatchObject({ code: 'invalid_transition' });
 
-    const counts = await Promise.all([expire.execute(1), expire.execute(1), expire.execute()]);
+    const counts = await Promise.all([w.expire.execute(1), w.expire.execute(1), w.expire.execute()]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
-    expect(await expire.execute()).toBe(0);
-    const stored = await db.query<{ id: string; status: string }>(`SELECT id, status FROM "${schema}"."approval_requests" WHERE org_id = $1 ORDER BY id`, [org]);
+    expect(await w.expire.execute()).toBe(0);
+    const stored = await w.db.query<{ id: string; status: string }>(`SELECT id, status FROM "${schema}"."approval_requests" WHERE org_id = $1 ORDER BY id`, [org]);
     expect(Object.fromEntries(stored.map((r) => [r.id, r.status]))).toEqual({ [due.id]: 'expired', [due2.id]: 'expired', [later.id]: 'pending', [decided.id]: 'denied' });
     const expiredEvents = (await outbox(org)).filter((r) => r.topic === Topics.ApprovalExpired.name);
     expect(expiredEvents.map((r) => r.envelope.data.id).sort()).toEqual([due.id, due2.id].sort());
     expect(expiredEvents[0]!.envelope.data).toMatchObject({ status: 'expired', decided_at: null });
-    expect((await list.execute(human(org), { status: 'expired' })).data).toHaveLength(2);
+    expect((await w.list.execute(human(org), { status: 'expired' })).data).toHaveLength(2);
   });
 
   it('pages newest first with a stable cursor, also when rows arrive between pages and with a status filter', async () => {
@@ -203,28 +171,23 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     const ids: string[] = [];
     // Three share one timestamp: the id breaks the tie.
     for (let i = 0; i < 6; i++) {
-      ids.push((await create.execute(agent(org), request({ fingerprint: `fp_${i}` }))).id);
+      ids.push((await w.create.execute(agent(org), request({ fingerprint: `fp_${i}` }))).id);
       if (i % 3 === 2) clock.advance(1000);
     }
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = await list.execute(human(org), { limit: '2', cursor });
-      seen.push(...page.data.map((a) => a.id));
-      cursor = page.next_cursor ?? undefined;
-      if (pages++ === 0) {
+    const { items, pages } = await walkCursorPages(
+      (cursor) => w.list.execute(human(org), { limit: '2', cursor }),
+      async () => {
         clock.advance(1000);
-        await create.execute(agent(org), request({ fingerprint: 'fp_late' }));
-      }
-    } while (cursor);
-    expect(seen).toEqual([...ids].reverse());
+        await w.create.execute(agent(org), request({ fingerprint: 'fp_late' }));
+      },
+    );
+    expect(items.map((a) => a.id)).toEqual([...ids].reverse());
     expect(pages).toBe(3);
 
-    await approve.execute(human(org), ids[1]!);
-    await approve.execute(human(org), ids[4]!);
-    const approved = await list.execute(human(org), { status: 'approved', limit: '1' });
+    await w.approve.execute(human(org), ids[1]!);
+    await w.approve.execute(human(org), ids[4]!);
+    const approved = await w.list.execute(human(org), { status: 'approved', limit: '1' });
     expect(approved.data.map((a) => a.id)).toEqual([ids[4]]);
-    expect((await list.execute(human(org), { status: 'approved', cursor: approved.next_cursor! })).data.map((a) => a.id)).toEqual([ids[1]]);
+    expect((await w.list.execute(human(org), { status: 'approved', cursor: approved.next_cursor! })).data.map((a) => a.id)).toEqual([ids[1]]);
   });
 });

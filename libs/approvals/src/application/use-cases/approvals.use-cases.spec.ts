@@ -1,33 +1,13 @@
 import { FixedClock, type Caller } from '@igw/kernel';
 import { parseEvent, Topics, type ApprovalEventV1, type CreateApprovalRequestDto } from '@igw/contracts';
+import { approvalUseCases } from '../testing/approval-use-cases.fake';
 import { InMemoryApprovalRepository } from '../testing/in-memory-approval.repository.fake';
-import { ApproveApprovalUseCase } from './approve-approval.use-case';
-import { ConsumeApprovalUseCase } from './consume-approval.use-case';
-import { CreateApprovalUseCase } from './create-approval.use-case';
-import { DenyApprovalUseCase } from './deny-approval.use-case';
-import { ExpireApprovalsUseCase } from './expire-approvals.use-case';
-import { GetApprovalUseCase } from './get-approval.use-case';
-import { ListApprovalsUseCase } from './list-approvals.use-case';
 
 const agent: Caller = { orgId: 'org_acme', keyId: 'key_agent', scope: 'read_only' };
 const human: Caller = { orgId: 'org_acme', keyId: 'key_human', scope: 'policy_write' };
 const outsider: Caller = { orgId: 'org_other', keyId: 'key_other', scope: 'admin' };
 
-function setup() {
-  const repo = new InMemoryApprovalRepository();
-  const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-  return {
-    repo,
-    clock,
-    create: new CreateApprovalUseCase(repo, clock),
-    get: new GetApprovalUseCase(repo, clock),
-    list: new ListApprovalsUseCase(repo, clock),
-    approve: new ApproveApprovalUseCase(repo, clock),
-    deny: new DenyApprovalUseCase(repo, clock),
-    consume: new ConsumeApprovalUseCase(repo, clock),
-    expire: new ExpireApprovalsUseCase(repo, clock),
-  };
-}
+const setup = () => approvalUseCases(new InMemoryApprovalRepository(), new FixedClock(new Date('2026-03-01T10:00:00.000Z')));
 
 const request = (extra: Partial<CreateApprovalRequestDto> = {}): CreateApprovalRequestDto =>
   ({ source: 'evaluate', intent_label: 'crm.export', tool_name: 'export_customers', summary: 'export all customers', user_id: 'u_1', fingerprint: 'fp_1', ...extra }) as CreateApprovalRequestDto;

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEvent, Topics, type DecisionMadeV1, type EventEnvelope } from '@igw/contracts';
 import { decodeCursor, DependencyUnavailableError, RecordRefusedError, toPage, type PageKey } from '@igw/kernel';
 import { openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
-import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime, uniqueOrgId } from '@igw/persistence/testing';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime as at, uniqueOrgId as newOrg, randomHex as rnd } from '@igw/persistence/testing';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type ReviewStatus } from '../../domain';
 import type { ResolveReviewResult } from '../../application/ports/decision.repository.port';
@@ -14,10 +13,6 @@ import { replayLegacyJournal } from '../legacy/legacy-journal.replay';
 import { SqlDecisionRepository } from './sql-decision.repository';
 
 const schema = testSchemaName('decisions');
-
-const at = atTestTime;
-const newOrg = uniqueOrgId;
-const rnd = () => randomBytes(6).toString('hex');
 
 let seq = 0;
 /** An `allow` decision by default; `review()` makes a deferred one. */

@@ -1,16 +1,11 @@
-import {
-  BrokerError,
-  type BrokerMintRequest,
-  type BrokerRevocation,
-  type CredentialBroker,
-  type MintedCredential,
-} from '../../application/brokers';
+import { BrokerError, type BrokerMintRequest, type BrokerRevocation, type MintedCredential } from '../../application/brokers';
 import { BrokerHttp, throwUnlessBrokerOk } from '../broker-http';
+import { JwtBroker, type JwtBrokerTiming } from '../jwt-broker.base';
 import { conjurTokenExpiry, normaliseConjurToken } from './conjur-access-token';
 
 export const DEFAULT_CONJUR_TIMEOUT_MS = 5000;
 
-export interface ConjurAuthnJwtBrokerOptions {
+export interface ConjurAuthnJwtBrokerOptions extends JwtBrokerTiming {
   /** `CONJUR_URL`: the Conjur appliance URL, e.g. `https://conjur.internal` (Conjur Cloud: `https://<tenant>.secretsmgr.cyberark.cloud/api`). */
   url: string;
   /** `CONJUR_ACCOUNT`. */
@@ -25,7 +20,6 @@ export interface ConjurAuthnJwtBrokerOptions {
   hostId?: string;
   /** `CONJUR_TIMEOUT_MS`: bound for the authenticate call (default 5000). */
   timeoutMs?: number;
-  now?: () => Date;
 }
 
 /**
@@ -43,17 +37,12 @@ export interface ConjurAuthnJwtBrokerOptions {
  * 4xx (401 for a JWT Conjur does not accept, 400 for a bad request) → BrokerError `rejected`;
  * 5xx/429 and connection failures → `unavailable`; deadline → `timeout`.
  */
-export class ConjurAuthnJwtBroker implements CredentialBroker<'conjur'> {
+export class ConjurAuthnJwtBroker extends JwtBroker<'conjur', BrokerHttp> {
   readonly kind = 'conjur' as const;
-  private readonly http: BrokerHttp;
   private readonly authenticateUrl: string;
-  private readonly timeoutMs: number;
-  private readonly now: () => Date;
 
   constructor(private readonly options: ConjurAuthnJwtBrokerOptions) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_CONJUR_TIMEOUT_MS;
-    this.now = options.now ?? (() => new Date());
-    this.http = new BrokerHttp('conjur', this.timeoutMs);
+    super(options, DEFAULT_CONJUR_TIMEOUT_MS, (timeoutMs) => new BrokerHttp('conjur', timeoutMs));
     const base = options.url.replace(/\/+$/, '');
     // Path parameters are URL-encoded: a host id `host/jwt-apps/myapp` becomes `host%2Fjwt-apps%2Fmyapp`.
     const host = options.hostId ? `/${encodeURIComponent(options.hostId)}` : '';
@@ -73,8 +62,7 @@ export class ConjurAuthnJwtBroker implements CredentialBroker<'conjur'> {
     const token = normaliseConjurToken(text);
     if (!token) throw new BrokerError('unavailable', 'conjur', 'conjur answered the authentication without an access token', { brokerStatus: status });
     const expiresAt = conjurTokenExpiry(token.json, started);
-    return {
-      kind: 'conjur',
+    return this.minted(req, {
       result: { kind: 'minted', conjur_token: token.token, expires_at: expiresAt.toISOString() },
       revocationHandle: null,
       record: {
@@ -85,16 +73,11 @@ export class ConjurAuthnJwtBroker implements CredentialBroker<'conjur'> {
         expires_at: expiresAt.toISOString(),
       },
       expiresAt,
-      outlivesMandate: expiresAt.getTime() > req.expiresAt.getTime(),
-    };
+    });
   }
 
   async revoke(_revocationHandle: string | null): Promise<BrokerRevocation> {
     // Conjur access tokens cannot be revoked; they expire 8 minutes after issue.
     return { kind: 'conjur', result: 'not_revocable' };
-  }
-
-  async close(): Promise<void> {
-    await this.http.close();
   }
 }

@@ -1,18 +1,13 @@
 import { throwUnlessBrokerOk } from '../broker-http';
-import {
-  BrokerError,
-  type BrokerMintRequest,
-  type BrokerRevocation,
-  type CredentialBroker,
-  type MintedCredential,
-} from '../../application/brokers';
+import { BrokerError, type BrokerMintRequest, type BrokerRevocation, type MintedCredential } from '../../application/brokers';
+import { JwtBroker, type JwtBrokerTiming } from '../jwt-broker.base';
 import { decodeVaultHandle, encodeVaultHandle, parseVaultLogin, vaultLoginPath } from './vault-api';
 import { VaultHttp, vaultErrors, type VaultAnswer } from './vault-http';
 
 export const DEFAULT_VAULT_JWT_MOUNT = 'jwt';
 export const DEFAULT_VAULT_TIMEOUT_MS = 5000;
 
-export interface VaultJwtBrokerOptions {
+export interface VaultJwtBrokerOptions extends JwtBrokerTiming {
   /** `VAULT_ADDR`, e.g. `https://vault.internal:8200` (the broker appends `/v1/...`). */
   addr: string;
   /** `VAULT_JWT_MOUNT`: where the JWT auth method is mounted (default `jwt`). */
@@ -21,8 +16,6 @@ export interface VaultJwtBrokerOptions {
   namespace?: string;
   /** `VAULT_TIMEOUT_MS`: bound for each Vault call (default 5000). */
   timeoutMs?: number;
-  /** Injected clock (tests). */
-  now?: () => Date;
 }
 
 /**
@@ -44,20 +37,15 @@ export interface VaultJwtBrokerOptions {
  * (sealed, standby, rate limited) and connection failures → `unavailable`; deadline →
  * `timeout`.
  */
-export class VaultJwtBroker implements CredentialBroker<'vault'> {
+export class VaultJwtBroker extends JwtBroker<'vault', VaultHttp> {
   readonly kind = 'vault' as const;
-  private readonly http: VaultHttp;
   private readonly loginPath: string;
   private readonly namespace: string | null;
-  private readonly timeoutMs: number;
-  private readonly now: () => Date;
 
   constructor(options: VaultJwtBrokerOptions) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_VAULT_TIMEOUT_MS;
-    this.http = new VaultHttp(options.addr, this.timeoutMs);
+    super(options, DEFAULT_VAULT_TIMEOUT_MS, (timeoutMs) => new VaultHttp(options.addr, timeoutMs));
     this.loginPath = vaultLoginPath(options.mount ?? DEFAULT_VAULT_JWT_MOUNT);
     this.namespace = options.namespace?.replace(/^\/+|\/+$/g, '') || null;
-    this.now = options.now ?? (() => new Date());
   }
 
   async mint(request: BrokerMintRequest): Promise<MintedCredential<'vault'>> {
@@ -78,8 +66,7 @@ export class VaultJwtBroker implements CredentialBroker<'vault'> {
     // lease_duration 0 means the token has no TTL: it never expires on its own.
     const expiresAt = login.leaseDuration > 0 ? new Date(started.getTime() + login.leaseDuration * 1000) : new Date(8.64e15);
     const revocable = login.tokenType === 'service';
-    return {
-      kind: 'vault',
+    return this.minted(request, {
       result: { kind: 'minted', vault_token: login.clientToken, lease_duration: login.leaseDuration },
       revocationHandle: revocable ? encodeVaultHandle({ token: login.clientToken, accessor: login.accessor, namespace: this.namespace }) : null,
       record: {
@@ -92,8 +79,7 @@ export class VaultJwtBroker implements CredentialBroker<'vault'> {
         expires_at: expiresAt.toISOString(),
       },
       expiresAt,
-      outlivesMandate: expiresAt.getTime() > request.expiresAt.getTime(),
-    };
+    });
   }
 
   async revoke(revocationHandle: string | null): Promise<BrokerRevocation> {
@@ -110,10 +96,6 @@ export class VaultJwtBroker implements CredentialBroker<'vault'> {
     if (answer.status === 403) return { kind: 'vault', result: 'already_invalid' };
     this.throwUnlessOk(answer, 'token revocation', [handle.token]);
     return { kind: 'vault', result: 'revoked' };
-  }
-
-  async close(): Promise<void> {
-    await this.http.close();
   }
 
   private throwUnlessOk(answer: VaultAnswer, what: string, secrets: string[]): void {

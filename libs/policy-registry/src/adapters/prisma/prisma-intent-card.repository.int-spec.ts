@@ -1,14 +1,11 @@
-import { FixedClock, type Caller } from '@igw/kernel';
-import { type ServiceDatabase } from '@igw/persistence';
-import { dropTestSchema, openMigratedSchema, testSchemaName, readOutbox } from '@igw/persistence/testing';
+import { FixedClock } from '@igw/kernel';
+import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type InstallIntentCardDto, type IntentCardEventV1 } from '@igw/contracts';
-import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
-import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
-import { InstallIntentCardUseCase } from '../../application/use-cases/install-intent-card.use-case';
-import { ListIntentCardsUseCase } from '../../application/use-cases/list-intent-cards.use-case';
+import { snapshotsDuring } from '../../application/testing/concurrent-snapshots';
+import { intentCardUseCases, policyWriter, SPEC_T0 } from '../../application/testing/registry-world.fake';
 import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentCardRepository } from './prisma-intent-card.repository';
-import { createRegistryPrisma, type RegistryPrisma } from './registry-prisma.client';
+import { createRegistryPrisma } from './registry-prisma.client';
 
 const schema = testSchemaName('registry');
 
@@ -25,42 +22,22 @@ const card = (over: Partial<InstallIntentCardDto> = {}): InstallIntentCardDto =>
   }) as InstallIntentCardDto;
 
 describe('PrismaIntentCardRepository (PostgreSQL)', () => {
-  let db: ServiceDatabase;
-  let prisma: RegistryPrisma;
-  let repo: PrismaIntentCardRepository;
-  const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-  let install: InstallIntentCardUseCase;
-  let remove: DeleteIntentCardUseCase;
-  let list: ListIntentCardsUseCase;
-  let snapshot: GetIntentCardsSnapshotUseCase;
-  const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
-  const outbox = (orgId: string) => readOutbox<IntentCardEventV1>(db, orgId);
+  const w = prismaSpecWorld(schema, POLICY_REGISTRY_MIGRATIONS, 5, createRegistryPrisma, (prisma, notifier) =>
+    intentCardUseCases(new PrismaIntentCardRepository(prisma, schema, notifier), new FixedClock(SPEC_T0)),
+  );
 
-  beforeAll(async () => {
-    db = await openMigratedSchema(schema, POLICY_REGISTRY_MIGRATIONS, 5);
-    prisma = await createRegistryPrisma(db);
-    repo = new PrismaIntentCardRepository(prisma, schema, { nudge: () => undefined });
-    install = new InstallIntentCardUseCase(repo, clock);
-    remove = new DeleteIntentCardUseCase(repo, clock);
-    list = new ListIntentCardsUseCase(repo);
-    snapshot = new GetIntentCardsSnapshotUseCase(repo);
-  });
-
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await dropTestSchema(db);
-  });
+  const outbox = (orgId: string) => readOutbox<IntentCardEventV1>(w.db, orgId);
 
   it('installs, then replaces the same id: version + 1, created_at kept, one event each with the org version', async () => {
     const org = 'org_replace';
-    const first = await install.execute(caller(org), card({ id: 'crm' }));
+    const first = await w.install.execute(policyWriter(org), card({ id: 'crm' }));
     expect(first).toMatchObject({ created: true, card: { id: 'crm', version: 1, max_ttl_seconds: 3600, shadow: false } });
-    clock.advance(60_000);
-    const second = await install.execute(caller(org), card({ id: 'crm', name: 'CRM v2', rules: [] }));
+    w.clock.advance(60_000);
+    const second = await w.install.execute(policyWriter(org), card({ id: 'crm', name: 'CRM v2', rules: [] }));
     expect(second.created).toBe(false);
     expect(second.card).toMatchObject({ name: 'CRM v2', version: 2, rules: [], created_at: first.card.created_at });
     expect(second.card.updated_at).not.toBe(first.card.updated_at);
-    expect(await repo.findById(org, 'crm')).toMatchObject({ name: 'CRM v2', version: 2 });
+    expect(await w.repo.findById(org, 'crm')).toMatchObject({ name: 'CRM v2', version: 2 });
 
     const events = await outbox(org);
     expect(events.map((e) => [e.topic, e.envelope.data.version, e.envelope.data.org_version])).toEqual([
@@ -71,20 +48,20 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   });
 
   it('keeps card ids per org: the same id in two orgs are two cards', async () => {
-    await install.execute(caller('org_x'), card({ id: 'shared', name: 'X' }));
-    await install.execute(caller('org_y'), card({ id: 'shared', name: 'Y' }));
-    expect((await repo.findById('org_x', 'shared'))!.name).toBe('X');
-    expect((await repo.findById('org_y', 'shared'))!.name).toBe('Y');
-    expect(await repo.findById('org_z', 'shared')).toBeNull();
+    await w.install.execute(policyWriter('org_x'), card({ id: 'shared', name: 'X' }));
+    await w.install.execute(policyWriter('org_y'), card({ id: 'shared', name: 'Y' }));
+    expect((await w.repo.findById('org_x', 'shared'))!.name).toBe('X');
+    expect((await w.repo.findById('org_y', 'shared'))!.name).toBe('Y');
+    expect(await w.repo.findById('org_z', 'shared')).toBeNull();
   });
 
   it('deletes with an intent_card.deleted event; a missing or foreign card is 404 and writes nothing', async () => {
     const org = 'org_delete';
-    await install.execute(caller(org), card({ id: 'gone' }));
-    await expect(remove.execute(caller('org_other'), 'gone')).rejects.toMatchObject({ kind: 'not_found' });
-    await remove.execute(caller(org), 'gone');
-    expect(await repo.findById(org, 'gone')).toBeNull();
-    await expect(remove.execute(caller(org), 'gone')).rejects.toMatchObject({ kind: 'not_found' });
+    await w.install.execute(policyWriter(org), card({ id: 'gone' }));
+    await expect(w.remove.execute(policyWriter('org_other'), 'gone')).rejects.toMatchObject({ kind: 'not_found' });
+    await w.remove.execute(policyWriter(org), 'gone');
+    expect(await w.repo.findById(org, 'gone')).toBeNull();
+    await expect(w.remove.execute(policyWriter(org), 'gone')).rejects.toMatchObject({ kind: 'not_found' });
     const events = await outbox(org);
     expect(events.map((e) => e.topic)).toEqual([Topics.IntentCardInstalled.name, Topics.IntentCardDeleted.name]);
     expect(events[1]!.envelope.data).toMatchObject({ id: 'gone', deleted: true, version: 2, org_version: 2 });
@@ -93,7 +70,7 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
 
   it('lets concurrent installs of one new id all succeed, one after the other', async () => {
     const org = 'org_race';
-    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => install.execute(caller(org), card({ id: 'hot', name: `v${i}` }))));
+    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => w.install.execute(policyWriter(org), card({ id: 'hot', name: `v${i}` }))));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(results.map((r) => r.card.version).sort()).toEqual([1, 2, 3, 4]);
     expect((await outbox(org)).map((e) => e.envelope.data.org_version)).toEqual([1, 2, 3, 4]);
@@ -101,20 +78,20 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
 
   it("snapshots the org's installed cards with the cards counter: deleted cards and other orgs' cards are absent", async () => {
     const org = 'org_snap';
-    expect(await repo.snapshot(org)).toEqual({ version: 0, cards: [] });
-    const a = await install.execute(caller(org), card({ id: 'a' }));
-    clock.advance(1000);
-    await install.execute(caller(org), card({ id: 'b' }));
-    clock.advance(1000);
-    const c = await install.execute(caller(org), card({ id: 'c' }));
-    clock.advance(1000);
-    const a2 = await install.execute(caller(org), card({ id: 'a', name: 'A v2' }));
-    await remove.execute(caller(org), 'b');
-    await install.execute(caller('org_snap_neighbour'), card({ id: 'z' }));
-    await install.execute(caller('org_snap_neighbour'), card({ id: 'b' }));
+    expect(await w.repo.snapshot(org)).toEqual({ version: 0, cards: [] });
+    const a = await w.install.execute(policyWriter(org), card({ id: 'a' }));
+    w.clock.advance(1000);
+    await w.install.execute(policyWriter(org), card({ id: 'b' }));
+    w.clock.advance(1000);
+    const c = await w.install.execute(policyWriter(org), card({ id: 'c' }));
+    w.clock.advance(1000);
+    const a2 = await w.install.execute(policyWriter(org), card({ id: 'a', name: 'A v2' }));
+    await w.remove.execute(policyWriter(org), 'b');
+    await w.install.execute(policyWriter('org_snap_neighbour'), card({ id: 'z' }));
+    await w.install.execute(policyWriter('org_snap_neighbour'), card({ id: 'b' }));
 
     // 4 installs + 1 delete: the version is the number of card changes of this org.
-    const snap = await snapshot.execute(org);
+    const snap = await w.snapshot.execute(org);
     expect(snap).toEqual({
       version: 5,
       cards: [
@@ -126,26 +103,22 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
     expect(snap.cards.some((x) => 'deleted' in x)).toBe(false);
     // The version is the one the last event of the org carries.
     expect((await outbox(org)).at(-1)!.envelope.data.org_version).toBe(5);
-    expect((await snapshot.execute('org_snap_neighbour')).cards.map((x) => x.id).sort()).toEqual(['b', 'z']);
-    expect((await snapshot.execute('org_snap_neighbour')).version).toBe(2);
+    expect((await w.snapshot.execute('org_snap_neighbour')).cards.map((x) => x.id).sort()).toEqual(['b', 'z']);
+    expect((await w.snapshot.execute('org_snap_neighbour')).version).toBe(2);
   });
 
   it('reads a consistent snapshot while changes commit concurrently: the set is exactly the one after its version', async () => {
     const org = 'org_snap_race';
     const ids = ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'];
-    const snapshots: { version: number; ids: string[] }[] = [];
-    let writing = true;
-    const reader = (async () => {
-      while (writing) {
-        const s = await repo.snapshot(org);
-        snapshots.push({ version: s.version, ids: s.cards.map((x) => x.id).sort() });
-      }
-    })();
-    await Promise.all(ids.map((id) => install.execute(caller(org), card({ id }))));
-    await Promise.all([remove.execute(caller(org), 'c0'), remove.execute(caller(org), 'c1'), install.execute(caller(org), card({ id: 'c2', name: 'again' })), install.execute(caller(org), card({ id: 'c8' }))]);
-    await Promise.all([remove.execute(caller(org), 'c5'), remove.execute(caller(org), 'c8')]);
-    writing = false;
-    await reader;
+    const read = async () => {
+      const s = await w.repo.snapshot(org);
+      return { version: s.version, ids: s.cards.map((x) => x.id).sort() };
+    };
+    const snapshots = await snapshotsDuring(read, async () => {
+      await Promise.all(ids.map((id) => w.install.execute(policyWriter(org), card({ id }))));
+      await Promise.all([w.remove.execute(policyWriter(org), 'c0'), w.remove.execute(policyWriter(org), 'c1'), w.install.execute(policyWriter(org), card({ id: 'c2', name: 'again' })), w.install.execute(policyWriter(org), card({ id: 'c8' }))]);
+      await Promise.all([w.remove.execute(policyWriter(org), 'c5'), w.remove.execute(policyWriter(org), 'c8')]);
+    });
 
     // Replaying the events in org_version order gives the installed set after every version.
     const events = (await outbox(org)).map((e) => e.envelope.data).sort((x, y) => x.org_version - y.org_version);
@@ -159,7 +132,7 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
     }
     expect(snapshots.length).toBeGreaterThan(1);
     for (const s of snapshots) expect(s).toEqual({ version: s.version, ids: installedAfter.get(s.version) });
-    const final = await repo.snapshot(org);
+    const final = await w.repo.snapshot(org);
     expect(final.version).toBe(events.length);
     expect(final.cards.map((x) => x.id).sort()).toEqual(['c2', 'c3', 'c4', 'c6', 'c7']);
   });
@@ -167,13 +140,13 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
   it('pages newest first with a cursor', async () => {
     const org = 'org_pages';
     for (const id of ['a', 'b', 'c', 'd', 'e']) {
-      await install.execute(caller(org), card({ id }));
-      clock.advance(1000);
+      await w.install.execute(policyWriter(org), card({ id }));
+      w.clock.advance(1000);
     }
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await list.execute(caller(org), { limit: '2', cursor });
+      const page = await w.list.execute(policyWriter(org), { limit: '2', cursor });
       seen.push(...page.data.map((c) => c.id));
       cursor = page.next_cursor ?? undefined;
     } while (cursor);

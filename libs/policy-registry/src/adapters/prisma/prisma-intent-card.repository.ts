@@ -4,7 +4,7 @@ import { cardsKey } from '@igw/events';
 import type { CardRule, CardScope, IntentCard } from '../../domain/intent-card';
 import type { PageRequest } from '../../application/paging';
 import type { IntentCardEvents, IntentCardRepository } from '../../application/ports/intent-card.repository.port';
-import { Prisma, type IntentCard as IntentCardRow } from './generated/client';
+import type { IntentCard as IntentCardRow } from './generated/client';
 import { bumpOrgVersion, isUniqueViolation, type RegistryTx } from './registry-prisma.client';
 import { RegistryRepository } from './registry.repository-base';
 
@@ -100,22 +100,14 @@ export class PrismaIntentCardRepository extends RegistryRepository implements In
   }
 
   async snapshot(orgId: string): Promise<{ version: number; cards: IntentCard[] }> {
-    // REPEATABLE READ: both reads see the same snapshot, so the set is exactly the one after
-    // change number `version` (under READ COMMITTED a commit could land between them).
-    return this.prisma
-      .$transaction(
-        async (tx) => {
-          const counter = await tx.orgVersion.findUnique({ where: { orgId }, select: { cardsVersion: true } });
-          const rows = await tx.intentCard.findMany({ where: { orgId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-          return { version: counter?.cardsVersion ?? 0, cards: rows.map(toCard) };
-        },
-        { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
-      )
-      .catch(rethrowUnavailable);
+    return this.consistentRead(async (tx) => {
+      const counter = await tx.orgVersion.findUnique({ where: { orgId }, select: { cardsVersion: true } });
+      const rows = await tx.intentCard.findMany({ where: { orgId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      return { version: counter?.cardsVersion ?? 0, cards: rows.map(toCard) };
+    });
   }
 
-  async orgIds(): Promise<string[]> {
-    const rows = await this.prisma.orgVersion.findMany({ where: { cardsVersion: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } }).catch(rethrowUnavailable);
-    return rows.map((r) => r.orgId);
+  orgIds(): Promise<string[]> {
+    return this.orgIdsWith('cardsVersion');
   }
 }

@@ -1,59 +1,34 @@
-import { FixedClock, type Caller } from '@igw/kernel';
-import { type ServiceDatabase } from '@igw/persistence';
-import { dropTestSchema, openMigratedSchema, testSchemaName, readOutbox } from '@igw/persistence/testing';
+import { FixedClock } from '@igw/kernel';
+import { walkCursorPages } from '@igw/testing/unit';
+import { prismaSpecWorld, testSchemaName, readOutbox } from '@igw/persistence/testing';
 import { Topics, type IntentionEventV1 } from '@igw/contracts';
+import { intentionUseCases, policyWriter, SPEC_T0 } from '../../application/testing/registry-world.fake';
 import { createIntention } from '../../domain/intention';
-import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
-import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
-import { ListIntentionsUseCase } from '../../application/use-cases/list-intentions.use-case';
-import { PublishIntentionUseCase } from '../../application/use-cases/publish-intention.use-case';
 import { POLICY_REGISTRY_MIGRATIONS } from '../../policy-registry.module';
 import { PrismaIntentionRepository } from './prisma-intention.repository';
-import { createRegistryPrisma, type RegistryPrisma } from './registry-prisma.client';
+import { createRegistryPrisma } from './registry-prisma.client';
 
 const schema = testSchemaName('registry');
 
 describe('PrismaIntentionRepository (PostgreSQL)', () => {
-  let db: ServiceDatabase;
-  let prisma: RegistryPrisma;
-  let repo: PrismaIntentionRepository;
-  let nudges = 0;
-  const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
-  let create: CreateIntentionUseCase;
-  let publish: PublishIntentionUseCase;
-  let archive: ArchiveIntentionUseCase;
-  let list: ListIntentionsUseCase;
+  const w = prismaSpecWorld(schema, POLICY_REGISTRY_MIGRATIONS, 5, createRegistryPrisma, (prisma, notifier) =>
+    intentionUseCases(new PrismaIntentionRepository(prisma, schema, notifier), new FixedClock(SPEC_T0)),
+  );
 
-  const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
-  const outbox = (orgId: string) => readOutbox<IntentionEventV1>(db, orgId);
-
-  beforeAll(async () => {
-    db = await openMigratedSchema(schema, POLICY_REGISTRY_MIGRATIONS, 5);
-    prisma = await createRegistryPrisma(db);
-    repo = new PrismaIntentionRepository(prisma, schema, { nudge: () => nudges++ });
-    create = new CreateIntentionUseCase(repo, clock);
-    publish = new PublishIntentionUseCase(repo, clock);
-    archive = new ArchiveIntentionUseCase(repo, clock);
-    list = new ListIntentionsUseCase(repo);
-  });
-
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await dropTestSchema(db);
-  });
+  const outbox = (orgId: string) => readOutbox<IntentionEventV1>(w.db, orgId);
 
   it('create then publish: state, version, org version and outbox rows change together', async () => {
     const org = 'org_flow';
-    const before = nudges;
-    const created = await create.execute(caller(org), {
+    const before = w.notifier.nudges;
+    const created = await w.create.execute(policyWriter(org), {
       label: 'crm.lookup',
       intent_class: 'lookup',
       data_elements: [{ data_source_id: 'crm', path: 'customers.email' }],
     } as never);
-    clock.advance(1000);
-    const published = await publish.execute(caller(org), created.id);
+    w.clock.advance(1000);
+    const published = await w.publish.execute(policyWriter(org), created.id);
     expect(published).toMatchObject({ status: 'active', version: 2, data_elements: [{ data_source_id: 'crm', path: 'customers.email' }] });
-    expect(await publish.execute(caller(org), created.id)).toEqual(published);
+    expect(await w.publish.execute(policyWriter(org), created.id)).toEqual(published);
 
     const rows = await outbox(org);
     expect(rows.map((r) => [r.topic, r.envelope.data.status, r.envelope.data.version, r.envelope.data.org_version])).toEqual([
@@ -61,50 +36,50 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
       [Topics.IntentionPublished.name, 'active', 2, 2],
     ]);
     expect(rows[1]!.envelope).toMatchObject({ type: Topics.IntentionPublished.name, org_id: org, schema_version: 1, data: { id: created.id } });
-    const [counter] = await db.query<{ intentions_version: number; cards_version: number }>(`SELECT * FROM "${schema}"."org_versions" WHERE org_id = $1`, [org]);
+    const [counter] = await w.db.query<{ intentions_version: number; cards_version: number }>(`SELECT * FROM "${schema}"."org_versions" WHERE org_id = $1`, [org]);
     expect(counter).toMatchObject({ intentions_version: 2, cards_version: 0 });
-    expect(nudges - before).toBe(2);
+    expect(w.notifier.nudges - before).toBe(2);
   });
 
   it('writes nothing when the transaction fails: no row without its event, no event without its row', async () => {
     const org = 'org_atomic';
-    const intention = createIntention('int_atomic', org, { label: 'x', intentClass: 'other' }, clock.now());
+    const intention = createIntention('int_atomic', org, { label: 'x', intentClass: 'other' }, w.clock.now());
     await expect(
-      repo.create(intention, () => {
+      w.repo.create(intention, () => {
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect(await repo.findById(org, 'int_atomic')).toBeNull();
+    expect(await w.repo.findById(org, 'int_atomic')).toBeNull();
     expect(await outbox(org)).toEqual([]);
   });
 
   it('refuses a second label in the same org with 409 label_conflict and writes no event for it', async () => {
     const org = 'org_labels';
-    await create.execute(caller(org), { label: 'dup', intent_class: 'lookup' } as never);
-    await expect(create.execute(caller(org), { label: 'dup', intent_class: 'export' } as never)).rejects.toMatchObject({
+    await w.create.execute(policyWriter(org), { label: 'dup', intent_class: 'lookup' } as never);
+    await expect(w.create.execute(policyWriter(org), { label: 'dup', intent_class: 'export' } as never)).rejects.toMatchObject({
       kind: 'conflict',
       code: 'label_conflict',
     });
-    await expect(create.execute(caller('org_labels_2'), { label: 'dup', intent_class: 'lookup' } as never)).resolves.toMatchObject({ label: 'dup' });
+    await expect(w.create.execute(policyWriter('org_labels_2'), { label: 'dup', intent_class: 'lookup' } as never)).resolves.toMatchObject({ label: 'dup' });
     expect((await outbox(org)).length).toBe(1);
   });
 
   it("never reads or changes another org's intention", async () => {
-    const mine = await create.execute(caller('org_a'), { label: 'scoped', intent_class: 'lookup' } as never);
-    expect(await repo.findById('org_b', mine.id)).toBeNull();
-    expect(await repo.update('org_b', mine.id, () => null, () => [])).toBeNull();
-    await expect(publish.execute(caller('org_b'), mine.id)).rejects.toMatchObject({ kind: 'not_found' });
-    expect((await repo.findById('org_a', mine.id))!.status).toBe('draft');
+    const mine = await w.create.execute(policyWriter('org_a'), { label: 'scoped', intent_class: 'lookup' } as never);
+    expect(await w.repo.findById('org_b', mine.id)).toBeNull();
+    expect(await w.repo.update('org_b', mine.id, () => null, () => [])).toBeNull();
+    await expect(w.publish.execute(policyWriter('org_b'), mine.id)).rejects.toMatchObject({ kind: 'not_found' });
+    expect((await w.repo.findById('org_a', mine.id))!.status).toBe('draft');
   });
 
   it('serialises concurrent transitions: five publishes, one change, one event', async () => {
     const org = 'org_race';
-    const created = await create.execute(caller(org), { label: 'race', intent_class: 'lookup' } as never);
-    const results = await Promise.all(Array.from({ length: 5 }, () => publish.execute(caller(org), created.id)));
+    const created = await w.create.execute(policyWriter(org), { label: 'race', intent_class: 'lookup' } as never);
+    const results = await Promise.all(Array.from({ length: 5 }, () => w.publish.execute(policyWriter(org), created.id)));
     expect(new Set(results.map((r) => r.version))).toEqual(new Set([2]));
     expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.IntentionCreated.name, Topics.IntentionPublished.name]);
-    await archive.execute(caller(org), created.id);
-    await expect(publish.execute(caller(org), created.id)).rejects.toMatchObject({ code: 'invalid_transition' });
+    await w.archive.execute(policyWriter(org), created.id);
+    await expect(w.publish.execute(policyWriter(org), created.id)).rejects.toMatchObject({ code: 'invalid_transition' });
   });
 
   it('pages newest first with a stable cursor, also when rows arrive between pages', async () => {
@@ -113,23 +88,18 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
     // Three share one timestamp: the id breaks the tie.
     for (let i = 0; i < 6; i++) {
       labels.push(`p${i}`);
-      await create.execute(caller(org), { label: `p${i}`, intent_class: 'lookup' } as never);
-      if (i % 3 === 2) clock.advance(1000);
+      await w.create.execute(policyWriter(org), { label: `p${i}`, intent_class: 'lookup' } as never);
+      if (i % 3 === 2) w.clock.advance(1000);
     }
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = await list.execute(caller(org), { limit: '2', cursor });
-      seen.push(...page.data.map((i) => i.label));
-      cursor = page.next_cursor ?? undefined;
-      if (pages++ === 0) {
-        clock.advance(1000);
-        await create.execute(caller(org), { label: 'late', intent_class: 'lookup' } as never);
-      }
-    } while (cursor);
-    expect(seen).toEqual([...labels].reverse());
-    expect((await list.execute(caller(org), { limit: '1' })).data[0]!.label).toBe('late');
-    expect((await list.execute(caller(org), { status: 'active' })).data).toEqual([]);
+    const { items } = await walkCursorPages(
+      (cursor) => w.list.execute(policyWriter(org), { limit: '2', cursor }),
+      async () => {
+        w.clock.advance(1000);
+        await w.create.execute(policyWriter(org), { label: 'late', intent_class: 'lookup' } as never);
+      },
+    );
+    expect(items.map((i) => i.label)).toEqual([...labels].reverse());
+    expect((await w.list.execute(policyWriter(org), { limit: '1' })).data[0]!.label).toBe('late');
+    expect((await w.list.execute(policyWriter(org), { status: 'active' })).data).toEqual([]);
   });
 });

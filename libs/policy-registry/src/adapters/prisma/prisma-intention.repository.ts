@@ -4,7 +4,7 @@ import { intentionsKey } from '@igw/events';
 import { labelConflict, type IntentClass, type Intention, type IntentionStatus } from '../../domain/intention';
 import type { PageRequest } from '../../application/paging';
 import type { IntentionEvents, IntentionRepository } from '../../application/ports/intention.repository.port';
-import { Prisma, type Intention as IntentionRow } from './generated/client';
+import type { Intention as IntentionRow } from './generated/client';
 import { bumpOrgVersion, isUniqueViolation } from './registry-prisma.client';
 import { RegistryRepository } from './registry.repository-base';
 
@@ -111,22 +111,14 @@ export class PrismaIntentionRepository extends RegistryRepository implements Int
   }
 
   async activeSnapshot(orgId: string): Promise<{ version: number; intentions: Intention[] }> {
-    // REPEATABLE READ: both reads see the same snapshot, so the set is exactly the one after
-    // change number `version` (under READ COMMITTED a commit could land between them).
-    return this.prisma
-      .$transaction(
-        async (tx) => {
-          const counter = await tx.orgVersion.findUnique({ where: { orgId }, select: { intentionsVersion: true } });
-          const rows = await tx.intention.findMany({ where: { orgId, status: 'active' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-          return { version: counter?.intentionsVersion ?? 0, intentions: rows.map(toIntention) };
-        },
-        { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
-      )
-      .catch(rethrowUnavailable);
+    return this.consistentRead(async (tx) => {
+      const counter = await tx.orgVersion.findUnique({ where: { orgId }, select: { intentionsVersion: true } });
+      const rows = await tx.intention.findMany({ where: { orgId, status: 'active' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      return { version: counter?.intentionsVersion ?? 0, intentions: rows.map(toIntention) };
+    });
   }
 
-  async orgIds(): Promise<string[]> {
-    const rows = await this.prisma.orgVersion.findMany({ where: { intentionsVersion: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } }).catch(rethrowUnavailable);
-    return rows.map((r) => r.orgId);
+  orgIds(): Promise<string[]> {
+    return this.orgIdsWith('intentionsVersion');
   }
 }

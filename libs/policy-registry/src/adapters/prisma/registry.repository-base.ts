@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { OutboxWriter } from '@igw/persistence';
+import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
 import { announceVersion, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';
+import { Prisma } from './generated/client';
 import { REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma } from './registry-prisma.client';
 
 /**
@@ -25,5 +26,20 @@ export abstract class RegistryRepository {
   protected async committed(key: string, version: number): Promise<void> {
     this.notifier.nudge();
     await announceVersion(this.board, key, version);
+  }
+
+  /**
+   * Runs `read` in one REPEATABLE READ transaction: its reads see the same snapshot, so a set read
+   * with the org's counter is exactly the one after that change number (under READ COMMITTED a
+   * commit could land between them).
+   */
+  protected consistentRead<T>(read: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(read, { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead }).catch(rethrowUnavailable);
+  }
+
+  /** The orgs whose `counter` ever moved, in id order. */
+  protected async orgIdsWith(counter: 'cardsVersion' | 'intentionsVersion'): Promise<string[]> {
+    const rows = await this.prisma.orgVersion.findMany({ where: { [counter]: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } }).catch(rethrowUnavailable);
+    return rows.map((r) => r.orgId);
   }
 }

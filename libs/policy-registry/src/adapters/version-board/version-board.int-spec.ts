@@ -6,6 +6,7 @@ import { POLICY_REGISTRY_API, Topics, type EventEnvelope, type InstallIntentCard
 import { cardsKey, intentionsKey, MemoryVersionBoard, RedisVersionBoard, type VersionBoard } from '@igw/events';
 import { DependencyUnavailableError, FixedClock, type Caller, type Clock } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
+import { snapshotsDuring } from '../../application/testing/concurrent-snapshots';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
 import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
@@ -196,22 +197,18 @@ describe('policy registry and the version board (PostgreSQL, Redis)', () => {
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) ids.push((await r.create.execute(caller(org), { label: `l${i}`, intent_class: 'lookup' } as never)).id);
 
-    const snapshots: { version: number; ids: string[] }[] = [];
-    let writing = true;
-    const reader = (async () => {
-      while (writing) {
-        const s = await r.api.activeIntentions(org);
-        snapshots.push({ version: s.version, ids: s.intentions.map((i) => i.id).sort() });
-      }
-    })();
+    const read = async () => {
+      const s = await r.api.activeIntentions(org);
+      return { version: s.version, ids: s.intentions.map((i) => i.id).sort() };
+    };
     // Publish all and archive half, in concurrent waves that mix both.
     const publish = (id: string) => r.publish.execute(caller(org), id);
     const archive = (id: string) => r.archive.execute(caller(org), id);
-    await Promise.all(ids.slice(0, 4).map(publish));
-    await Promise.all([...ids.slice(4).map(publish), archive(ids[0]!), archive(ids[1]!)]);
-    await Promise.all([archive(ids[5]!), archive(ids[6]!)]);
-    writing = false;
-    await reader;
+    const snapshots = await snapshotsDuring(read, async () => {
+      await Promise.all(ids.slice(0, 4).map(publish));
+      await Promise.all([...ids.slice(4).map(publish), archive(ids[0]!), archive(ids[1]!)]);
+      await Promise.all([archive(ids[5]!), archive(ids[6]!)]);
+    });
 
     // Replaying the events in org_version order gives the active set after every version.
     const events = (await outbox<IntentionEventV1>(org)).map((e) => e.envelope.data).sort((x, y) => x.org_version - y.org_version);

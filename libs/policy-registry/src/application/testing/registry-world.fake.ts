@@ -1,4 +1,6 @@
-import { FixedClock } from '@igw/kernel';
+import { FixedClock, type Caller, type Clock } from '@igw/kernel';
+import type { IntentCardRepository } from '../ports/intent-card.repository.port';
+import type { IntentionRepository } from '../ports/intention.repository.port';
 import { ArchiveIntentionUseCase } from '../use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../use-cases/create-intention.use-case';
 import { DeleteIntentCardUseCase } from '../use-cases/delete-intent-card.use-case';
@@ -15,29 +17,38 @@ import { InMemoryIntentCardRepository, InMemoryIntentionRepository } from './in-
 /** Where the specs' clock starts. */
 export const SPEC_T0 = new Date('2026-03-01T10:00:00.000Z');
 
-/** A fresh store, a fixed clock at SPEC_T0 and the use cases `build` makes over them. */
-function world<R, U>(repo: R, build: (repo: R, clock: FixedClock) => U): { repo: R; clock: FixedClock } & U {
-  const clock = new FixedClock(SPEC_T0);
-  return { repo, clock, ...build(repo, clock) };
-}
+/** The storage specs' caller: a policy writer of `orgId`. */
+export const policyWriter = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
 
-/** Every intention use case over one fresh in-memory store and a fixed clock. */
-export const intentionWorld = () =>
-  world(new InMemoryIntentionRepository(), (repo, clock) => ({
+/** Every intention use case over `repo` (in memory, or the Prisma one in its int-spec) and `clock`. */
+export function intentionUseCases<R extends IntentionRepository, C extends Clock>(repo: R, clock: C) {
+  return {
+    repo,
+    clock,
     create: new CreateIntentionUseCase(repo, clock),
     get: new GetIntentionUseCase(repo),
     list: new ListIntentionsUseCase(repo),
     publish: new PublishIntentionUseCase(repo, clock),
     archive: new ArchiveIntentionUseCase(repo, clock),
     active: new GetActiveIntentionsUseCase(repo),
-  }));
+  };
+}
 
-/** Every intent card use case over one fresh in-memory store and a fixed clock. */
-export const intentCardWorld = () =>
-  world(new InMemoryIntentCardRepository(), (repo, clock) => ({
+/** Every intent card use case over `repo` and `clock`. */
+export function intentCardUseCases<R extends IntentCardRepository, C extends Clock>(repo: R, clock: C) {
+  return {
+    repo,
+    clock,
     install: new InstallIntentCardUseCase(repo, clock),
     get: new GetIntentCardUseCase(repo),
     list: new ListIntentCardsUseCase(repo),
     remove: new DeleteIntentCardUseCase(repo, clock),
     snapshot: new GetIntentCardsSnapshotUseCase(repo),
-  }));
+  };
+}
+
+/** Every intention use case over one fresh in-memory store and a fixed clock. */
+export const intentionWorld = () => intentionUseCases(new InMemoryIntentionRepository(), new FixedClock(SPEC_T0));
+
+/** Every intent card use case over one fresh in-memory store and a fixed clock. */
+export const intentCardWorld = () => intentCardUseCases(new InMemoryIntentCardRepository(), new FixedClock(SPEC_T0));

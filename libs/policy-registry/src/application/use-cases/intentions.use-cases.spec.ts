@@ -1,5 +1,6 @@
 import type { Caller } from '@igw/kernel';
 import { Topics, type CreateIntentionDto, type IntentionEventV1 } from '@igw/contracts';
+import { DRAFT_CRM_LOOKUP } from '@igw/contracts/testing';
 import { InMemoryIntentionRepository } from '../testing/in-memory-repositories.fake';
 import { intentionWorld } from '../testing/registry-world.fake';
 
@@ -17,14 +18,7 @@ describe('intention use cases', () => {
     const created = await s.create.execute(acme, body('crm.lookup', { status: 'active', id: 'mine', version: 9 } as Partial<CreateIntentionDto>));
     expect(created).toEqual({
       id: expect.stringMatching(/^int_[0-9a-f]{32}$/),
-      label: 'crm.lookup',
-      display_name: 'crm.lookup',
-      description: '',
-      intent_class: 'lookup',
-      status: 'draft',
-      approval_required: false,
-      ttl_minutes: 15,
-      data_elements: [],
+      ...DRAFT_CRM_LOOKUP,
       version: 1,
       created_at: '2026-03-01T10:00:00.000Z',
       updated_at: '2026-03-01T10:00:00.000Z',

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ApprovalDto, CreateApprovalRequestDto, IntentCardEventV1, IntentionEventV1 } from '@igw/contracts';
+import type { ApprovalDto, CreateApprovalRequestDto, IntentCardEventV1 } from '@igw/contracts';
+import { intentionEvent } from '@igw/contracts/testing';
 import { DependencyUnavailableError, type Caller } from '@igw/kernel';
 import { InternalCallerResolver } from '../internal-caller.resolver';
 import { HttpApprovalsClient } from './http-approvals.client';
@@ -43,22 +44,7 @@ const approval = (over: Partial<ApprovalDto> = {}): ApprovalDto => ({
   ...over,
 });
 
-const intention = (over: Partial<IntentionEventV1> = {}): IntentionEventV1 => ({
-  id: 'int_1',
-  label: 'crm.lookup',
-  display_name: 'CRM lookup',
-  description: '',
-  intent_class: 'lookup',
-  status: 'active',
-  approval_required: false,
-  ttl_minutes: 60,
-  data_elements: [{ data_source_id: 'crm', path: 'customers.email' }],
-  version: 2,
-  org_version: 5,
-  created_at: '2025-01-01T00:00:00.000Z',
-  updated_at: '2025-01-01T00:01:00.000Z',
-  ...over,
-});
+const intention = intentionEvent;
 
 const cardEvent = (over: Partial<IntentCardEventV1> = {}): IntentCardEventV1 => ({
   id: 'crm-reader',

@@ -42,4 +42,39 @@ export const TEST_T0 = Date.parse('2026-03-01T10:00:00.000Z');
 export const atTestTime = (ms: number): Date => new Date(TEST_T0 + ms);
 
 /** An org id no other spec, nor an earlier run on the same database, uses. */
-export const uniqueOrgId = (name: string): string => `org_${name}_${randomBytes(6).toString('hex')}`;
+export const uniqueOrgId = (name: string): string => `org_${name}_${randomHex()}`;
+
+/** Twelve random hex digits: ids no other run on the same database uses. */
+export const randomHex = (): string => randomBytes(6).toString('hex');
+
+/** The outbox notifier a repository spec hands its repository: counts the relay's nudges. */
+export interface CountingNotifier {
+  nudges: number;
+  nudge(): void;
+}
+
+/**
+ * A Prisma repository spec's world: before the spec's tests its schema is migrated and `build`
+ * makes the repository and use cases from the Prisma client and a counting notifier; after them
+ * the client is closed and the schema dropped. The object is filled in when the first test runs.
+ */
+export function prismaSpecWorld<P extends { $disconnect(): Promise<void> }, W extends object>(
+  schema: string,
+  migrations: string,
+  poolSize: number,
+  openPrisma: (db: ServiceDatabase) => Promise<P>,
+  build: (prisma: P, notifier: CountingNotifier) => W,
+): { db: ServiceDatabase; prisma: P; notifier: CountingNotifier } & W {
+  const notifier: CountingNotifier = { nudges: 0, nudge: () => void notifier.nudges++ };
+  const world = { notifier } as { db: ServiceDatabase; prisma: P; notifier: CountingNotifier } & W;
+  beforeAll(async () => {
+    const db = await openMigratedSchema(schema, migrations, poolSize);
+    const prisma = await openPrisma(db);
+    Object.assign(world, { db, prisma }, build(prisma, notifier));
+  });
+  afterAll(async () => {
+    await world.prisma?.$disconnect();
+    await dropTestSchema(world.db);
+  });
+  return world;
+}

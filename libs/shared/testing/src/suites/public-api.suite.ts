@@ -1,3 +1,4 @@
+import { DRAFT_CRM_LOOKUP } from '@igw/contracts/testing';
 import { client, type Client } from '../e2e/http-client';
 import { cardBody } from '../e2e/mandate-fixtures';
 import type { TestSystem } from '../e2e/system';
@@ -177,16 +178,7 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
           created_at: '2000-01-01T00:00:00Z',
         });
         expect(res.status).toBe(201);
-        expect(res.body).toMatchObject({
-          label: 'crm.lookup',
-          display_name: 'crm.lookup',
-          description: '',
-          intent_class: 'lookup',
-          status: 'draft',
-          approval_required: false,
-          ttl_minutes: 15,
-          data_elements: [],
-        });
+        expect(res.body).toMatchObject(DRAFT_CRM_LOOKUP);
         expect(res.body.id).not.toBe('ignored');
         expect(res.body.created_at).not.toBe('2000-01-01T00:00:00Z');
         const unknown = await writer.post('/v1/intentions', { label: 'x1', intent_class: 'lookup', colour: 'red' });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Topics } from '@igw/contracts';
 import { client, type Client } from '../e2e/http-client';
 import { mintKey, otherOrgClient } from '../e2e/org-keys';
 import { pollFor } from '../unit/wait-until';
@@ -8,18 +9,8 @@ import { verifyStandardWebhook, WebhookReceiver, type ReceivedWebhook } from '..
 /** Settings the suite starts the system with: fast retries and a short deadline, so backoff fits a test. */
 export const WEBHOOK_TEST_ENV = { WEBHOOK_RETRY_SCHEDULE: '1s,2s,2s', WEBHOOK_TIMEOUT_MS: '1500', WEBHOOKS_ALLOW_PRIVATE: 'true' };
 
-const ALL_TYPES = [
-  'intention.published',
-  'intent.evaluated',
-  'approval.requested',
-  'approval.approved',
-  'approval.denied',
-  'approval.expired',
-  'mandate.dispensed',
-  'mandate.refreshed',
-  'mandate.revoked',
-  'decision.made',
-];
+// Every public type, from the contract: the unit spec of the dispatcher pins the list itself.
+const ALL_TYPES = Object.values(Topics).flatMap((t) => (typeof t.webhookType === 'string' ? [t.webhookType] : []));
 
 /**
  * Webhooks over HTTP (DESIGN 6.11), the same in every mode, with real receivers on 127.0.0.1 that

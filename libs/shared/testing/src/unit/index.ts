@@ -2,3 +2,4 @@ export * from './failures';
 export * from './contract-fixtures';
 export * from './gated-fake-database';
 export * from './wait-until';
+export * from './cursor-pages';

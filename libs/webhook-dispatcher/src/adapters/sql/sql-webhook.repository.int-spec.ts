@@ -1,17 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { MemoryVersionBoard, webhooksKey } from '@igw/events';
 import { DependencyUnavailableError, type PageKey } from '@igw/kernel';
 import { openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime, uniqueOrgId } from '@igw/persistence/testing';
+import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime as at, uniqueOrgId as newOrg, randomHex as rnd } from '@igw/persistence/testing';
 import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, MAX_LEASED_PER_WEBHOOK, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
 import { WEBHOOK_DISPATCHER_MIGRATIONS } from '../../webhook-dispatcher.module';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
 
 const schema = testSchemaName('webhooks');
-
-const at = atTestTime;
-const newOrg = uniqueOrgId;
-const rnd = () => randomBytes(6).toString('hex');
 
 let seq = 0;
 function webhook(orgId: string, over: Partial<Webhook> = {}): Webhook {
@@ -63,6 +58,12 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       `SELECT id, status, event_id, lease_until, next_attempt_at, attempts FROM "${schema}"."webhook_deliveries" WHERE webhook_id = $1 ORDER BY event_id`,
       [webhookId],
     );
+  /** Builds one webhook of `org` per override and stores them, in order. */
+  const stored = async <T extends Partial<Webhook>[]>(org: string, ...overs: T): Promise<{ [K in keyof T]: Webhook }> => {
+    const made = overs.map((over) => webhook(org, over));
+    for (const w of made) await webhooks.create(w);
+    return made as { [K in keyof T]: Webhook };
+  };
   const wipe = async () => {
     await db.query(`DELETE FROM "${schema}"."webhook_deliveries"`);
     await db.query(`DELETE FROM "${schema}"."webhooks"`);
@@ -148,10 +149,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('delete removes the webhook and (cascade) its deliveries; false for unknown or another org\'s', async () => {
       const org = newOrg('del');
-      const w = webhook(org);
-      const keep = webhook(org);
-      await webhooks.create(w);
-      await webhooks.create(keep);
+      const [w, keep] = await stored(org, {}, {});
       expect(await deliveries.fanOut(event(org), at(0))).toBe(2);
       expect(await deliveries.fanOut(event(org), at(0))).toBe(2);
       expect(await deliveriesOf(w.id)).toHaveLength(2);
@@ -167,8 +165,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('updateSecrets replaces the secrets and updated_at; null (change not called) when not found', async () => {
       const org = newOrg('sec');
-      const w = webhook(org);
-      await webhooks.create(w);
+      const [w] = await stored(org, {});
       const fresh: WebhookSecret = { id: 'whs_new', sealed: 'sealed-new', createdAt: at(10), expiresAt: null };
       const updated = await webhooks.updateSecrets(org, w.id, (current) => [fresh, ...current.map((s) => ({ ...s, expiresAt: at(99) }))], at(10));
       expect(updated).toEqual({ ...w, secrets: [fresh, { ...w.secrets[0]!, expiresAt: at(99) }], updatedAt: at(10) });
@@ -182,8 +179,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('concurrent rotations serialize: 10 at once, each sees the secrets the previous one left', async () => {
       const org = newOrg('race');
-      const w = webhook(org);
-      await webhooks.create(w);
+      const [w] = await stored(org, {});
       const seen: string[][] = [];
       await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
@@ -244,10 +240,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('fanOut skips webhooks registered after the event occurred, give or take 60 s of clock difference', async () => {
       const org = newOrg('age');
-      const old = webhook(org, { createdAt: at(100_000) });
-      const young = webhook(org, { createdAt: at(300_000) });
-      await webhooks.create(old);
-      await webhooks.create(young);
+      const [old, young] = await stored(org, { createdAt: at(100_000) }, { createdAt: at(300_000) });
       expect(await deliveries.fanOut(event(org, 'decision.made', 'evt_before_both', at(100_000 - 61_000).toISOString()), at(400_000))).toBe(0);
       expect(await deliveries.fanOut(event(org, 'decision.made', 'evt_between', at(300_000 - 61_000).toISOString()), at(400_000))).toBe(1);
       expect(await deliveries.fanOut(event(org, 'decision.made', 'evt_near_young', at(300_000 - 59_000).toISOString()), at(400_000))).toBe(2);
@@ -257,10 +250,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('fanOut is idempotent: the same event twice (even concurrently) creates one delivery per webhook', async () => {
       const org = newOrg('idem');
-      const a = webhook(org);
-      const b = webhook(org);
-      await webhooks.create(a);
-      await webhooks.create(b);
+      const [a, b] = await stored(org, {}, {});
       const e = event(org);
       expect(await deliveries.fanOut(e, at(0))).toBe(2);
       expect(await deliveries.fanOut(e, at(1))).toBe(0);
@@ -275,8 +265,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('claimDue takes only pending deliveries whose time has come, oldest first, with their webhook', async () => {
       const org = newOrg('due');
-      const w = webhook(org);
-      await webhooks.create(w);
+      const [w] = await stored(org, {});
       const early = event(org, 'decision.made', 'evt_1_early');
       const later = event(org, 'decision.made', 'evt_2_later');
       const future = event(org, 'decision.made', 'evt_3_future');
@@ -319,8 +308,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('a lease hides a claimed delivery until it runs out; a recorded attempt ends it', async () => {
       const org = newOrg('lease');
-      const w = webhook(org);
-      await webhooks.create(w);
+      const [w] = await stored(org, {});
       await deliveries.fanOut(event(org), at(0));
       const [first] = await deliveries.claimDue(5, 10_000, at(0));
       expect(first).toBeDefined();
@@ -342,8 +330,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('recordAttempt stores every field of the outcome', async () => {
       const org = newOrg('rec');
-      const w = webhook(org);
-      await webhooks.create(w);
+      const [w] = await stored(org, {});
       await deliveries.fanOut(event(org), at(0));
       const [c] = await deliveries.claimDue(5, 10_000, at(0));
       await deliveries.recordAttempt(c!.delivery, outcome({ attempts: 3, lastResponseCode: 204, deliveredAt: at(77) }), at(77));
@@ -360,8 +347,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('a delivery cancelled while its attempt ran stays cancelled on a failure, and is recorded succeeded on a 2xx', async () => {
       const org = newOrg('late');
-      const w = webhook(org);
-      await webhooks.create(w);
+      const [w] = await stored(org, {});
       for (let i = 0; i < 3; i++) await deliveries.fanOut(event(org, 'decision.made', `evt_late_${i}`), at(i));
       const claimed = await deliveries.claimDue(5, 10_000, at(10));
       expect(claimed).toHaveLength(3);
@@ -375,10 +361,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('recordAttempt with disableWebhook disables the webhook and cancels its other pending deliveries only', async () => {
       const org = newOrg('gone');
-      const w = webhook(org);
-      const sibling = webhook(org);
-      await webhooks.create(w);
-      await webhooks.create(sibling);
+      const [w, sibling] = await stored(org, {}, {});
       for (let i = 0; i < 3; i++) await deliveries.fanOut(event(org, 'decision.made', `evt_${i}`), at(i));
       const succeeded = (await deliveriesOf(w.id))[2]!;
       await deliveries.recordAttempt({ id: succeeded.id, webhookId: w.id }, outcome(), at(5));
@@ -400,8 +383,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('cancel ends a pending delivery and leaves a finished one alone', async () => {
       const org = newOrg('cancel');
-      const w = webhook(org);
-      await webhooks.create(w);
+      const [w] = await stored(org, {});
       await deliveries.fanOut(event(org, 'decision.made', 'evt_a'), at(0));
       await deliveries.fanOut(event(org, 'decision.made', 'evt_b'), at(0));
       const [a, b] = await deliveriesOf(w.id);
@@ -414,8 +396,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
 
     it('list: newest first, paged, filtered by status, scoped to org and webhook', async () => {
       const org = newOrg('dlist');
-      const w = webhook(org);
-      await webhooks.create(w);
+      const [w] = await stored(org, {});
       for (let i = 0; i < 5; i++) await deliveries.fanOut(event(org, 'decision.made', `evt_${i}`), at(i * 1000));
       const rows = await deliveriesOf(w.id);
       await deliveries.recordAttempt({ id: rows[1]!.id, webhookId: w.id }, outcome(), at(9000));
@@ -458,8 +439,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
     it('nextDueAt is the earliest next attempt of any pending delivery, null when none', async () => {
       expect(await deliveries.nextDueAt()).toBeNull();
       const org = newOrg('next');
-      const w = webhook(org);
-      await webhooks.create(w);
+      const [w] = await stored(org, {});
       await deliveries.fanOut(event(org, 'decision.made', 'evt_a'), at(50_000));
       await deliveries.fanOut(event(org, 'decision.made', 'evt_b'), at(20_000));
       await deliveries.fanOut(event(org, 'decision.made', 'evt_c'), at(5_000));
