@@ -1,7 +1,19 @@
 import nx from '@nx/eslint-plugin';
 
 // Infrastructure packages live only in adapters (and composition roots / shared infra libs).
-const INFRA = ['@prisma/*', 'kafkajs', 'ioredis', 'pg', '@electric-sql/*', 'pglite-prisma-adapter', 'undici', 'fastify', '@fastify/*', 'rate-limiter-flexible', 'pino'];
+const INFRA = [
+  '@prisma/*',
+  'kafkajs',
+  'ioredis',
+  'pg',
+  '@electric-sql/*',
+  'pglite-prisma-adapter',
+  'undici',
+  'fastify',
+  '@fastify/*',
+  'rate-limiter-flexible',
+  'pino',
+];
 const FRAMEWORK = ['@nestjs/*', 'class-validator', 'class-transformer', 'rxjs', 'reflect-metadata'];
 const restrict = (patterns, message) => ({ group: patterns, message });
 
@@ -52,7 +64,10 @@ export default [
     // The module file is the service's own composition root: it receives the clients.
     ignores: ['libs/shared/**', 'libs/contracts/**', '**/src/adapters/**', '**/src/*.module.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [restrict(['@prisma/*', 'kafkajs', 'ioredis', 'pg'], 'only adapters touch @prisma/client, kafkajs, ioredis or pg')] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [restrict(['@prisma/*', 'kafkajs', 'ioredis', 'pg'], 'only adapters touch @prisma/client, kafkajs, ioredis or pg')] },
+      ],
     },
   },
   {
@@ -65,7 +80,10 @@ export default [
           patterns: [
             restrict([...INFRA, ...FRAMEWORK, 'node:*'], 'domain code is pure TypeScript: no framework, infrastructure or I/O'),
             // Wire formats (DTOs, event payloads, Swagger, validation) stay outside: vocabularies come from @igw/kernel.
-            restrict(['@igw/contracts', '@igw/contracts/*', '@nestjs/swagger', '**/contracts/src/**'], 'domain code knows no wire format: take vocabularies from @igw/kernel, map DTOs in application or adapters'),
+            restrict(
+              ['@igw/contracts', '@igw/contracts/*', '@nestjs/swagger', '**/contracts/src/**'],
+              'domain code knows no wire format: take vocabularies from @igw/kernel, map DTOs in application or adapters',
+            ),
             restrict(['**/application/**', '../application', '**/adapters/**', '../adapters'], 'domain must not import application or adapters'),
           ],
         },

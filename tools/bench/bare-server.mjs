@@ -24,7 +24,8 @@ if (!res.ok) throw new Error(`GET ${jwksUrl} -> ${res.status}`);
 const jwks = await res.json();
 const keys = new Map();
 for (const jwk of jwks.keys ?? []) {
-  if (jwk.kty === 'RSA' && (jwk.alg === undefined || jwk.alg === 'RS256')) keys.set(jwk.kid, createPublicKey({ key: { kty: jwk.kty, n: jwk.n, e: jwk.e }, format: 'jwk' }));
+  if (jwk.kty === 'RSA' && (jwk.alg === undefined || jwk.alg === 'RS256'))
+    keys.set(jwk.kid, createPublicKey({ key: { kty: jwk.kty, n: jwk.n, e: jwk.e }, format: 'jwk' }));
 }
 if (keys.size === 0) throw new Error(`${jwksUrl} has no RS256 key`);
 
@@ -92,7 +93,10 @@ const server = createServer((req, resp) => {
     ) {
       return answer(resp, 401, { code: 'mandate_invalid', message: 'the mandate failed its signature, exp or aud check' });
     }
-    answer(resp, 200, { decision: { kind: 'allow', decision_id: `dec_bare_${++seq}` }, mandate: { cred_id: claims.jti, prompt_id: claims.prompt_id, intent_id: claims.intent_id } });
+    answer(resp, 200, {
+      decision: { kind: 'allow', decision_id: `dec_bare_${++seq}` },
+      mandate: { cred_id: claims.jti, prompt_id: claims.prompt_id, intent_id: claims.intent_id },
+    });
   });
 });
 server.keepAliveTimeout = 65_000;

@@ -146,7 +146,13 @@ export function* intentionStream(seed) {
     const base = `${domain}.${plural}.${pick(rand, LABEL_VERBS[cls])}`;
     const slug = (s) => s.replace(/[^a-z0-9]+/gi, '_').toLowerCase();
     let label = base;
-    for (const suffix of [slug(team), region && `${region}_${slug(team)}`, project && `${project}_${slug(team)}`, `${slug(team)}_${slug(vars.purpose)}`, `${slug(team)}_${i.toString(36)}`]) {
+    for (const suffix of [
+      slug(team),
+      region && `${region}_${slug(team)}`,
+      project && `${project}_${slug(team)}`,
+      `${slug(team)}_${slug(vars.purpose)}`,
+      `${slug(team)}_${i.toString(36)}`,
+    ]) {
       if (!labels.has(label)) break;
       if (suffix) label = `${base}.${suffix}`;
     }
@@ -158,7 +164,9 @@ export function* intentionStream(seed) {
     let displayName = fill(pick(rand, tpl.display));
     if (project && rand() < 0.3) displayName += ` (${cap(project)})`;
     yield {
-      id: `int_${Math.floor(rand() * 2 ** 52).toString(36).padStart(10, '0')}${i.toString(36)}`,
+      id: `int_${Math.floor(rand() * 2 ** 52)
+        .toString(36)
+        .padStart(10, '0')}${i.toString(36)}`,
       label,
       displayName,
       description,

@@ -48,7 +48,8 @@ function settings(env) {
     .map((x) => x.trim())
     .filter(Boolean)
     .map(Number);
-  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('BENCH_CLASSIFICATION_SIZES must be a comma list of positive integers');
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error('BENCH_CLASSIFICATION_SIZES must be a comma list of positive integers');
   return {
     sizes,
     calls: int('BENCH_CLASSIFICATION_CALLS', 20_000, 1),
@@ -119,9 +120,7 @@ function runSize(lib, docs, cfg, gc) {
     .sort((a, b) => b.p99 - a.p99)
     .slice(0, 3);
   const ambientOk = CALLS.filter((c) => c.ambient && classifier.classify(c).decision.kind === 'ambient').length;
-  const common = ['read', 'write', 'export', 'report', 'customer', 'account']
-    .map((t) => `${t}=${index.documentFrequency(t)}`)
-    .join(' ');
+  const common = ['read', 'write', 'export', 'report', 'customer', 'account'].map((t) => `${t}=${index.documentFrequency(t)}`).join(' ');
   log(
     `classification N=${n}: ${terms.size} terms, df ${common}; ambient calls judged ambient ${ambientOk}/${CALLS.filter((c) => c.ambient).length}; ` +
       `slowest p99: ${slowest.map((s) => `${CALLS[s.c].toolName} ${round(s.p99 * 1000)} µs (p50 ${round(s.p50 * 1000)}, postings ${s.postings}, max df ${s.maxDf})`).join('; ')}`,

@@ -42,7 +42,8 @@ function readJob() {
   const text = process.argv[2] ?? readFileSync(0, 'utf8');
   const job = JSON.parse(text);
   const origin = new URL(job.origin);
-  if (origin.protocol !== 'http:' || !LOOPBACK.has(origin.hostname)) throw new Error(`refusing to load ${job.origin}: only http://127.0.0.1 (loopback) origins`);
+  if (origin.protocol !== 'http:' || !LOOPBACK.has(origin.hostname))
+    throw new Error(`refusing to load ${job.origin}: only http://127.0.0.1 (loopback) origins`);
   for (const k of ['connections', 'durationS']) {
     if (!(Number(job[k]) > 0)) throw new Error(`job.${k} must be a positive number`);
   }

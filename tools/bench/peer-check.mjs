@@ -105,7 +105,10 @@ async function checkCerbos(claims) {
       const got = await cerbosCheck(cerbos.url, cerbosCheckBody(call, { ...claims, ...mandate }));
       const activated = got.outputs.map((o) => o.rule_id).sort((a, b) => order.indexOf(a) - order.indexOf(b));
       const kind = got.outputs.find((o) => o.rule_id === r.id)?.kind;
-      check(got.effect === 'EFFECT_DENY' && activated[0] === r.id && kind === r.decision.kind, `cerbos: probe of ${r.id} → ${got.effect}, first activated ${activated[0]} (${kind})`);
+      check(
+        got.effect === 'EFFECT_DENY' && activated[0] === r.id && kind === r.decision.kind,
+        `cerbos: probe of ${r.id} → ${got.effect}, first activated ${activated[0]} (${kind})`,
+      );
     }
   } finally {
     await cerbos.stop();
@@ -138,7 +141,10 @@ async function checkBare(keys) {
     const now = Math.floor(Date.now() / 1000);
     const good = signJwt(keys.privateKey, keys.kid, claimsFor(now));
     const ok = await bareCall(bare.url, good, BENCH_CALL);
-    check(ok.status === 200 && ok.body?.decision?.kind === 'allow' && ok.body?.mandate?.intent_id === PROXY_CARD.id, `bare: signed mandate → ${ok.status} ${JSON.stringify(ok.body)}`);
+    check(
+      ok.status === 200 && ok.body?.decision?.kind === 'allow' && ok.body?.mandate?.intent_id === PROXY_CARD.id,
+      `bare: signed mandate → ${ok.status} ${JSON.stringify(ok.body)}`,
+    );
     const again = await bareCall(bare.url, good, BENCH_CALL);
     check(again.status === 200, `bare: same mandate again (cached) → ${again.status}`);
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -162,7 +168,11 @@ async function checkBare(keys) {
 // ---- main ------------------------------------------------------------------------------------
 
 async function main() {
-  const peers = process.env.BENCH_PEERS ? process.env.BENCH_PEERS.split(',').map((x) => x.trim()).filter(Boolean) : PEERS;
+  const peers = process.env.BENCH_PEERS
+    ? process.env.BENCH_PEERS.split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : PEERS;
   for (const p of peers) if (!PEERS.includes(p)) throw new Error(`BENCH_PEERS: unknown peer '${p}' (${PEERS.join(', ')})`);
   const now = Math.floor(Date.now() / 1000);
   checkCard(claimsFor(now));
@@ -179,9 +189,26 @@ async function main() {
     for (const name of ['mcp-proxy-call', 'mcp-proxy-call-paced']) {
       if (stopping) break;
       const s = findScenario(name);
-      const results = await measurePeers({ scenarioName: name, params: { mandate, body: BENCH_CALL }, jwksUrl: jwks.url, connections: s.connections, warmupS, durationS, rate: s.rate, peers });
+      const results = await measurePeers({
+        scenarioName: name,
+        params: { mandate, body: BENCH_CALL },
+        jwksUrl: jwks.url,
+        connections: s.connections,
+        warmupS,
+        durationS,
+        rate: s.rate,
+        peers,
+      });
       for (const { peer, result: r, error } of results) {
-        const line = { scenario: name, peer, ...(error ? { error } : { rps: r.rps, p50_ms: r.p50_ms, p99_ms: r.p99_ms, errors: r.errors }), connections: s.connections, duration_s: durationS, ...(s.rate ? { rate: s.rate } : {}), standalone: true };
+        const line = {
+          scenario: name,
+          peer,
+          ...(error ? { error } : { rps: r.rps, p50_ms: r.p50_ms, p99_ms: r.p99_ms, errors: r.errors }),
+          connections: s.connections,
+          duration_s: durationS,
+          ...(s.rate ? { rate: s.rate } : {}),
+          standalone: true,
+        };
         if (!stopping) process.stdout.write(`${JSON.stringify(line)}\n`);
         // A peer that cannot start or answer wrongly fails the check; errors under load (a paced
         // rate beyond what the peer sustains drops ops) are a measurement, reported in the line.

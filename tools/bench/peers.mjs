@@ -53,7 +53,10 @@ function spawnTracked(name, cmd, args, opts, after) {
 async function waitUntil(proc, probe, what) {
   const started = Date.now();
   for (;;) {
-    if (!proc.alive()) throw new Error(`${proc.name} exited (${proc.child.exitCode ?? proc.child.signalCode}) during start-up:\n${proc.output().trim().split('\n').slice(-15).join('\n')}`);
+    if (!proc.alive())
+      throw new Error(
+        `${proc.name} exited (${proc.child.exitCode ?? proc.child.signalCode}) during start-up:\n${proc.output().trim().split('\n').slice(-15).join('\n')}`,
+      );
     if (await probe().catch(() => false)) break;
     if (Date.now() - started > START_TIMEOUT_MS) {
       await proc.stop();
@@ -113,7 +116,12 @@ export async function startCerbos(policyYaml = cerbosPolicyYaml()) {
 
 /** One Cerbos check: { effect, outputs } of the `call` action. */
 export async function cerbosCheck(url, body) {
-  const res = await fetch(`${url}/api/check/resources`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`${url}/api/check/resources`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`cerbos /api/check/resources -> ${res.status}: ${text.slice(0, 300)}`);
   const r = JSON.parse(text).results?.[0];
@@ -159,12 +167,14 @@ export async function measurePeers({ scenarioName, params, jwksUrl, connections,
         proc = await startCerbos(cerbosPolicyYaml(PROXY_RULES));
         const body = cerbosCheckBody(params.body ?? BENCH_CALL, claims);
         const first = await cerbosCheck(proc.url, body);
-        if (first.effect !== 'EFFECT_ALLOW' || first.outputs.length) throw new Error(`cerbos answered ${first.effect} ${JSON.stringify(first.outputs)} for the benchmark call (expected EFFECT_ALLOW, no rule)`);
+        if (first.effect !== 'EFFECT_ALLOW' || first.outputs.length)
+          throw new Error(`cerbos answered ${first.effect} ${JSON.stringify(first.outputs)} for the benchmark call (expected EFFECT_ALLOW, no rule)`);
         job = { origin: proc.url, params: { body }, headers: {} };
       } else if (peer === 'bare-node-http') {
         proc = await startBareServer(jwksUrl);
         const first = await bareCall(proc.url, params.mandate, params.body);
-        if (first.status !== 200 || first.body?.decision?.kind !== 'allow') throw new Error(`bare-node-http answered ${first.status} ${JSON.stringify(first.body)} (expected 200 allow)`);
+        if (first.status !== 200 || first.body?.decision?.kind !== 'allow')
+          throw new Error(`bare-node-http answered ${first.status} ${JSON.stringify(first.body)} (expected 200 allow)`);
         job = { origin: proc.url, params: { body: params.body }, headers: { 'x-service-mandate': params.mandate } };
       } else {
         throw new Error(`unknown peer '${peer}' (known: ${PEERS.join(', ')})`);
@@ -189,6 +199,8 @@ export async function measurePeers({ scenarioName, params, jwksUrl, connections,
 }
 
 export const PEER_NOTES = {
-  cerbos: 'Cerbos PDP 0.55 (HTTP /api/check/resources): the 20 card rules as EFFECT_DENY rules with the same CEL conditions over resource/principal attributes + one unconditional EFFECT_ALLOW; no mandate verification, no scope check, no decision record',
-  'bare-node-http': 'bare node:http: RS256 mandate verified per request (node:crypto, result cached per token, JWKS fetched once from the system), exp/aud checked, JSON allow; no key check, no rules, no record',
+  cerbos:
+    'Cerbos PDP 0.55 (HTTP /api/check/resources): the 20 card rules as EFFECT_DENY rules with the same CEL conditions over resource/principal attributes + one unconditional EFFECT_ALLOW; no mandate verification, no scope check, no decision record',
+  'bare-node-http':
+    'bare node:http: RS256 mandate verified per request (node:crypto, result cached per token, JWKS fetched once from the system), exp/aud checked, JSON allow; no key check, no rules, no record',
 };

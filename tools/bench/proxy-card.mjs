@@ -21,7 +21,11 @@ export const PROXY_PROMPT_ID = 'prm_bench_proxy';
 
 /** The 20 rules, in order. Ids match the card rule id pattern ^[a-z0-9][a-z0-9_.-]{0,62}$. */
 export const PROXY_RULES = [
-  { id: 'no-contact-delete', when: 'action.operation == "crm.contacts.delete"', decision: { kind: 'deny', reason: 'contact_delete', message: 'Contacts are never deleted by agents.' } },
+  {
+    id: 'no-contact-delete',
+    when: 'action.operation == "crm.contacts.delete"',
+    decision: { kind: 'deny', reason: 'contact_delete', message: 'Contacts are never deleted by agents.' },
+  },
   {
     id: 'purge-goes-to-admin',
     when: 'action.operation.startsWith("crm.contacts.purge") || action.operation.endsWith(".purge")',
@@ -33,9 +37,17 @@ export const PROXY_RULES = [
     when: 'has(action.arguments.limit) && action.arguments.limit > 500',
     decision: { kind: 'negotiate', suggested_action: { arguments: { limit: 500 } }, message: 'At most 500 records per call.' },
   },
-  { id: 'embargoed-region', when: 'context.region in ["cn", "ru", "ir", "kp"]', decision: { kind: 'deny', reason: 'embargoed_region', message: 'Not available in this region.' } },
+  {
+    id: 'embargoed-region',
+    when: 'context.region in ["cn", "ru", "ir", "kp"]',
+    decision: { kind: 'deny', reason: 'embargoed_region', message: 'Not available in this region.' },
+  },
   { id: 'export-needs-hwk', when: 'action.operation.endsWith(".export") && mandate.acr != "hwk"', decision: { kind: 'step_up', required_acr: 'hwk' } },
-  { id: 'hwk-admin-console-log', when: 'mandate.acr == "hwk" && action.surface == "admin-console"', decision: { kind: 'allow_with_log_extra', log_fields: { privileged_surface: true } } },
+  {
+    id: 'hwk-admin-console-log',
+    when: 'mandate.acr == "hwk" && action.surface == "admin-console"',
+    decision: { kind: 'allow_with_log_extra', log_fields: { privileged_surface: true } },
+  },
   {
     id: 'redact-sensitive-fields',
     when: 'action.operation.startsWith("crm.contacts.") && has(action.arguments.fields) && action.arguments.fields.exists(f, f in ["ssn", "dob", "passport_no"])',
@@ -52,25 +64,41 @@ export const PROXY_RULES = [
     decision: { kind: 'substitute', replacement_action: { surface: 'sdk', operation: 'crm.contacts.draft_email' } },
   },
   { id: 'high-risk-approval', when: 'has(context.risk_score) && context.risk_score >= 80', decision: { kind: 'approval' } },
-  { id: 'vip-contact-step-up', when: 'has(action.target_resource) && action.target_resource.startsWith("crm://contacts/vip-")', decision: { kind: 'step_up', required_acr: 'hwk' } },
+  {
+    id: 'vip-contact-step-up',
+    when: 'has(action.target_resource) && action.target_resource.startsWith("crm://contacts/vip-")',
+    decision: { kind: 'step_up', required_acr: 'hwk' },
+  },
   {
     id: 'csv-export-downgrade',
     when: 'has(action.arguments.format) && action.arguments.format == "csv" && has(action.arguments.limit) && action.arguments.limit > 100',
     decision: { kind: 'allow_with_downgrade', downgraded_action: { arguments: { format: 'csv', limit: 100 } } },
   },
-  { id: 'sandbox-tenant-log', when: 'has(context.tenant) && context.tenant.matches("^sandbox-[a-z0-9]+$")', decision: { kind: 'allow_with_log_extra', log_fields: { sandbox: true } } },
+  {
+    id: 'sandbox-tenant-log',
+    when: 'has(context.tenant) && context.tenant.matches("^sandbox-[a-z0-9]+$")',
+    decision: { kind: 'allow_with_log_extra', log_fields: { sandbox: true } },
+  },
   {
     id: 'prompt-injection-marker',
     when: 'has(action.arguments.query) && (action.arguments.query.contains("ignore previous") || action.arguments.query.contains("system prompt"))',
     decision: { kind: 'deny', reason: 'prompt_injection', message: 'The query looks like a prompt injection.' },
   },
-  { id: 'delegation-too-deep', when: 'has(context.on_behalf_of) && size(context.on_behalf_of) > 2', decision: { kind: 'deny', reason: 'delegation_depth', message: 'At most two hops of delegation.' } },
+  {
+    id: 'delegation-too-deep',
+    when: 'has(context.on_behalf_of) && size(context.on_behalf_of) > 2',
+    decision: { kind: 'deny', reason: 'delegation_depth', message: 'At most two hops of delegation.' },
+  },
   {
     id: 'wide-mandate-log',
     when: 'mandate.scope.resources.exists(r, r == "crm://**") && action.operation.startsWith("crm.contacts.")',
     decision: { kind: 'allow_with_log_extra', log_fields: { wide_mandate: true } },
   },
-  { id: 'public-channel-deny', when: 'has(context.channel) && context.channel in ["public-web", "anonymous"]', decision: { kind: 'deny', reason: 'public_channel', message: 'Not from public channels.' } },
+  {
+    id: 'public-channel-deny',
+    when: 'has(context.channel) && context.channel in ["public-web", "anonymous"]',
+    decision: { kind: 'deny', reason: 'public_channel', message: 'Not from public channels.' },
+  },
   {
     id: 'outdated-mcp-client',
     when: 'action.surface == "mcp" && has(context.client_version) && context.client_version < "1.4.0"',
@@ -225,7 +253,12 @@ export function cerbosCheckBody(call, claims, requestId = 'bench') {
   return {
     requestId,
     principal: { id: String(claims.sub), roles: ['agent'], attr: claims },
-    resources: [{ actions: [CERBOS_ACTION], resource: { kind: CERBOS_RESOURCE_KIND, id: String(call.action.target_resource ?? 'none'), attr: { action: call.action, context: call.context ?? {} } } }],
+    resources: [
+      {
+        actions: [CERBOS_ACTION],
+        resource: { kind: CERBOS_RESOURCE_KIND, id: String(call.action.target_resource ?? 'none'), attr: { action: call.action, context: call.context ?? {} } },
+      },
+    ],
   };
 }
 

@@ -71,16 +71,85 @@ export const scenarios = [
 
 /** Intentions an org of the evaluate scenario has published (realistic operator-written ones). */
 const EVALUATE_INTENTIONS = [
-  ['crm.contact_lookup', 'Look up a CRM contact', 'Read a HubSpot contact (email, phone) to answer a customer question.', 'lookup', [['hubspot', 'contacts.email'], ['hubspot', 'contacts.phone']]],
-  ['crm.deal_update', 'Update a deal', 'Change the stage or amount of a HubSpot deal.', 'write', [['hubspot', 'deals.stage'], ['hubspot', 'deals.amount']]],
-  ['support.ticket_lookup', 'Look up a support ticket', 'Read a Zendesk ticket and its comments.', 'lookup', [['zendesk', 'tickets.subject'], ['zendesk', 'tickets.comments']]],
+  [
+    'crm.contact_lookup',
+    'Look up a CRM contact',
+    'Read a HubSpot contact (email, phone) to answer a customer question.',
+    'lookup',
+    [
+      ['hubspot', 'contacts.email'],
+      ['hubspot', 'contacts.phone'],
+    ],
+  ],
+  [
+    'crm.deal_update',
+    'Update a deal',
+    'Change the stage or amount of a HubSpot deal.',
+    'write',
+    [
+      ['hubspot', 'deals.stage'],
+      ['hubspot', 'deals.amount'],
+    ],
+  ],
+  [
+    'support.ticket_lookup',
+    'Look up a support ticket',
+    'Read a Zendesk ticket and its comments.',
+    'lookup',
+    [
+      ['zendesk', 'tickets.subject'],
+      ['zendesk', 'tickets.comments'],
+    ],
+  ],
   ['support.ticket_reply', 'Reply to a ticket', 'Post a public reply on a Zendesk ticket.', 'write', [['zendesk', 'tickets.comments']]],
-  ['billing.invoice_lookup', 'Look up invoices', 'List or read Stripe invoices of a customer.', 'lookup', [['stripe', 'invoices.amount_due'], ['stripe', 'invoices.status']]],
-  ['billing.revenue_report', 'Revenue report', 'Summarise monthly recurring revenue from Stripe subscriptions.', 'reporting', [['stripe', 'subscriptions.plan']]],
-  ['eng.issue_lookup', 'Look up an issue', 'Read a Jira issue: status, assignee, description.', 'lookup', [['jira', 'issues.status'], ['jira', 'issues.assignee']]],
+  [
+    'billing.invoice_lookup',
+    'Look up invoices',
+    'List or read Stripe invoices of a customer.',
+    'lookup',
+    [
+      ['stripe', 'invoices.amount_due'],
+      ['stripe', 'invoices.status'],
+    ],
+  ],
+  [
+    'billing.revenue_report',
+    'Revenue report',
+    'Summarise monthly recurring revenue from Stripe subscriptions.',
+    'reporting',
+    [['stripe', 'subscriptions.plan']],
+  ],
+  [
+    'eng.issue_lookup',
+    'Look up an issue',
+    'Read a Jira issue: status, assignee, description.',
+    'lookup',
+    [
+      ['jira', 'issues.status'],
+      ['jira', 'issues.assignee'],
+    ],
+  ],
   ['eng.pr_review', 'Review a pull request', 'Read a GitHub pull request and its diff to review it.', 'analysis', [['github', 'pulls.diff']]],
-  ['hr.employee_lookup', 'Look up an employee', 'Read an employee record (title, manager) from Workday.', 'lookup', [['workday', 'employees.title'], ['workday', 'employees.manager']]],
-  ['data.customer_export', 'Export customers', 'Bulk export the customer table from Snowflake to CSV.', 'export', [['snowflake', 'customers.email'], ['snowflake', 'customers.country']]],
+  [
+    'hr.employee_lookup',
+    'Look up an employee',
+    'Read an employee record (title, manager) from Workday.',
+    'lookup',
+    [
+      ['workday', 'employees.title'],
+      ['workday', 'employees.manager'],
+    ],
+  ],
+  [
+    'data.customer_export',
+    'Export customers',
+    'Bulk export the customer table from Snowflake to CSV.',
+    'export',
+    [
+      ['snowflake', 'customers.email'],
+      ['snowflake', 'customers.country'],
+    ],
+  ],
   ['chat.send_message', 'Send a Slack message', 'Post a message to a Slack channel.', 'write', [['slack', 'messages.text']]],
   ['calendar.event_lookup', 'Look up calendar events', 'Read Google Calendar events of a user.', 'lookup', [['gcal', 'events.start']]],
 ];
@@ -88,7 +157,10 @@ const EVALUATE_INTENTIONS = [
 /** The calls of the evaluate scenario, in rotation: mostly covered, some ambient, some with fields. */
 const EVALUATE_CALLS = [
   { tool_call: { name: 'hubspot.get_contact', arguments: { email: 'ada@example.com', fields: ['email'] } }, user_id: 'u_1', session_id: 's_1' },
-  { tool_call: { name: 'zendesk_get_ticket', arguments: { ticket_id: 4521 } }, conversation_context: [{ role: 'user', content: 'What did the customer say in ticket 4521?' }] },
+  {
+    tool_call: { name: 'zendesk_get_ticket', arguments: { ticket_id: 4521 } },
+    conversation_context: [{ role: 'user', content: 'What did the customer say in ticket 4521?' }],
+  },
   { tool_call: { name: 'stripe.list_invoices', arguments: { customer: 'cus_Nf82kd0', status: 'open' } }, user_id: 'u_2' },
   { tool_call: { name: 'jira.getIssue', arguments: { key: 'ENG-1234', fields: 'status, assignee' } } },
   { tool_call: { name: 'workday_get_employee', arguments: { employee_id: 'E-77' } }, user_id: 'u_3', session_id: 's_3' },
@@ -105,7 +177,24 @@ const EVALUATE_CALLS = [
 const EVALUATE_ACTIVE = 100;
 function fillerIntentions(count) {
   const sources = ['salesforce', 'netsuite', 'greenhouse', 'okta', 'datadog', 'pagerduty', 'confluence', 'notion', 'asana', 'shopify', 'intercom', 'gusto'];
-  const objects = ['accounts', 'opportunities', 'vendors', 'purchase orders', 'candidates', 'interviews', 'users', 'groups', 'monitors', 'incidents', 'pages', 'tasks', 'orders', 'conversations', 'payroll runs', 'benefits'];
+  const objects = [
+    'accounts',
+    'opportunities',
+    'vendors',
+    'purchase orders',
+    'candidates',
+    'interviews',
+    'users',
+    'groups',
+    'monitors',
+    'incidents',
+    'pages',
+    'tasks',
+    'orders',
+    'conversations',
+    'payroll runs',
+    'benefits',
+  ];
   const purposes = [
     ['lookup', 'Look up', 'Read one record to answer a question from a colleague.'],
     ['report', 'Report on', 'Summarise weekly figures for the leadership review.'],
@@ -119,7 +208,16 @@ function fillerIntentions(count) {
     const object = objects[(i * 7) % objects.length];
     const [verb, display, why] = purposes[(i * 3) % purposes.length];
     const slug = object.replace(/ /g, '_');
-    out.push([`${source}.${slug}_${verb}.${i}`, `${display} ${object} in ${source}`, `${display} ${object} in ${source}. ${why}`, classes[verb], [[source, `${slug}.name`], [source, `${slug}.owner`]]]);
+    out.push([
+      `${source}.${slug}_${verb}.${i}`,
+      `${display} ${object} in ${source}`,
+      `${display} ${object} in ${source}. ${why}`,
+      classes[verb],
+      [
+        [source, `${slug}.name`],
+        [source, `${slug}.owner`],
+      ],
+    ]);
   }
   return out;
 }
@@ -130,8 +228,16 @@ const evaluateScenario = (name, connections, extra = {}) => ({
   warmupS: 3,
   durationS: 10,
   async setup(ctx) {
-    for (const [label, display_name, description, intent_class, elements] of [...EVALUATE_INTENTIONS, ...fillerIntentions(EVALUATE_ACTIVE - EVALUATE_INTENTIONS.length)]) {
-      const created = await ctx.api('POST', '/v1/intentions', { label, display_name, description, intent_class, data_elements: elements.map(([data_source_id, path]) => ({ data_source_id, path })) }, 201);
+    for (const [label, display_name, description, intent_class, elements] of [
+      ...EVALUATE_INTENTIONS,
+      ...fillerIntentions(EVALUATE_ACTIVE - EVALUATE_INTENTIONS.length),
+    ]) {
+      const created = await ctx.api(
+        'POST',
+        '/v1/intentions',
+        { label, display_name, description, intent_class, data_elements: elements.map(([data_source_id, path]) => ({ data_source_id, path })) },
+        201,
+      );
       await ctx.api('POST', `/v1/intentions/${created.id}/publish`, undefined, 200);
     }
     const outcomes = [];
@@ -191,9 +297,19 @@ scenarios.push(
     durationS: 10,
     note: 'POST /v1/grants/verify of a grant issued by evaluate (signature checked once, then claims, org and expiry on every call)',
     async setup(ctx) {
-      const created = await ctx.api('POST', '/v1/intentions', { label: 'bench.verify.lookup', display_name: 'Look up a contact', description: 'Read a HubSpot contact.', intent_class: 'lookup' }, 201);
+      const created = await ctx.api(
+        'POST',
+        '/v1/intentions',
+        { label: 'bench.verify.lookup', display_name: 'Look up a contact', description: 'Read a HubSpot contact.', intent_class: 'lookup' },
+        201,
+      );
       await ctx.api('POST', `/v1/intentions/${created.id}/publish`, undefined, 200);
-      const evaluated = await ctx.api('POST', '/v1/intent/evaluate', { tool_call: { name: 'hubspot.get_contact', arguments: { email: 'ada@example.com' } } }, 200);
+      const evaluated = await ctx.api(
+        'POST',
+        '/v1/intent/evaluate',
+        { tool_call: { name: 'hubspot.get_contact', arguments: { email: 'ada@example.com' } } },
+        200,
+      );
       if (!evaluated.grant) throw new Error(`grants-verify: evaluate gave no grant (${evaluated.outcome})`);
       return { token: evaluated.grant };
     },
@@ -246,7 +362,11 @@ const mcpProxyScenario = (name, extra = {}) => ({
   ...extra,
 });
 
-scenarios.push(mcpProxyScenario('mcp-proxy-call'), mcpProxyScenario('mcp-proxy-call-paced', { rate: 2000 }), mcpProxyScenario('mcp-proxy-call-paced-500', { rate: 500, peers: false }));
+scenarios.push(
+  mcpProxyScenario('mcp-proxy-call'),
+  mcpProxyScenario('mcp-proxy-call-paced', { rate: 2000 }),
+  mcpProxyScenario('mcp-proxy-call-paced-500', { rate: 500, peers: false }),
+);
 
 // Custom (run(ctx)): deliveries per second and delay of webhooks to a local receiver, in a fresh org.
 scenarios.push(webhookDeliveryScenario);

@@ -243,7 +243,9 @@ export async function startEmbedded() {
   try {
     const [port] = await freePorts(1);
     // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1.
-    apps.push(await startApp('embedded', { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey, WEBHOOKS_ALLOW_PRIVATE: 'true' }, port));
+    apps.push(
+      await startApp('embedded', { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey, WEBHOOKS_ALLOW_PRIVATE: 'true' }, port),
+    );
     await waitReady(apps[0].url);
   } catch (err) {
     await stop();
@@ -345,7 +347,12 @@ export async function startDistributed() {
     apps.push(
       await startApp(
         'webhook-dispatcher',
-        { ...common, WEBHOOK_KEK: randomBytes(32).toString('base64'), WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_CONSUMER_GROUP: `webhook-dispatcher.bench-${randomBytes(4).toString('hex')}` },
+        {
+          ...common,
+          WEBHOOK_KEK: randomBytes(32).toString('base64'),
+          WEBHOOKS_ALLOW_PRIVATE: 'true',
+          WEBHOOK_CONSUMER_GROUP: `webhook-dispatcher.bench-${randomBytes(4).toString('hex')}`,
+        },
         webhooksPort,
       ),
     );

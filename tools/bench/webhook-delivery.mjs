@@ -95,7 +95,9 @@ const SOURCES = {
 /** Standard Webhooks 1.0: true when one of the `v1,` signatures is the HMAC of id.timestamp.body. */
 export function verifySignature(secret, id, timestamp, body, header) {
   if (typeof secret !== 'string' || !secret.startsWith('whsec_') || !id || !timestamp || !header) return false;
-  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${timestamp}.${body}`).digest();
+  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest();
   return String(header)
     .split(' ')
     .some((entry) => {
@@ -135,7 +137,8 @@ async function startReceiver(keyOf) {
         return;
       }
       const n = deliveries.push({ id, t, key: keyOf(json.data), ts: json.timestamp, type: json.type });
-      if (n <= VERIFY_FIRST || n % VERIFY_EVERY === 0) samples.push({ id, timestamp: req.headers['webhook-timestamp'], signature: req.headers['webhook-signature'], body });
+      if (n <= VERIFY_FIRST || n % VERIFY_EVERY === 0)
+        samples.push({ id, timestamp: req.headers['webhook-timestamp'], signature: req.headers['webhook-signature'], body });
     });
   });
   server.keepAliveTimeout = 30_000;
@@ -196,7 +199,8 @@ async function run(ctx) {
     const catchUpStart = Date.now();
     await source.sentinel(org.api, prepared);
     while (!receiver.deliveries.some((d) => d.type === s.type)) {
-      if (Date.now() - catchUpStart > s.waitS * 1000) throw new Error(`the event before the load was not delivered within ${s.waitS} s (dispatcher behind on a Kafka backlog?)`);
+      if (Date.now() - catchUpStart > s.waitS * 1000)
+        throw new Error(`the event before the load was not delivered within ${s.waitS} s (dispatcher behind on a Kafka backlog?)`);
       ctx.assertAlive();
       await sleep(20);
     }
@@ -204,7 +208,9 @@ async function run(ctx) {
     await sleep(200);
     const before = receiver.deliveries.length;
 
-    ctx.log(`${ctx.mode} webhook-delivery: ${s.type} from ${source.connections} loops for ${ctx.durationS} s (at most ${s.maxEvents} events) to ${receiver.url}...`);
+    ctx.log(
+      `${ctx.mode} webhook-delivery: ${s.type} from ${source.connections} loops for ${ctx.durationS} s (at most ${s.maxEvents} events) to ${receiver.url}...`,
+    );
     const r = await ctx.runLoader({
       scenario: 'webhook-delivery',
       params: { ...params, event: s.type },
@@ -315,7 +321,10 @@ async function run(ctx) {
         'drain_s = last delivery minus the last event; errors = failed calls + bad signatures (a sample: first 50, then every 10th) + malformed deliveries',
     };
   } finally {
-    if (hookId) await org.api('DELETE', `/v1/webhooks/${hookId}`, undefined, 204).catch((err) => ctx.log(`webhook-delivery: could not delete the webhook: ${err.message}`));
+    if (hookId)
+      await org
+        .api('DELETE', `/v1/webhooks/${hookId}`, undefined, 204)
+        .catch((err) => ctx.log(`webhook-delivery: could not delete the webhook: ${err.message}`));
     await receiver.close();
   }
 }

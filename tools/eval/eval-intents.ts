@@ -92,7 +92,9 @@ for (const s of Object.keys(summary)) {
   console.log(`\nreliability, ${s} (${splitNote[s] ?? s}): confidence band → n, mean confidence, accuracy; ECE ${expectedCalibrationError(bands).toFixed(3)}`);
   for (const b of bands) {
     if (b.n === 0) continue;
-    console.log(`  [${b.lo.toFixed(2)}, ${b.hi.toFixed(2)}${b.hi === 1 ? ']' : ')'}  n=${String(b.n).padEnd(4)} ${b.meanConfidence.toFixed(2)} → ${pct(b.accuracy)}`);
+    console.log(
+      `  [${b.lo.toFixed(2)}, ${b.hi.toFixed(2)}${b.hi === 1 ? ']' : ')'}  n=${String(b.n).padEnd(4)} ${b.meanConfidence.toFixed(2)} → ${pct(b.accuracy)}`,
+    );
   }
 }
 
@@ -126,14 +128,16 @@ if (args.get('quiet') !== 'true') {
   const wrong = visible.filter((o) => !isCorrect(o));
   console.error(`\nmisclassified (${wrong.length}):`);
   for (const o of wrong) {
-    const top = o.r.evidence.supporting_evidence
-      .map((e) => `${e.intent_label} ${e.relative_score.toFixed(2)} [${e.matched_terms.join(' ')}]`)
-      .join(' | ');
-    console.error(`  ${o.c.id} ${o.c.split} ${o.c.tool_call.name}: expected ${o.c.expected_label}, got ${o.r.decision.label} (conf ${o.r.confidence.toFixed(2)}) — ${top}`);
+    const top = o.r.evidence.supporting_evidence.map((e) => `${e.intent_label} ${e.relative_score.toFixed(2)} [${e.matched_terms.join(' ')}]`).join(' | ');
+    console.error(
+      `  ${o.c.id} ${o.c.split} ${o.c.tool_call.name}: expected ${o.c.expected_label}, got ${o.r.decision.label} (conf ${o.r.confidence.toFixed(2)}) — ${top}`,
+    );
   }
 }
 
-console.log(`\n${JSON.stringify({ eval: 'intents', layer: 'lexical', cases: set.cases.length, active_intentions: active, us_per_call: Math.round(perCallUs * 10) / 10, ...summary })}`);
+console.log(
+  `\n${JSON.stringify({ eval: 'intents', layer: 'lexical', cases: set.cases.length, active_intentions: active, us_per_call: Math.round(perCallUs * 10) / 10, ...summary })}`,
+);
 
 const gateSplit = args.get('gate-split') ?? 'test';
 const gated = summary[gateSplit] ?? metrics(bySplit(gateSplit));

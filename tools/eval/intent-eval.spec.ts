@@ -20,7 +20,8 @@ const outcome = (expected: string, label: string, confidence: number, evidence =
       classification_method: 'lexical',
       evaluation_layers_consulted: ['lexical'],
       confidence,
-      supporting_evidence: top === 'ambient' ? [] : [{ intent_label: top, intention_id: top, intent_class: 'lookup', score: 1, relative_score: 0.5, matched_terms: [] }],
+      supporting_evidence:
+        top === 'ambient' ? [] : [{ intent_label: top, intention_id: top, intent_class: 'lookup', score: 1, relative_score: 0.5, matched_terms: [] }],
       schema_version: 1,
     },
     signals: { relative: 0.5, margin: 0.5, actionMatch: 1, objectMatch: 1, evidence },
@@ -46,7 +47,13 @@ describe('split rule', () => {
 
 describe('metrics', () => {
   it('counts top-1, class accuracy and ambient precision / recall', () => {
-    const m = metrics([outcome('a', 'a', 0.9), outcome('a', 'b', 0.8), outcome('ambient', 'ambient', 0.9), outcome('a', 'ambient', 0.6), outcome('ambient', 'c', 0.4)]);
+    const m = metrics([
+      outcome('a', 'a', 0.9),
+      outcome('a', 'b', 0.8),
+      outcome('ambient', 'ambient', 0.9),
+      outcome('a', 'ambient', 0.6),
+      outcome('ambient', 'c', 0.4),
+    ]);
     expect(m.n).toBe(5);
     expect(m.top1).toBeCloseTo(2 / 5);
     expect(m.class_accuracy).toBeCloseTo(3 / 5); // a→b is still class lookup
@@ -88,7 +95,12 @@ describe('fitLogistic', () => {
   });
 
   it('stays finite on separable data', () => {
-    const fit = fitLogistic([{ x: 0.1, y: 0 }, { x: 0.2, y: 0 }, { x: 0.4, y: 1 }, { x: 0.5, y: 1 }]);
+    const fit = fitLogistic([
+      { x: 0.1, y: 0 },
+      { x: 0.2, y: 0 },
+      { x: 0.4, y: 1 },
+      { x: 0.5, y: 1 },
+    ]);
     expect(Number.isFinite(fit.midpoint) && Number.isFinite(fit.slope)).toBe(true);
     expect(fit.midpoint).toBeGreaterThan(0.2);
     expect(fit.midpoint).toBeLessThan(0.4);

@@ -145,7 +145,11 @@ export function fitLogistic(points: readonly { x: number; y: 0 | 1 }[], ridge = 
   let a = 0; // intercept
   let b = 1; // slope
   for (let it = 0; it < 100; it++) {
-    let ga = 0, gb = ridge * b, haa = 1e-9, hab = 0, hbb = ridge;
+    let ga = 0,
+      gb = ridge * b,
+      haa = 1e-9,
+      hab = 0,
+      hbb = ridge;
     for (const { x, y } of points) {
       const p = 1 / (1 + Math.exp(-(a + b * x)));
       const w = p * (1 - p);
@@ -167,7 +171,10 @@ export function fitLogistic(points: readonly { x: number; y: 0 | 1 }[], ridge = 
 }
 
 /** What each ambient floor would give on `os` (decisions re-derived from the evidence signal). */
-export function floorSweep(os: readonly Outcome[], floors: readonly number[]): { floor: number; top1: number; ambientPrecision: number; ambientRecall: number }[] {
+export function floorSweep(
+  os: readonly Outcome[],
+  floors: readonly number[],
+): { floor: number; top1: number; ambientPrecision: number; ambientRecall: number }[] {
   return floors.map((floor) => {
     const at = os.map((o) => {
       const top = o.r.evidence.supporting_evidence[0];

@@ -66,12 +66,7 @@ async function up() {
   }
 
   process.stdout.write(
-    [
-      `DATABASE_URL=${services.DEFAULT_DATABASE_URL}`,
-      `KAFKA_BROKERS=${KAFKA_BROKERS}`,
-      `REDIS_URL=${services.DEFAULT_REDIS_URL}`,
-      '',
-    ].join('\n'),
+    [`DATABASE_URL=${services.DEFAULT_DATABASE_URL}`, `KAFKA_BROKERS=${KAFKA_BROKERS}`, `REDIS_URL=${services.DEFAULT_REDIS_URL}`, ''].join('\n'),
   );
 }
 

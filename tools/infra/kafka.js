@@ -66,9 +66,7 @@ function ensureKafkaLibs() {
 
 async function resolveLibs() {
   const started = Date.now();
-  process.stderr.write(
-    `[kafka] resolving org.apache.kafka:kafka_2.13 from Maven Central into ${path.relative(REPO_ROOT, LIB_DIR)} (one-time)...\n`,
-  );
+  process.stderr.write(`[kafka] resolving org.apache.kafka:kafka_2.13 from Maven Central into ${path.relative(REPO_ROOT, LIB_DIR)} (one-time)...\n`);
   // Copy into a private dir and rename, so an interrupted or concurrent run never leaves a
   // half-filled lib dir that looks complete.
   const tmp = `${LIB_DIR}.tmp-${process.pid}`;
@@ -76,15 +74,7 @@ async function resolveLibs() {
   fs.mkdirSync(path.dirname(LIB_DIR), { recursive: true });
   let result;
   try {
-    result = await run('mvn', [
-      '-q',
-      '-B',
-      '-f',
-      POM,
-      'dependency:copy-dependencies',
-      '-DincludeScope=runtime',
-      `-DoutputDirectory=${tmp}`,
-    ]);
+    result = await run('mvn', ['-q', '-B', '-f', POM, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${tmp}`]);
   } catch (err) {
     fs.rmSync(tmp, { recursive: true, force: true });
     throw new Error(`${err.message}: Maven 3.8+ and Java 17+ are needed to fetch the Kafka broker from Maven Central`);
@@ -107,9 +97,7 @@ async function resolveLibs() {
 }
 
 function normalizeBrokers(brokers) {
-  return (Array.isArray(brokers) ? brokers : String(brokers).split(','))
-    .map((b) => b.trim())
-    .filter(Boolean);
+  return (Array.isArray(brokers) ? brokers : String(brokers).split(',')).map((b) => b.trim()).filter(Boolean);
 }
 
 /** True when a Kafka broker at `brokers` answers a metadata request within `timeoutMs`. */
@@ -365,16 +353,12 @@ async function startKafka(options = {}) {
   for (;;) {
     if (exited) {
       process.removeListener('exit', killOnExit);
-      throw new Error(
-        `Kafka broker on ${brokers} exited during start-up (${exitCode}); tail of ${logFile}:\n${readTail(logFile)}`,
-      );
+      throw new Error(`Kafka broker on ${brokers} exited during start-up (${exitCode}); tail of ${logFile}:\n${readTail(logFile)}`);
     }
     if (await isKafkaReachable(brokers, 2000)) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(
-        `Kafka broker on ${brokers} not ready after ${Math.round(timeoutMs / 1000)} s; tail of ${logFile}:\n${readTail(logFile)}`,
-      );
+      throw new Error(`Kafka broker on ${brokers} not ready after ${Math.round(timeoutMs / 1000)} s; tail of ${logFile}:\n${readTail(logFile)}`);
     }
     await sleep(250);
   }

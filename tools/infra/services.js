@@ -7,10 +7,8 @@ const { spawnSync } = require('node:child_process');
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
-const PG_START =
-  'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start';
-const REDIS_START =
-  'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no';
+const PG_START = 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start';
+const REDIS_START = 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no';
 
 function errMessage(err) {
   if (!err) return 'unknown error';

@@ -17,14 +17,20 @@ const cases = {
   domainContractsType: ['libs/intent-evaluator/src/domain/sub/x.ts', "import type { IntentClass } from '@igw/contracts';\nexport type Y = IntentClass;\n"],
   domainSwagger: ['libs/mandate-issuer/src/domain/x.ts', "import { ApiProperty } from '@nestjs/swagger';\nexport const y = ApiProperty;\n"],
   domainValidator: ['libs/approvals/src/domain/x.ts', "import { IsString } from 'class-validator';\nexport const y = IsString;\n"],
-  domainTransformer: ['libs/webhook-dispatcher/src/domain/x.spec.ts', "import { plainToInstance } from 'class-transformer';\nexport const y = plainToInstance;\n"],
+  domainTransformer: [
+    'libs/webhook-dispatcher/src/domain/x.spec.ts',
+    "import { plainToInstance } from 'class-transformer';\nexport const y = plainToInstance;\n",
+  ],
   domainKernel: ['libs/decision-proxy/src/domain/x.ts', "import { REVIEW_STATUSES } from '@igw/kernel';\nexport const y = REVIEW_STATUSES;\n"],
   appRedis: ['libs/api-gateway/src/application/use-cases/x.ts', "import Redis from 'ioredis';\nexport const y = Redis;\n"],
   appPrisma: ['libs/api-gateway/src/application/use-cases/x.ts', "import { PrismaClient } from '@prisma/client';\nexport const y = PrismaClient;\n"],
   appAdapter: ['libs/api-gateway/src/application/use-cases/x.ts', "import { x } from '../../adapters/x';\nexport const y = x;\n"],
   sharedToService: ['libs/shared/http/src/x.ts', "import { PolicyRegistryModule } from '@igw/policy-registry';\nexport const x = PolicyRegistryModule;\n"],
   adapterRedis: ['libs/api-gateway/src/adapters/redis/x.ts', "import Redis from 'ioredis';\nexport const x = Redis;\n"],
-  appNest: ['libs/api-gateway/src/application/x.ts', "import { Injectable } from '@nestjs/common';\nimport { newId } from '@igw/kernel';\nexport const x = [Injectable, newId];\n"],
+  appNest: [
+    'libs/api-gateway/src/application/x.ts',
+    "import { Injectable } from '@nestjs/common';\nimport { newId } from '@igw/kernel';\nexport const x = [Injectable, newId];\n",
+  ],
 } as const;
 
 describe('architecture lint rules', () => {
@@ -51,7 +57,8 @@ describe('architecture lint rules', () => {
   });
 
   it('domain code knows no wire format: no contracts, Swagger or validation, specs included', () => {
-    for (const name of ['domainContracts', 'domainContractsType', 'domainSwagger', 'domainValidator', 'domainTransformer']) expect(hits[name]).toMatch(/no-restricted-imports/);
+    for (const name of ['domainContracts', 'domainContractsType', 'domainSwagger', 'domainValidator', 'domainTransformer'])
+      expect(hits[name]).toMatch(/no-restricted-imports/);
     expect(hits.domainContracts).toMatch(/knows no wire format|pure TypeScript/);
   });
 

@@ -6,10 +6,12 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const cases = JSON.parse(await new Promise((r) => {
-  let s = '';
-  process.stdin.on('data', (d) => (s += d)).on('end', () => r(s));
-}));
+const cases = JSON.parse(
+  await new Promise((r) => {
+    let s = '';
+    process.stdin.on('data', (d) => (s += d)).on('end', () => r(s));
+  }),
+);
 const eslint = new ESLint({ cwd: root });
 const out = [];
 for (const { path, code } of cases) {

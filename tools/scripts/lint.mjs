@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_SKIP_NX_CACHE: 'true' };
 execFileSync(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-const res = spawnSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', 'apps', 'libs', 'tools'], { cwd: root, env, encoding: 'utf8' });
+const res = spawnSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', 'apps', 'libs', 'tools'], {
+  cwd: root,
+  env,
+  encoding: 'utf8',
+});
 const out = `${res.stdout ?? ''}${res.stderr ?? ''}`;
 process.stdout.write(out);
 if (/No cached ProjectGraph is available/.test(out)) {
@@ -16,7 +20,11 @@ if (/No cached ProjectGraph is available/.test(out)) {
 }
 if (res.status !== 0) process.exit(res.status ?? 1);
 // Formatting is part of lint: unformatted code fails `npm test` (fix with `npm run format`).
-const fmt = spawnSync(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level=warn', '.'], { cwd: root, env, encoding: 'utf8' });
+const fmt = spawnSync(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level=warn', '.'], {
+  cwd: root,
+  env,
+  encoding: 'utf8',
+});
 process.stdout.write(`${fmt.stdout ?? ''}${fmt.stderr ?? ''}`);
 if (fmt.status !== 0) {
   console.error('lint: files above are not formatted (npm run format)');

@@ -56,7 +56,12 @@ describe('distributed mode', () => {
       const registry = sys.processes.find((p) => p.name === 'policy-registry')!;
       const direct = await client(registry.url).get('/v1/intentions', { 'x-igw-org-id': 'org_x', 'x-igw-key-id': 'k', 'x-igw-scope': 'admin' });
       expect(direct.status).toBe(401);
-      const forged = await client(registry.url).get('/v1/intentions', { 'x-igw-internal-token': 'wrong'.repeat(8), 'x-igw-org-id': 'org_x', 'x-igw-key-id': 'k', 'x-igw-scope': 'admin' });
+      const forged = await client(registry.url).get('/v1/intentions', {
+        'x-igw-internal-token': 'wrong'.repeat(8),
+        'x-igw-org-id': 'org_x',
+        'x-igw-key-id': 'k',
+        'x-igw-scope': 'admin',
+      });
       expect(forged.status).toBe(401);
     });
   });
@@ -74,9 +79,18 @@ describe('distributed mode', () => {
       // Another service (the evaluator) queues requests over the internal route.
       const service = sys.processes.find((p) => p.name === 'approvals')!;
       const internal = client(service.url, undefined);
-      const headers = { 'x-igw-internal-token': sys.internalToken, 'x-igw-org-id': org.body.org.id, 'x-igw-key-id': org.body.api_key.id, 'x-igw-scope': 'admin' };
+      const headers = {
+        'x-igw-internal-token': sys.internalToken,
+        'x-igw-org-id': org.body.org.id,
+        'x-igw-key-id': org.body.api_key.id,
+        'x-igw-scope': 'admin',
+      };
       const queue = (fingerprint: string) =>
-        internal.post('/internal/approvals', { source: 'evaluate', intent_label: 'crm.export', tool_name: 'crm_export', summary: 'export customers', fingerprint }, headers);
+        internal.post(
+          '/internal/approvals',
+          { source: 'evaluate', intent_label: 'crm.export', tool_name: 'crm_export', summary: 'export customers', fingerprint },
+          headers,
+        );
       const first = await queue('fp-1');
       expect(first.status).toBe(201);
       expect(first.body).toMatchObject({ status: 'pending', source: 'evaluate', requested_by_key_id: org.body.api_key.id });
@@ -164,7 +178,11 @@ describe('distributed mode', () => {
   describe('start-up misconfiguration', () => {
     it.each([
       ['api-gateway', { GATEWAY_MODE: 'distributed' }, /DATABASE_URL/],
-      ['api-gateway', { GATEWAY_MODE: 'distributed', DATABASE_URL: 'postgresql://x@127.0.0.1/x', KAFKA_BROKERS: 'k:1', REDIS_URL: 'redis://r', INTERNAL_AUTH_TOKEN: 'short' }, /INTERNAL_AUTH_TOKEN/],
+      [
+        'api-gateway',
+        { GATEWAY_MODE: 'distributed', DATABASE_URL: 'postgresql://x@127.0.0.1/x', KAFKA_BROKERS: 'k:1', REDIS_URL: 'redis://r', INTERNAL_AUTH_TOKEN: 'short' },
+        /INTERNAL_AUTH_TOKEN/,
+      ],
       ['policy-registry', { GATEWAY_MODE: 'distributed', PORT: 'eighty' }, /PORT must be an integer/],
       ['embedded', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     ])('%s prints one clear line and exits non-zero', async (app, env, pattern) => {

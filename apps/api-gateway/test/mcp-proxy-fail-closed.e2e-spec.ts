@@ -21,7 +21,11 @@ describe('mcp-proxy fails closed (distributed)', () => {
     rules: [{ id: 'approve-refund', when: 'action.operation == "crm.refunds.create"', decision: { kind: 'approval' } }],
   };
   const call = (operation: string) =>
-    writer.post('/v1/mcp-proxy/call', { action: { surface: 'sdk', operation, target_resource: 'crm://x/1' }, context: { actor: 'agent:a', prompt_id: 'p1' }, audience: 'crm-api' }, { 'x-service-mandate': mandate });
+    writer.post(
+      '/v1/mcp-proxy/call',
+      { action: { surface: 'sdk', operation, target_resource: 'crm://x/1' }, context: { actor: 'agent:a', prompt_id: 'p1' }, audience: 'crm-api' },
+      { 'x-service-mandate': mandate },
+    );
   const stop = (name: string) => sys.processes.find((p) => p.name === name)!.stop();
   const bump = async (key: string) => {
     const k = `igw:ver:${key}:${orgId}`;

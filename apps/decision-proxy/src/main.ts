@@ -2,7 +2,15 @@ import 'reflect-metadata';
 import { APPROVALS_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { HttpApprovalsClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
-import { DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, decisionProxySettings, HttpJwksSource, JWKS_SOURCE } from '@igw/decision-proxy';
+import {
+  DECISION_PROXY_MIGRATIONS,
+  DECISION_PROXY_SCHEMA,
+  DecisionProxyConfig,
+  DecisionProxyModule,
+  decisionProxySettings,
+  HttpJwksSource,
+  JWKS_SOURCE,
+} from '@igw/decision-proxy';
 import { ReadModelTracker } from '@igw/events';
 import { openService, replicaGroup, runApp, serveService, serviceChecks } from '@igw/runtime';
 

@@ -5,9 +5,30 @@ import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATI
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
 import { APPROVALS_MIGRATIONS, APPROVALS_SCHEMA, ApprovalsModule } from '@igw/approvals';
 import { EVALUATOR_MIGRATIONS, EVALUATOR_SCHEMA, EvaluatorConfig, evaluatorSettings, IntentEvaluatorModule } from '@igw/intent-evaluator';
-import { KeyRing, MANDATE_ISSUER_MIGRATIONS, MANDATE_ISSUER_SCHEMA, MandateIssuerConfig, MandateIssuerModule, mandateIssuerSettings } from '@igw/mandate-issuer';
-import { WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispatcherConfig, webhookDispatcherSettings, WebhookDispatcherModule } from '@igw/webhook-dispatcher';
-import { DECISION_PROXY_MIGRATIONS, DECISION_PROXY_SCHEMA, DecisionProxyConfig, DecisionProxyModule, decisionProxySettings, JWKS_SOURCE, type JwkSet } from '@igw/decision-proxy';
+import {
+  KeyRing,
+  MANDATE_ISSUER_MIGRATIONS,
+  MANDATE_ISSUER_SCHEMA,
+  MandateIssuerConfig,
+  MandateIssuerModule,
+  mandateIssuerSettings,
+} from '@igw/mandate-issuer';
+import {
+  WEBHOOK_DISPATCHER_MIGRATIONS,
+  WEBHOOK_DISPATCHER_SCHEMA,
+  WebhookDispatcherConfig,
+  webhookDispatcherSettings,
+  WebhookDispatcherModule,
+} from '@igw/webhook-dispatcher';
+import {
+  DECISION_PROXY_MIGRATIONS,
+  DECISION_PROXY_SCHEMA,
+  DecisionProxyConfig,
+  DecisionProxyModule,
+  decisionProxySettings,
+  JWKS_SOURCE,
+  type JwkSet,
+} from '@igw/decision-proxy';
 import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
 import { ReadModelTracker } from '@igw/events';

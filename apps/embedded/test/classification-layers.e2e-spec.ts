@@ -35,7 +35,11 @@ describe('classification layers (embedded, OpenAI-compatible endpoints)', () => 
     const res = await admin.post('/v1/intent/evaluate', ambiguous);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ outcome: 'allowed', intent_label: 'crm.contacts_export', intent_class: 'export' });
-    expect(res.body.classification_evidence).toMatchObject({ classification_method: 'llm', evaluation_layers_consulted: ['lexical', 'llm'], schema_version: 1 });
+    expect(res.body.classification_evidence).toMatchObject({
+      classification_method: 'llm',
+      evaluation_layers_consulted: ['lexical', 'llm'],
+      schema_version: 1,
+    });
     const chat = fake.requestsTo('/v1/chat/completions').at(-1)!;
     expect(chat.headers.authorization).toBe('Bearer sk-test-llm');
     const text = JSON.stringify(chat.body);
@@ -46,7 +50,11 @@ describe('classification layers (embedded, OpenAI-compatible endpoints)', () => 
   });
 
   it('an answer outside the candidates, a 500 or a timeout falls back to the lexical decision, recorded as a layer error', async () => {
-    for (const reply of [{ answer: { intent_label: 'admin.delete_everything', confidence: 1 } }, { status: 500, json: { error: 'boom' } }, { hang: true }] as const) {
+    for (const reply of [
+      { answer: { intent_label: 'admin.delete_everything', confidence: 1 } },
+      { status: 500, json: { error: 'boom' } },
+      { hang: true },
+    ] as const) {
       fake.chat(reply as never);
       const res = await admin.post('/v1/intent/evaluate', ambiguous);
       expect(res.status).toBe(200);

@@ -34,11 +34,22 @@ describe('mandate brokers and key store (embedded)', () => {
   beforeAll(async () => {
     const port = await freePort();
     const jwksUrl = `http://127.0.0.1:${port}/v1/mandate/jwks`;
-    vault = await VaultFakeServer.start({ jwksUrl, boundIssuer: 'intent-gateway', roles: { deployer: { bound_audiences: ['vault'], user_claim: 'sub', token_ttl: 900 } } });
+    vault = await VaultFakeServer.start({
+      jwksUrl,
+      boundIssuer: 'intent-gateway',
+      roles: { deployer: { bound_audiences: ['vault'], user_claim: 'sub', token_ttl: 900 } },
+    });
     conjur = await ConjurFakeServer.start({ account: 'acme', serviceId: 'agents', jwksUrl, issuer: 'intent-gateway', audience: 'vault' });
     sys = await startEmbeddedSystem({
       port,
-      env: { MANDATE_KEK: kek, VAULT_ADDR: vault.addr, CONJUR_URL: conjur.url, CONJUR_ACCOUNT: 'acme', CONJUR_AUTHN_JWT_SERVICE_ID: 'agents', CONJUR_HOST_ID: 'host/agents/deployer' },
+      env: {
+        MANDATE_KEK: kek,
+        VAULT_ADDR: vault.addr,
+        CONJUR_URL: conjur.url,
+        CONJUR_ACCOUNT: 'acme',
+        CONJUR_AUTHN_JWT_SERVICE_ID: 'agents',
+        CONJUR_HOST_ID: 'host/agents/deployer',
+      },
     });
     const admin = client(sys.url, sys.adminKey);
     writer = client(sys.url, (await admin.post('/v1/api-keys', { name: 'w', scope: 'policy_write' })).body.key);
@@ -91,7 +102,10 @@ describe('mandate brokers and key store (embedded)', () => {
     const res = await dispense({ kind: 'conjur' });
     expect(res.status).toBe(200);
     expect(res.body.broker_dispense).toEqual({ kind: 'conjur', result: { kind: 'minted', conjur_token: expect.any(String), expires_at: expect.any(String) } });
-    expect((await writer.post('/v1/mandate/revoke', { cred_id: res.body.cred_id })).body.broker_revocation).toEqual({ kind: 'conjur', result: 'not_revocable' });
+    expect((await writer.post('/v1/mandate/revoke', { cred_id: res.body.cred_id })).body.broker_revocation).toEqual({
+      kind: 'conjur',
+      result: 'not_revocable',
+    });
   });
 
   it('a key store the process cannot open answers 500 signing_failed, never signs, and keeps publishing the JWKS', async () => {

@@ -12,7 +12,11 @@ import { openService, replicaGroup, runApp, serveService, serviceChecks } from '
  * board in Redis, and records intent events in PostgreSQL.
  */
 runApp('intent-evaluator', async () => {
-  const config = requireDistributed(loadConfigOrExit(EvaluatorConfig, { GATEWAY_MODE: 'distributed', PORT: '8082', ...process.env }), 'intent-evaluator', ['INTERNAL_AUTH_TOKEN', 'POLICY_REGISTRY_URL', 'APPROVALS_URL']);
+  const config = requireDistributed(loadConfigOrExit(EvaluatorConfig, { GATEWAY_MODE: 'distributed', PORT: '8082', ...process.env }), 'intent-evaluator', [
+    'INTERNAL_AUTH_TOKEN',
+    'POLICY_REGISTRY_URL',
+    'APPROVALS_URL',
+  ]);
   const settings = evaluatorSettings(config);
 
   const svc = await openService(config, 'intent-evaluator', { schema: EVALUATOR_SCHEMA, migrations: EVALUATOR_MIGRATIONS });

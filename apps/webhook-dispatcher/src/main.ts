@@ -2,7 +2,13 @@ import 'reflect-metadata';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { ReadModelTracker } from '@igw/events';
 import { openService, runApp, serveService, serviceChecks } from '@igw/runtime';
-import { WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispatcherConfig, webhookDispatcherSettings, WebhookDispatcherModule } from '@igw/webhook-dispatcher';
+import {
+  WEBHOOK_DISPATCHER_MIGRATIONS,
+  WEBHOOK_DISPATCHER_SCHEMA,
+  WebhookDispatcherConfig,
+  webhookDispatcherSettings,
+  WebhookDispatcherModule,
+} from '@igw/webhook-dispatcher';
 
 /**
  * Distributed mode: `/v1/webhooks*` behind the gateway, the fan-out of every public event from
@@ -10,7 +16,10 @@ import { WEBHOOK_DISPATCHER_MIGRATIONS, WEBHOOK_DISPATCHER_SCHEMA, WebhookDispat
  * are leased in PostgreSQL with SKIP LOCKED).
  */
 runApp('webhook-dispatcher', async () => {
-  const config = requireDistributed(loadConfigOrExit(WebhookDispatcherConfig, { GATEWAY_MODE: 'distributed', PORT: '8086', ...process.env }), 'webhook-dispatcher');
+  const config = requireDistributed(
+    loadConfigOrExit(WebhookDispatcherConfig, { GATEWAY_MODE: 'distributed', PORT: '8086', ...process.env }),
+    'webhook-dispatcher',
+  );
   const settings = webhookDispatcherSettings(config);
 
   const svc = await openService(config, 'webhook-dispatcher', { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS });

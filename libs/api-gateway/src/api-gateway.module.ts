@@ -77,12 +77,7 @@ export class ApiGatewayModule {
     ];
     return {
       module: ApiGatewayModule,
-      controllers: [
-        OrgsHttpController,
-        ApiKeysHttpController,
-        HealthHttpController,
-        ...(proxies.size > 0 ? [ServiceProxyHttpController] : []),
-      ],
+      controllers: [OrgsHttpController, ApiKeysHttpController, HealthHttpController, ...(proxies.size > 0 ? [ServiceProxyHttpController] : [])],
       providers,
       exports: [BootstrapOrgUseCase, GATEWAY_PRISMA, CALLER_RESOLVER],
     };

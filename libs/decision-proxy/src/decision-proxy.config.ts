@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { BaseConfig, ServiceUrlSetting } from '@igw/config';
 
-
 /**
  * Settings of the decision proxy: the services it reads (distributed mode), where an older
  * version's decision journal may have been left, and the order of authentication levels for step_up.
@@ -28,7 +27,9 @@ export class DecisionProxyConfig extends BaseConfig {
 
   /** step_up: authentication levels, weakest first (default pwd,otp,mfa,hwk). */
   @IsOptional()
-  @Matches(/^[A-Za-z0-9_.:-]+(,[A-Za-z0-9_.:-]+)*$/, { message: 'MANDATE_ACR_LEVELS must be a comma-separated list of acr values, weakest first (e.g. pwd,otp,mfa,hwk)' })
+  @Matches(/^[A-Za-z0-9_.:-]+(,[A-Za-z0-9_.:-]+)*$/, {
+    message: 'MANDATE_ACR_LEVELS must be a comma-separated list of acr values, weakest first (e.g. pwd,otp,mfa,hwk)',
+  })
   MANDATE_ACR_LEVELS?: string;
 }
 

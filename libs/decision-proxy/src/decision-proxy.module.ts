@@ -1,5 +1,14 @@
 import { join } from 'node:path';
-import { Inject, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
+import {
+  Inject,
+  Logger,
+  Module,
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  type ModuleMetadata,
+  type OnApplicationBootstrap,
+  type Provider,
+} from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { EVENT_BUS, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions } from '@igw/events';
 import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
@@ -84,7 +93,11 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: MODULE_OPTIONS, useValue: { readModels: options.readModels, legacyJournalDir: options.legacyJournalDir } },
       { provide: InMemoryRevocationSet, useValue: revocationSet },
       { provide: REVOCATION_SET, useValue: revocationSet },
-      { provide: MANDATE_VERIFIER, useFactory: (jwks: JwksSource) => new JoseMandateVerifier(jwks, revocationSet, { clock, ...options.verifier }), inject: [JWKS_SOURCE] },
+      {
+        provide: MANDATE_VERIFIER,
+        useFactory: (jwks: JwksSource) => new JoseMandateVerifier(jwks, revocationSet, { clock, ...options.verifier }),
+        inject: [JWKS_SOURCE],
+      },
       ...(options.providers ?? []),
       IntentCardsReadModel,
       RevocationsReadModel,
@@ -116,7 +129,9 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
     if (this.options.legacyJournalDir) {
       const replayed = await replayLegacyJournal(this.options.legacyJournalDir, this.decisions, this.deadLetters);
       if (replayed.stored + replayed.setAside > 0 || !replayed.complete) {
-        this.logger.warn(`legacy decision journal: ${replayed.stored} stored, ${replayed.setAside} set aside${replayed.complete ? '' : '; the rest stays for the next start'}`);
+        this.logger.warn(
+          `legacy decision journal: ${replayed.stored} stored, ${replayed.setAside} set aside${replayed.complete ? '' : '; the rest stays for the next start'}`,
+        );
       }
     }
   }

@@ -50,6 +50,7 @@ describe('intent eval set', () => {
   });
 
   it('covers every active intention with at least two calls', () => {
-    for (const label of active.keys()) expect({ label, calls: set.cases.filter((c) => c.expected_label === label).length >= 2 }).toEqual({ label, calls: true });
+    for (const label of active.keys())
+      expect({ label, calls: set.cases.filter((c) => c.expected_label === label).length >= 2 }).toEqual({ label, calls: true });
   });
 });

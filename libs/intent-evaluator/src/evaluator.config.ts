@@ -77,10 +77,18 @@ export function classificationProviders(config: Partial<ClassificationSettings>,
   const embeddingsTimeoutMs = config.EMBEDDINGS_TIMEOUT_MS ?? 2000;
   const llmTimeoutMs = config.LLM_TIMEOUT_MS ?? 3000;
   const providers: Provider[] = [
-    { provide: CLASSIFICATION_CASCADE_OPTIONS, useValue: { embeddingTimeoutMs: embeddingsTimeoutMs, llmTimeoutMs, ...overrides } satisfies ClassificationCascadeOverrides },
+    {
+      provide: CLASSIFICATION_CASCADE_OPTIONS,
+      useValue: { embeddingTimeoutMs: embeddingsTimeoutMs, llmTimeoutMs, ...overrides } satisfies ClassificationCascadeOverrides,
+    },
   ];
   if (config.EMBEDDINGS_URL) {
-    const options = { baseUrl: config.EMBEDDINGS_URL, model: config.EMBEDDINGS_MODEL ?? 'text-embedding-3-small', apiKey: config.EMBEDDINGS_API_KEY, timeoutMs: embeddingsTimeoutMs };
+    const options = {
+      baseUrl: config.EMBEDDINGS_URL,
+      model: config.EMBEDDINGS_MODEL ?? 'text-embedding-3-small',
+      apiKey: config.EMBEDDINGS_API_KEY,
+      timeoutMs: embeddingsTimeoutMs,
+    };
     providers.push({ provide: EMBEDDING_MODEL, useFactory: () => new OpenAiEmbeddingsClient(options) });
   }
   if (config.LLM_URL) {

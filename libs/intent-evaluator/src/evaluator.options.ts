@@ -18,7 +18,9 @@ export function evaluatorSettings(config: EvaluatorConfig): EvaluatorSettings {
 function grantKeyOf(config: EvaluatorConfig): IntentEvaluatorModuleOptions['grantKey'] {
   const distributed = config.GATEWAY_MODE === 'distributed';
   if (distributed && !config.GRANT_SIGNING_KEY) {
-    throw new StartupError('GRANT_SIGNING_KEY must be set in distributed mode (an Ed25519 private key: PKCS#8 PEM or JWK JSON, shared by every evaluator replica)');
+    throw new StartupError(
+      'GRANT_SIGNING_KEY must be set in distributed mode (an Ed25519 private key: PKCS#8 PEM or JWK JSON, shared by every evaluator replica)',
+    );
   }
   try {
     const grantKey = config.GRANT_SIGNING_KEY ? parseGrantKeySetting(config.GRANT_SIGNING_KEY) : loadOrCreateEmbeddedGrantKey(config.DATA_DIR);

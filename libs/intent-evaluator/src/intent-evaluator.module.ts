@@ -1,4 +1,13 @@
-import { Inject, Logger, Module, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type ModuleMetadata,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions, type ReadModelTracker } from '@igw/events';
 import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';

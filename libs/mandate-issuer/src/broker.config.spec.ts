@@ -22,7 +22,13 @@ describe('BrokerConfig', () => {
       CONJUR_HOST_ID: 'host/data/agents',
       CONJUR_TIMEOUT_MS: '2500',
     });
-    expect(config).toMatchObject({ VAULT_JWT_MOUNT: 'team/jwt', VAULT_NAMESPACE: 'ns1/ns2', VAULT_TIMEOUT_MS: 1500, CONJUR_HOST_ID: 'host/data/agents', CONJUR_TIMEOUT_MS: 2500 });
+    expect(config).toMatchObject({
+      VAULT_JWT_MOUNT: 'team/jwt',
+      VAULT_NAMESPACE: 'ns1/ns2',
+      VAULT_TIMEOUT_MS: 1500,
+      CONJUR_HOST_ID: 'host/data/agents',
+      CONJUR_TIMEOUT_MS: 2500,
+    });
   });
 
   it.each([
@@ -58,7 +64,9 @@ describe('brokerProviders', () => {
   it('configures a broker per URL setting', async () => {
     const none = registry({});
     expect(none.configuredKinds()).toEqual([]);
-    const both = registry(parseConfig(BrokerConfig, { VAULT_ADDR: 'http://127.0.0.1:1', CONJUR_URL: 'http://127.0.0.1:1', CONJUR_ACCOUNT: 'a', CONJUR_AUTHN_JWT_SERVICE_ID: 's' }));
+    const both = registry(
+      parseConfig(BrokerConfig, { VAULT_ADDR: 'http://127.0.0.1:1', CONJUR_URL: 'http://127.0.0.1:1', CONJUR_ACCOUNT: 'a', CONJUR_AUTHN_JWT_SERVICE_ID: 's' }),
+    );
     expect(both.configuredKinds()).toEqual(['vault', 'conjur']);
     await Promise.all([none.onModuleDestroy(), both.onModuleDestroy()]);
   });

@@ -1,4 +1,12 @@
-import { Inject, Module, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type DynamicModule,
+  type ModuleMetadata,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { MANDATE_ISSUER_API } from '@igw/contracts';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard } from '@igw/events';

@@ -1,4 +1,10 @@
-export { PolicyRegistryModule, POLICY_REGISTRY_SCHEMA, POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_USE_CASES, type PolicyRegistryModuleOptions } from './policy-registry.module';
+export {
+  PolicyRegistryModule,
+  POLICY_REGISTRY_SCHEMA,
+  POLICY_REGISTRY_MIGRATIONS,
+  POLICY_REGISTRY_USE_CASES,
+  type PolicyRegistryModuleOptions,
+} from './policy-registry.module';
 export { checkRuleCondition, ruleConditionEnv, RULE_CONDITION_VARIABLES } from './domain/cel-condition';
 export { CreateIntentionUseCase } from './application/use-cases/create-intention.use-case';
 export { ListIntentionsUseCase, type IntentionPage } from './application/use-cases/list-intentions.use-case';

@@ -29,6 +29,8 @@ export class WebhookDispatcherConfig extends BaseConfig {
 
   /** Delays between attempts (default 5s,5m,30m,2h,5h,10h). */
   @IsOptional()
-  @Matches(/^\s*\d+(\.\d+)?(ms|s|m|h)?\s*(,\s*\d+(\.\d+)?(ms|s|m|h)?\s*)*$/, { message: 'WEBHOOK_RETRY_SCHEDULE must be a comma list of durations such as 5s,5m,30m,2h,5h,10h' })
+  @Matches(/^\s*\d+(\.\d+)?(ms|s|m|h)?\s*(,\s*\d+(\.\d+)?(ms|s|m|h)?\s*)*$/, {
+    message: 'WEBHOOK_RETRY_SCHEDULE must be a comma list of durations such as 5s,5m,30m,2h,5h,10h',
+  })
   WEBHOOK_RETRY_SCHEDULE?: string;
 }

@@ -53,7 +53,12 @@ export class WebhookDispatcherModule implements OnApplicationBootstrap, OnApplic
 
   static register(options: WebhookDispatcherModuleOptions): DynamicModule {
     const timeoutMs = options.timeoutMs ?? 10_000;
-    const settings: DeliverySettings = { retryScheduleS: options.retryScheduleS ?? DEFAULT_RETRY_SCHEDULE_S, batch: 100, maxInFlight: 500, leaseMs: timeoutMs + 30_000 };
+    const settings: DeliverySettings = {
+      retryScheduleS: options.retryScheduleS ?? DEFAULT_RETRY_SCHEDULE_S,
+      batch: 100,
+      maxInFlight: 500,
+      leaseMs: timeoutMs + 30_000,
+    };
     const providers: Provider[] = [
       { provide: CLOCK, useValue: options.clock ?? systemClock },
       { provide: EVENT_BUS, useValue: options.bus },

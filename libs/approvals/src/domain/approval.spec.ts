@@ -4,7 +4,14 @@ import { approve, asOf, consume, deny, expire, isConsumable, requestApproval, st
 
 const t0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
-const input = (extra: Partial<NewApproval> = {}): NewApproval => ({ source: 'evaluate', intentLabel: 'crm.export', toolName: 'export_customers', summary: 'export 10k rows', fingerprint: 'f'.repeat(64), ...extra });
+const input = (extra: Partial<NewApproval> = {}): NewApproval => ({
+  source: 'evaluate',
+  intentLabel: 'crm.export',
+  toolName: 'export_customers',
+  summary: 'export 10k rows',
+  fingerprint: 'f'.repeat(64),
+  ...extra,
+});
 const pending = (extra: Partial<NewApproval> = {}): Approval => requestApproval('apr_1', 'org_a', 'key_agent', input(extra), t0);
 
 const failure = (fn: () => unknown): AppError => failureOf(fn, AppError);
@@ -51,7 +58,12 @@ describe('approval', () => {
 
   it('approve and deny: pending → decided by another key, with time and reason', () => {
     expect(approve(pending(), 'key_human', at(5))).toMatchObject({ status: 'approved', decidedAt: at(5), decidedByKeyId: 'key_human', reason: null });
-    expect(deny(pending(), 'key_human', at(5), 'not today')).toMatchObject({ status: 'denied', decidedAt: at(5), decidedByKeyId: 'key_human', reason: 'not today' });
+    expect(deny(pending(), 'key_human', at(5), 'not today')).toMatchObject({
+      status: 'denied',
+      decidedAt: at(5),
+      decidedByKeyId: 'key_human',
+      reason: 'not today',
+    });
     expect(deny(pending(), 'key_human', at(5)).reason).toBeNull();
   });
 

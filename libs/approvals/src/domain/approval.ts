@@ -1,4 +1,13 @@
-import { APPROVAL_SOURCES, APPROVAL_STATUSES, conflict, forbidden, invalidRequest, type ApprovalSource, type ApprovalStatus, type ErrorDetail } from '@igw/kernel';
+import {
+  APPROVAL_SOURCES,
+  APPROVAL_STATUSES,
+  conflict,
+  forbidden,
+  invalidRequest,
+  type ApprovalSource,
+  type ApprovalStatus,
+  type ErrorDetail,
+} from '@igw/kernel';
 
 /** Approval requests (DESIGN 6.10): a call that needs a human's yes before it may proceed. */
 export { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus };
@@ -127,7 +136,9 @@ export function approve(a: Approval, deciderKeyId: string, now: Date): Approval 
 /** pending → denied, with an optional reason (same rules as approve). */
 export function deny(a: Approval, deciderKeyId: string, now: Date, reason?: string | null): Approval {
   if (reason !== undefined && reason !== null && (typeof reason !== 'string' || reason.length > LIMITS.reason)) {
-    throw invalidRequest(`reason must be a string of at most ${LIMITS.reason} characters`, [{ path: 'reason', message: `reason must be a string of at most ${LIMITS.reason} characters` }]);
+    throw invalidRequest(`reason must be a string of at most ${LIMITS.reason} characters`, [
+      { path: 'reason', message: `reason must be a string of at most ${LIMITS.reason} characters` },
+    ]);
   }
   return decide(a, deciderKeyId, now, 'denied', reason ?? null);
 }

@@ -1,19 +1,5 @@
 import { plainToInstance, Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsNumber,
-  Max,
-  IsObject,
-  IsOptional,
-  IsString,
-  Min,
-  ValidateNested,
-  validateSync,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, Max, IsObject, IsOptional, IsString, Min, ValidateNested, validateSync } from 'class-validator';
 import { DECISION_KINDS, EVALUATION_OUTCOMES, SCOPES, type DecisionKind, type EvaluationOutcome, type Scope } from '@igw/kernel';
 import { DataElementDto, INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus } from '../http/intentions.dto';
 import type { CardRule } from '../http/intent-cards.dto';

@@ -40,7 +40,11 @@ export class DispenseMandateDto {
   @MaxLength(128)
   intent_id!: string;
 
-  @ApiPropertyOptional({ example: 'prm_42', maxLength: 256, description: 'The prompt the mandate is bound to; without it the mandate is bound to no prompt (no prompt check at the proxy).' })
+  @ApiPropertyOptional({
+    example: 'prm_42',
+    maxLength: 256,
+    description: 'The prompt the mandate is bound to; without it the mandate is bound to no prompt (no prompt check at the proxy).',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
@@ -86,7 +90,11 @@ export class DispenseMandateDto {
 
 export class BrokerDispenseResultDto {
   @ApiProperty({ enum: BROKER_KINDS }) kind!: BrokerKind;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'vault: {kind: minted, vault_token, lease_duration}; conjur: {kind: minted, conjur_token, expires_at}' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'vault: {kind: minted, vault_token, lease_duration}; conjur: {kind: minted, conjur_token, expires_at}',
+  })
   result!: Record<string, unknown>;
 }
 

@@ -36,7 +36,11 @@ export class McpProxyCallDto {
   @RequiredNested(ProxyActionDto, 'action')
   action!: ProxyActionDto;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form; `actor`, `on_behalf_of`, `prompt_id` are checked against the mandate.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Free-form; `actor`, `on_behalf_of`, `prompt_id` are checked against the mandate.',
+  })
   @IsOptional()
   @IsObject({ message: 'context must be an object' })
   context?: Record<string, unknown>;

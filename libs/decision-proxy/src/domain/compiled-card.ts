@@ -80,7 +80,9 @@ export function materializeRuleDecision(ruleId: string, d: Record<string, unknow
         : missing('redact_fields', 'a non-empty list of field names');
     }
     case 'allow_with_downgrade':
-      return isObject(d['downgraded_action']) ? { ok: true, decision: { kind, downgraded_action: structuredClone(d['downgraded_action']) } } : missing('downgraded_action', 'an object');
+      return isObject(d['downgraded_action'])
+        ? { ok: true, decision: { kind, downgraded_action: structuredClone(d['downgraded_action']) } }
+        : missing('downgraded_action', 'an object');
     case 'allow_with_shadow': {
       // A rule may itself say "let it through, marked shadow": what would have applied is its
       // own shadow_decision when it gives a usable one, else a plain allow.
@@ -95,10 +97,19 @@ export function materializeRuleDecision(ruleId: string, d: Record<string, unknow
       return { ok: true, decision: { kind, review_id: null } };
     case 'negotiate':
       return isObject(d['suggested_action'])
-        ? { ok: true, decision: { kind, suggested_action: structuredClone(d['suggested_action']), message: text(d['message'], `rule ${ruleId} suggests a different request`) } }
+        ? {
+            ok: true,
+            decision: {
+              kind,
+              suggested_action: structuredClone(d['suggested_action']),
+              message: text(d['message'], `rule ${ruleId} suggests a different request`),
+            },
+          }
         : missing('suggested_action', 'an object');
     case 'substitute':
-      return isObject(d['replacement_action']) ? { ok: true, decision: { kind, replacement_action: structuredClone(d['replacement_action']) } } : missing('replacement_action', 'an object');
+      return isObject(d['replacement_action'])
+        ? { ok: true, decision: { kind, replacement_action: structuredClone(d['replacement_action']) } }
+        : missing('replacement_action', 'an object');
     case 'approval':
       return { ok: true, decision: { kind, approval_request_id: null } };
     case 'step_up':
@@ -107,7 +118,10 @@ export function materializeRuleDecision(ruleId: string, d: Record<string, unknow
       return { ok: true, decision: { kind, reason: text(d['reason'], 'rule_denied'), message: text(d['message'], `denied by rule ${ruleId}`) } };
     case 'deny_with_reroute':
       return isText(d['reroute_card_id'])
-        ? { ok: true, decision: { kind, reroute_card_id: d['reroute_card_id'], message: text(d['message'], `use intent card ${d['reroute_card_id']} for this action`) } }
+        ? {
+            ok: true,
+            decision: { kind, reroute_card_id: d['reroute_card_id'], message: text(d['message'], `use intent card ${d['reroute_card_id']} for this action`) },
+          }
         : missing('reroute_card_id', 'an intent card id');
     default:
       return { ok: false, problem: `decision.kind must be one of ${DECISION_KINDS.join(', ')}` };
@@ -132,7 +146,11 @@ function compileScope(scope: ScopePatterns): CompiledScope {
     if (!Array.isArray(patterns)) throw new RangeError(`allowed_scope.${name} must be a list of patterns`);
     return patterns.map((p) => compileScopeGlob(p as string));
   };
-  return { operations: list(scope.operations, 'operations'), resources: list(scope.resources, 'resources'), forbidden: list(scope.forbidden_operations, 'forbidden_operations') };
+  return {
+    operations: list(scope.operations, 'operations'),
+    resources: list(scope.resources, 'resources'),
+    forbidden: list(scope.forbidden_operations, 'forbidden_operations'),
+  };
 }
 
 /** Compiles a card (pure: the same card always compiles to an equivalent result). */

@@ -28,9 +28,25 @@ function card(rules: DecisionCardRule[] = [], over: Partial<DecisionCard> = {}):
   return { id: 'crm-card', version: 1, allowed_scope: structuredClone(SCOPE), shadow: false, rules, ...over };
 }
 
-const action = (over: Partial<ProxyAction> = {}): ProxyAction => ({ surface: 'sdk', operation: 'crm.contacts.read', arguments: { id: 42 }, target_resource: 'crm://contacts/42', ...over });
+const action = (over: Partial<ProxyAction> = {}): ProxyAction => ({
+  surface: 'sdk',
+  operation: 'crm.contacts.read',
+  arguments: { id: 42 },
+  target_resource: 'crm://contacts/42',
+  ...over,
+});
 
-function run(opts: { rules?: DecisionCardRule[]; card?: Partial<DecisionCard>; mandate?: Partial<MandateClaims>; action?: Partial<ProxyAction>; context?: Record<string, unknown>; mandateShadow?: boolean; acrLevels?: string[] } = {}) {
+function run(
+  opts: {
+    rules?: DecisionCardRule[];
+    card?: Partial<DecisionCard>;
+    mandate?: Partial<MandateClaims>;
+    action?: Partial<ProxyAction>;
+    context?: Record<string, unknown>;
+    mandateShadow?: boolean;
+    acrLevels?: string[];
+  } = {},
+) {
   const input: DecisionInput = {
     mandate: mandate(opts.mandate),
     card: compileCard(card(opts.rules ?? [], opts.card)),
@@ -40,12 +56,21 @@ function run(opts: { rules?: DecisionCardRule[]; card?: Partial<DecisionCard>; m
   return decide(input, opts.acrLevels ? { acrLevels: opts.acrLevels } : {});
 }
 
-const rule = (id: string, decision: Record<string, unknown>, when = 'true'): DecisionCardRule => ({ id, when, decision: decision as DecisionCardRule['decision'] });
+const rule = (id: string, decision: Record<string, unknown>, when = 'true'): DecisionCardRule => ({
+  id,
+  when,
+  decision: decision as DecisionCardRule['decision'],
+});
 
 describe('decision engine', () => {
   describe('step 9: default', () => {
     it('allows an in-scope action when no rule matches', () => {
-      expect(run({ rules: [rule('never', { kind: 'deny' }, 'false')] })).toEqual({ decision: { kind: 'allow' }, rule_id: null, stage: 'default', assign: null });
+      expect(run({ rules: [rule('never', { kind: 'deny' }, 'false')] })).toEqual({
+        decision: { kind: 'allow' },
+        rule_id: null,
+        stage: 'default',
+        assign: null,
+      });
     });
 
     it('allows with no context at all', () => {
@@ -57,8 +82,18 @@ describe('decision engine', () => {
   describe('the twelve kinds and their fields', () => {
     const cases: [string, Record<string, unknown>, Record<string, unknown>, string | null][] = [
       ['allow', { kind: 'allow' }, { kind: 'allow' }, null],
-      ['allow_with_log_extra', { kind: 'allow_with_log_extra', log_fields: { ticket: 'T-1' } }, { kind: 'allow_with_log_extra', log_fields: { ticket: 'T-1' } }, null],
-      ['allow_with_redact', { kind: 'allow_with_redact', redact_fields: ['ssn', 'email'] }, { kind: 'allow_with_redact', redact_fields: ['ssn', 'email'] }, null],
+      [
+        'allow_with_log_extra',
+        { kind: 'allow_with_log_extra', log_fields: { ticket: 'T-1' } },
+        { kind: 'allow_with_log_extra', log_fields: { ticket: 'T-1' } },
+        null,
+      ],
+      [
+        'allow_with_redact',
+        { kind: 'allow_with_redact', redact_fields: ['ssn', 'email'] },
+        { kind: 'allow_with_redact', redact_fields: ['ssn', 'email'] },
+        null,
+      ],
       [
         'allow_with_downgrade',
         { kind: 'allow_with_downgrade', downgraded_action: { operation: 'crm.contacts.read', arguments: { limit: 10 } } },
@@ -73,7 +108,12 @@ describe('decision engine', () => {
         { kind: 'negotiate', suggested_action: { operation: 'crm.contacts.read' }, message: 'read instead' },
         null,
       ],
-      ['substitute', { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } }, { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } }, null],
+      [
+        'substitute',
+        { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } },
+        { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } },
+        null,
+      ],
       ['approval', { kind: 'approval' }, { kind: 'approval', approval_request_id: null }, 'approval_request_id'],
       ['step_up', { kind: 'step_up', required_acr: 'mfa' }, { kind: 'step_up', required_acr: 'mfa' }, null],
       ['deny', { kind: 'deny', reason: 'after_hours', message: 'not now' }, { kind: 'deny', reason: 'after_hours', message: 'not now' }, null],
@@ -158,7 +198,11 @@ describe('decision engine', () => {
         expect(confusedDeputy(m, { prompt_id: 'anything' })).toBeNull();
         expect(confusedDeputy(m, { actor: 'agent-2', prompt_id: 'prm_2' })).toBe("context.actor is not the mandate's subject");
       }
-      const input: DecisionInput = { mandate: unbound, card: compileCard(card()), request: { action: action(), context: { actor: 'agent-1', prompt_id: 'prm_9' }, audience: 'crm-api' } };
+      const input: DecisionInput = {
+        mandate: unbound,
+        card: compileCard(card()),
+        request: { action: action(), context: { actor: 'agent-1', prompt_id: 'prm_9' }, audience: 'crm-api' },
+      };
       expect(decide(input).decision.kind).toBe('allow');
     });
 
@@ -176,7 +220,10 @@ describe('decision engine', () => {
     });
 
     it('applies forbidden_operations of the card as well as the mandate', () => {
-      const r = run({ card: { allowed_scope: { ...structuredClone(SCOPE), forbidden_operations: ['crm.contacts.update'] } }, action: { operation: 'crm.contacts.update' } });
+      const r = run({
+        card: { allowed_scope: { ...structuredClone(SCOPE), forbidden_operations: ['crm.contacts.update'] } },
+        action: { operation: 'crm.contacts.update' },
+      });
       expect(r.decision).toMatchObject({ kind: 'deny', reason: 'forbidden_operation' });
     });
 
@@ -206,7 +253,9 @@ describe('decision engine', () => {
     it('prefers more shared segments, then the mandate order', () => {
       const m = { scope: { ...structuredClone(SCOPE), operations: ['crm.read', 'crm.contacts.export', 'crm.contacts.read'] } };
       const c = { allowed_scope: { ...structuredClone(SCOPE), operations: ['crm.**'] } };
-      expect(run({ mandate: m, card: c, action: { operation: 'crm.contacts.merge' } }).decision).toMatchObject({ suggested_action: { operation: 'crm.contacts.export' } });
+      expect(run({ mandate: m, card: c, action: { operation: 'crm.contacts.merge' } }).decision).toMatchObject({
+        suggested_action: { operation: 'crm.contacts.export' },
+      });
       expect(run({ mandate: m, card: c, action: { operation: 'crm.other' } }).decision).toMatchObject({ suggested_action: { operation: 'crm.read' } });
       // crm.read is in the mandate but not in the card: never suggested.
       expect(run({ mandate: m, action: { operation: 'crm.other' } }).decision).toMatchObject({ suggested_action: { operation: 'crm.contacts.export' } });
@@ -223,13 +272,25 @@ describe('decision engine', () => {
     });
 
     it('never suggests a forbidden operation or one outside the card', () => {
-      const m = { scope: { operations: ['crm.contacts.delete', 'crm.contacts.purge', 'crm.contacts.read'], resources: ['crm://**'], forbidden_operations: ['crm.*.delete'] } };
+      const m = {
+        scope: {
+          operations: ['crm.contacts.delete', 'crm.contacts.purge', 'crm.contacts.read'],
+          resources: ['crm://**'],
+          forbidden_operations: ['crm.*.delete'],
+        },
+      };
       const c = { allowed_scope: { operations: ['crm.contacts.read', 'crm.contacts.list'], resources: ['crm://**'], forbidden_operations: [] } };
-      expect(run({ mandate: m, card: c, action: { operation: 'crm.contacts.list' } }).decision).toMatchObject({ suggested_action: { operation: 'crm.contacts.read' } });
+      expect(run({ mandate: m, card: c, action: { operation: 'crm.contacts.list' } }).decision).toMatchObject({
+        suggested_action: { operation: 'crm.contacts.read' },
+      });
     });
 
     it('denies scope_outside_intent when no variant exists', () => {
-      for (const a of [{ operation: 'billing.invoices.read' }, { target_resource: 's3://bucket/key' }, { operation: 'crm.contacts.merge', target_resource: 's3://x' }]) {
+      for (const a of [
+        { operation: 'billing.invoices.read' },
+        { target_resource: 's3://bucket/key' },
+        { operation: 'crm.contacts.merge', target_resource: 's3://x' },
+      ]) {
         const r = run({ action: a });
         expect(r.decision).toMatchObject({ kind: 'deny', reason: 'scope_outside_intent' });
       }
@@ -246,7 +307,10 @@ describe('decision engine', () => {
     });
 
     it('denies scope_invalid for a pattern that is not a scope glob', () => {
-      expect(run({ mandate: { scope: { operations: [''], resources: ['**'], forbidden_operations: [] } } }).decision).toMatchObject({ kind: 'deny', reason: 'scope_invalid' });
+      expect(run({ mandate: { scope: { operations: [''], resources: ['**'], forbidden_operations: [] } } }).decision).toMatchObject({
+        kind: 'deny',
+        reason: 'scope_invalid',
+      });
       expect(run({ card: { allowed_scope: { operations: ['**'], resources: ['**'], forbidden_operations: ['x'.repeat(600)] } } }).decision).toMatchObject({
         kind: 'deny',
         reason: 'scope_invalid',
@@ -272,7 +336,13 @@ describe('decision engine', () => {
     });
 
     it('sees action, context and mandate', () => {
-      const rules = [rule('r', { kind: 'deny', reason: 'x' }, 'action.surface == "sdk" && context.ticket == "T-1" && mandate.sub == "agent-1" && mandate.scope.operations.size() == 4')];
+      const rules = [
+        rule(
+          'r',
+          { kind: 'deny', reason: 'x' },
+          'action.surface == "sdk" && context.ticket == "T-1" && mandate.sub == "agent-1" && mandate.scope.operations.size() == 4',
+        ),
+      ];
       expect(run({ rules, context: { ticket: 'T-1' } }).rule_id).toBe('r');
       expect(run({ rules, context: { ticket: 'T-2' } }).rule_id).toBeNull();
     });
@@ -291,7 +361,10 @@ describe('decision engine', () => {
       });
 
       it('a non-bool result is an error', () => {
-        expect(run({ rules: [rule('r', { kind: 'allow' }, 'context.flag')], context: { flag: 'yes' } }).decision).toMatchObject({ kind: 'deny', reason: 'rule_error' });
+        expect(run({ rules: [rule('r', { kind: 'allow' }, 'context.flag')], context: { flag: 'yes' } }).decision).toMatchObject({
+          kind: 'deny',
+          reason: 'rule_error',
+        });
       });
 
       it('a condition that does not compile denies when reached, not before', () => {
@@ -309,7 +382,10 @@ describe('decision engine', () => {
     });
 
     describe('step_up', () => {
-      const rules = [rule('mfa', { kind: 'step_up', required_acr: 'mfa' }, 'action.operation == "crm.contacts.export"'), rule('later', { kind: 'deny', reason: 'later' })];
+      const rules = [
+        rule('mfa', { kind: 'step_up', required_acr: 'mfa' }, 'action.operation == "crm.contacts.export"'),
+        rule('later', { kind: 'deny', reason: 'later' }),
+      ];
       const exportAction = { operation: 'crm.contacts.export' };
 
       it.each([['mfa'], ['hwk']])('is satisfied by acr %s: allow with the rule id, later rules not consulted', (acr) => {
@@ -361,8 +437,14 @@ describe('decision engine', () => {
           decision: { kind: 'allow_with_shadow', shadow_decision: { kind: 'deny', reason: 'confused_deputy' } },
           stage: 'confused_deputy',
         });
-        expect(run({ ...shadowOpts, action: { operation: 'crm.contacts.delete' } }).decision).toMatchObject({ kind: 'allow_with_shadow', shadow_decision: { reason: 'forbidden_operation' } });
-        expect(run({ ...shadowOpts, action: { operation: 'crm.contacts.merge' } }).decision).toMatchObject({ kind: 'allow_with_shadow', shadow_decision: { kind: 'negotiate' } });
+        expect(run({ ...shadowOpts, action: { operation: 'crm.contacts.delete' } }).decision).toMatchObject({
+          kind: 'allow_with_shadow',
+          shadow_decision: { reason: 'forbidden_operation' },
+        });
+        expect(run({ ...shadowOpts, action: { operation: 'crm.contacts.merge' } }).decision).toMatchObject({
+          kind: 'allow_with_shadow',
+          shadow_decision: { kind: 'negotiate' },
+        });
         expect(run({ ...shadowOpts, rules: [rule('r', { kind: 'allow' }, 'action.arguments.nope')] }).decision).toMatchObject({
           kind: 'allow_with_shadow',
           shadow_decision: { kind: 'deny', reason: 'rule_error' },
@@ -401,7 +483,10 @@ describe('decision engine', () => {
       const rules = [rule('a', { kind: 'deny', reason: 'x' }, 'context.n > 1'), rule('b', { kind: 'approval' }, 'context.n == 1')];
       const inputs = [{ n: 0 }, { n: 1 }, { n: 2 }, { actor: 'z' }];
       const first = inputs.map((context) => run({ rules, context }));
-      const again = [...inputs].reverse().map((context) => run({ rules, context })).reverse();
+      const again = [...inputs]
+        .reverse()
+        .map((context) => run({ rules, context }))
+        .reverse();
       expect(again).toEqual(first);
       expect(first.map((r) => r.decision.kind)).toEqual(['allow', 'approval', 'deny', 'deny']);
     });

@@ -179,7 +179,11 @@ function compileMandateScope(scope: ScopePatterns): CompiledScope {
     if (!Array.isArray(p)) throw new RangeError(`mandate scope.${name} must be a list of patterns`);
     return p.map((x) => compileScopeGlob(x as string));
   };
-  return { operations: list(scope?.operations, 'operations'), resources: list(scope?.resources, 'resources'), forbidden: list(scope?.forbidden_operations, 'forbidden_operations') };
+  return {
+    operations: list(scope?.operations, 'operations'),
+    resources: list(scope?.resources, 'resources'),
+    forbidden: list(scope?.forbidden_operations, 'forbidden_operations'),
+  };
 }
 
 /**
@@ -231,7 +235,11 @@ interface Pending {
 function ruleDecision(card: CompiledCard, vars: PreparedRuleConditionVars | null, mandate: MandateClaims, acrLevels: readonly string[]): Pending | null {
   if (vars === null) return null;
   for (const rule of card.rules) {
-    const failed = (problem: string): Pending => ({ decision: deny('rule_error', `rule ${rule.id} could not be applied: ${problem}`), rule_id: rule.id, stage: 'rule' });
+    const failed = (problem: string): Pending => ({
+      decision: deny('rule_error', `rule ${rule.id} could not be applied: ${problem}`),
+      rule_id: rule.id,
+      stage: 'rule',
+    });
     if (rule.condition === null) return failed(rule.conditionProblem ?? 'condition does not compile');
     let matched: boolean;
     try {
@@ -269,7 +277,10 @@ export function decide(input: DecisionInput, options: DecisionEngineOptions = {}
       pending = { decision: scoped, rule_id: null, stage: 'scope' };
     } else {
       // Converted to CEL values once for all the card's rules.
-      const vars = card.rules.length > 0 ? prepareRuleConditionVars({ action: action as unknown as Record<string, unknown>, context, mandate: mandate as Record<string, unknown> }) : null;
+      const vars =
+        card.rules.length > 0
+          ? prepareRuleConditionVars({ action: action as unknown as Record<string, unknown>, context, mandate: mandate as Record<string, unknown> })
+          : null;
       pending = ruleDecision(card, vars, mandate, options.acrLevels ?? DEFAULT_ACR_LEVELS) ?? { decision: { kind: 'allow' }, rule_id: null, stage: 'default' };
     }
   }

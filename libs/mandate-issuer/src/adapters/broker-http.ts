@@ -22,15 +22,27 @@ export class BrokerHttp {
   }
 
   /** `what` names the call in errors ("login", "authentication"); headers and body never appear in one. */
-  async request(url: string, options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; timeoutMs: number; what: string }): Promise<{ status: number; text: string }> {
+  async request(
+    url: string,
+    options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; timeoutMs: number; what: string },
+  ): Promise<{ status: number; text: string }> {
     const { what, timeoutMs } = options;
     try {
-      return await boundedRequest(url, { method: options.method, headers: options.headers, body: options.body, dispatcher: this.agent, timeoutMs, maxBytes: MAX_BROKER_BODY_BYTES });
+      return await boundedRequest(url, {
+        method: options.method,
+        headers: options.headers,
+        body: options.body,
+        dispatcher: this.agent,
+        timeoutMs,
+        maxBytes: MAX_BROKER_BODY_BYTES,
+      });
     } catch (err) {
       if (!(err instanceof OutboundRequestError)) throw err;
       if (err.failure === 'timeout') throw new BrokerError('timeout', this.broker, `${this.broker} gave no answer to the ${what} within ${timeoutMs} ms`);
       if (err.failure === 'too_large') {
-        throw new BrokerError('unavailable', this.broker, `${this.broker} answered the ${what} with more than ${MAX_BROKER_BODY_BYTES} bytes`, { brokerStatus: err.status });
+        throw new BrokerError('unavailable', this.broker, `${this.broker} answered the ${what} with more than ${MAX_BROKER_BODY_BYTES} bytes`, {
+          brokerStatus: err.status,
+        });
       }
       throw new BrokerError('unavailable', this.broker, `${this.broker} is unreachable for the ${what}${err.code ? ` (${err.code})` : ''}`);
     }

@@ -31,7 +31,10 @@ describe('checkRequestedScope: inside the card', () => {
 
   it('accepts a glob that only partly overlaps a forbidden operation: the forbidden list goes along', () => {
     const check = checkRequestedScope(card, { operations: ['crm.contacts.*'], resources: ['crm://contacts/1'] });
-    expect(check).toEqual({ ok: true, scope: { operations: ['crm.contacts.*'], resources: ['crm://contacts/1'], forbidden_operations: ['crm.contacts.delete*'] } });
+    expect(check).toEqual({
+      ok: true,
+      scope: { operations: ['crm.contacts.*'], resources: ['crm://contacts/1'], forbidden_operations: ['crm.contacts.delete*'] },
+    });
   });
 
   it('unions the requested forbidden operations with the card ones, without duplicates', () => {
@@ -44,8 +47,15 @@ describe('checkRequestedScope: inside the card', () => {
   });
 
   it('drops duplicate requested items, keeping the first position', () => {
-    const check = checkRequestedScope(card, { operations: ['crm.deals.read', 'crm.contacts.read', 'crm.deals.read'], resources: ['crm://deals/1', 'crm://deals/1'] });
-    expect(check.ok && check.scope).toEqual({ operations: ['crm.deals.read', 'crm.contacts.read'], resources: ['crm://deals/1'], forbidden_operations: ['crm.contacts.delete*'] });
+    const check = checkRequestedScope(card, {
+      operations: ['crm.deals.read', 'crm.contacts.read', 'crm.deals.read'],
+      resources: ['crm://deals/1', 'crm://deals/1'],
+    });
+    expect(check.ok && check.scope).toEqual({
+      operations: ['crm.deals.read', 'crm.contacts.read'],
+      resources: ['crm://deals/1'],
+      forbidden_operations: ['crm.contacts.delete*'],
+    });
   });
 
   it('covers by the union of the card patterns', () => {
@@ -63,9 +73,15 @@ describe('checkRequestedScope: beyond the card', () => {
     expect(check.ok).toBe(false);
     if (check.ok) return;
     expect(check.violations.map((v) => v.path)).toEqual(['requested_scope.operations[1]', 'requested_scope.operations[2]', 'requested_scope.resources[1]']);
-    expect(check.violations[0]!.message).toBe('requested_scope.operations[1] "billing.read" is outside the card\'s operations (it matches e.g. "billing.read")');
+    expect(check.violations[0]!.message).toBe(
+      'requested_scope.operations[1] "billing.read" is outside the card\'s operations (it matches e.g. "billing.read")',
+    );
     expect(check.violations[1]!.message).toBe('requested_scope.operations[2] "crm.contacts.delete" is forbidden by the card');
-    expect(check.suggested_scope).toEqual({ operations: ['crm.contacts.read'], resources: ['crm://contacts/1'], forbidden_operations: ['crm.contacts.delete*'] });
+    expect(check.suggested_scope).toEqual({
+      operations: ['crm.contacts.read'],
+      resources: ['crm://contacts/1'],
+      forbidden_operations: ['crm.contacts.delete*'],
+    });
   });
 
   it('treats a glob wholly inside the forbidden operations as forbidden', () => {
@@ -84,11 +100,19 @@ describe('checkRequestedScope: beyond the card', () => {
   });
 
   it('narrows a too-broad glob to the card patterns inside it, minus wholly forbidden ones', () => {
-    const wide: MandateScope = { operations: ['crm.contacts.read', 'crm.deals.*', 'crm.contacts.delete', 'billing.read'], resources: ['crm://a/*', 'crm://b/1'], forbidden_operations: ['crm.contacts.delete'] };
+    const wide: MandateScope = {
+      operations: ['crm.contacts.read', 'crm.deals.*', 'crm.contacts.delete', 'billing.read'],
+      resources: ['crm://a/*', 'crm://b/1'],
+      forbidden_operations: ['crm.contacts.delete'],
+    };
     const check = checkRequestedScope(wide, { operations: ['crm.**'], resources: ['crm://**'] });
     expect(check.ok).toBe(false);
     if (!check.ok) {
-      expect(check.suggested_scope).toEqual({ operations: ['crm.contacts.read', 'crm.deals.*'], resources: ['crm://a/*', 'crm://b/1'], forbidden_operations: ['crm.contacts.delete'] });
+      expect(check.suggested_scope).toEqual({
+        operations: ['crm.contacts.read', 'crm.deals.*'],
+        resources: ['crm://a/*', 'crm://b/1'],
+        forbidden_operations: ['crm.contacts.delete'],
+      });
     }
   });
 
@@ -105,7 +129,11 @@ describe('checkRequestedScope: beyond the card', () => {
       { operations: ['*.*.*'], resources: ['crm://*/*'] },
     ];
     const [none, ...rest] = requests.map((r) => checkRequestedScope(card, r));
-    expect(none).toEqual({ ok: false, violations: expect.any(Array), suggested_scope: { operations: [], resources: [], forbidden_operations: ['crm.contacts.delete*'] } });
+    expect(none).toEqual({
+      ok: false,
+      violations: expect.any(Array),
+      suggested_scope: { operations: [], resources: [], forbidden_operations: ['crm.contacts.delete*'] },
+    });
     for (const check of rest) {
       expect(check.ok).toBe(false);
       if (check.ok) continue;
@@ -143,8 +171,14 @@ describe('grantScope and recheckScope', () => {
     const err = failure(() => grantScope(card, { operations: ['crm.deals.read', 'crm.deals.write', 'crm.x'], resources: ['crm://deals/1'] }));
     expect(err.kind).toBe('forbidden');
     expect(err.code).toBe('mandate_violation');
-    expect(err.message).toMatch(/^requested scope exceeds the intent card: requested_scope.operations\[1\] "crm.deals.write" is outside the card's operations .* \(and 1 more\)$/);
-    expect(err.extra['suggested_scope']).toEqual({ operations: ['crm.deals.read'], resources: ['crm://deals/1'], forbidden_operations: ['crm.contacts.delete*'] });
+    expect(err.message).toMatch(
+      /^requested scope exceeds the intent card: requested_scope.operations\[1\] "crm.deals.write" is outside the card's operations .* \(and 1 more\)$/,
+    );
+    expect(err.extra['suggested_scope']).toEqual({
+      operations: ['crm.deals.read'],
+      resources: ['crm://deals/1'],
+      forbidden_operations: ['crm.contacts.delete*'],
+    });
     expect((err.extra['details'] as unknown[]).length).toBe(2);
   });
 

@@ -125,8 +125,7 @@ function checkScopeAt(card: MandateScope, requested: RequestedScope, at: string)
   return violations.length === 0 ? { ok: true, scope } : { ok: false, violations, suggested_scope: scope };
 }
 
-const summary = (violations: ErrorDetail[]) =>
-  (violations[0]?.message ?? '') + (violations.length > 1 ? ` (and ${violations.length - 1} more)` : '');
+const summary = (violations: ErrorDetail[]) => (violations[0]?.message ?? '') + (violations.length > 1 ? ` (and ${violations.length - 1} more)` : '');
 
 /**
  * The scope to grant, or 403 `mandate_violation` with `suggested_scope` and `details` (one per

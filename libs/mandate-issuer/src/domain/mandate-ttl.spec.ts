@@ -67,7 +67,9 @@ describe('refreshedExpiry', () => {
   it('never goes beyond 24 h after the first issue', () => {
     expect(MANDATE_MAX_LIFETIME_SECONDS).toBe(86_400);
     const nearEnd = at(MANDATE_MAX_LIFETIME_SECONDS - 100);
-    expect(refreshedExpiry({ issuedAt: t0, expiresAt: at(MANDATE_MAX_LIFETIME_SECONDS - 50), now: nearEnd, ttlSeconds: 3600 })).toEqual(at(MANDATE_MAX_LIFETIME_SECONDS));
+    expect(refreshedExpiry({ issuedAt: t0, expiresAt: at(MANDATE_MAX_LIFETIME_SECONDS - 50), now: nearEnd, ttlSeconds: 3600 })).toEqual(
+      at(MANDATE_MAX_LIFETIME_SECONDS),
+    );
   });
 
   it('never moves the expiry earlier', () => {

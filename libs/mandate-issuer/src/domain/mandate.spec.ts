@@ -114,7 +114,11 @@ describe('dispenseMandate', () => {
     const err = failure(() => dispensed({ requestedScope: { operations: ['crm.contacts.read', 'crm.deals.read'], resources: ['crm://contacts/1'] } }));
     expect(err.kind).toBe('forbidden');
     expect(err.code).toBe('mandate_violation');
-    expect(err.extra['suggested_scope']).toEqual({ operations: ['crm.contacts.read'], resources: ['crm://contacts/1'], forbidden_operations: ['crm.contacts.delete'] });
+    expect(err.extra['suggested_scope']).toEqual({
+      operations: ['crm.contacts.read'],
+      resources: ['crm://contacts/1'],
+      forbidden_operations: ['crm.contacts.delete'],
+    });
     expect((err.extra['details'] as { path: string }[]).map((d) => d.path)).toEqual(['requested_scope.operations[1]']);
   });
 
@@ -122,7 +126,11 @@ describe('dispenseMandate', () => {
     const err = failure(() => dispensed({ audience: 'billing-api' }));
     expect(err.code).toBe('mandate_violation');
     expect((err.extra['details'] as { path: string }[]).map((d) => d.path)).toEqual(['audience']);
-    expect(err.extra['suggested_scope']).toEqual({ operations: ['crm.contacts.read'], resources: ['crm://contacts/42'], forbidden_operations: ['crm.contacts.delete'] });
+    expect(err.extra['suggested_scope']).toEqual({
+      operations: ['crm.contacts.read'],
+      resources: ['crm://contacts/42'],
+      forbidden_operations: ['crm.contacts.delete'],
+    });
   });
 
   it('lets a corrupt card fail the request rather than widen it', () => {

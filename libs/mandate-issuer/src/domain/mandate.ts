@@ -1,4 +1,15 @@
-import { AppError, conflict, forbidden, invalidRequest, MANDATE_STATUSES, rateLimited, throwIfInvalid, type ErrorDetail, type MandateClaims, type MandateStatus } from '@igw/kernel';
+import {
+  AppError,
+  conflict,
+  forbidden,
+  invalidRequest,
+  MANDATE_STATUSES,
+  rateLimited,
+  throwIfInvalid,
+  type ErrorDetail,
+  type MandateClaims,
+  type MandateStatus,
+} from '@igw/kernel';
 import { checkRequestedScope, recheckScope, type MandateScope, type RequestedScope } from './mandate-scope';
 import { dispenseWindow, effectiveTtlSeconds, MANDATE_REFRESH_COOLDOWN_SECONDS, refreshCooldownSeconds, refreshedExpiry, toEpochSeconds } from './mandate-ttl';
 
@@ -213,7 +224,8 @@ export function refreshMandate(
   }
   const scope = recheckScope(card.allowed_scope, m.scope);
   const wait = refreshCooldownSeconds(m.lastRefreshedAt, input.now);
-  if (wait > 0) throw rateLimited('cooldown', `a mandate may be refreshed at most once every ${MANDATE_REFRESH_COOLDOWN_SECONDS} seconds; retry in ${wait} s`, wait);
+  if (wait > 0)
+    throw rateLimited('cooldown', `a mandate may be refreshed at most once every ${MANDATE_REFRESH_COOLDOWN_SECONDS} seconds; retry in ${wait} s`, wait);
   const expiresAt = refreshedExpiry({ issuedAt: m.issuedAt, expiresAt: m.expiresAt, now: input.now, ttlSeconds: ttl });
   return {
     mandate: { ...m, scope, expiresAt, refreshCount: m.refreshCount + 1, lastRefreshedAt: input.now, kid: input.kid },

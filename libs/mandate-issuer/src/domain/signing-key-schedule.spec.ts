@@ -19,7 +19,14 @@ import {
 
 const t0 = new Date('2026-03-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
-const key = (kid: string, extra: Partial<SigningKeyMeta> = {}): SigningKeyMeta => ({ kid, createdAt: at(0), activatesAt: at(0), retiredAt: null, lastExpiry: null, ...extra });
+const key = (kid: string, extra: Partial<SigningKeyMeta> = {}): SigningKeyMeta => ({
+  kid,
+  createdAt: at(0),
+  activatesAt: at(0),
+  retiredAt: null,
+  lastExpiry: null,
+  ...extra,
+});
 const kids = (keys: SigningKeyMeta[]) => keys.map((k) => k.kid);
 const DAY = 24 * 3600;
 
@@ -169,7 +176,11 @@ describe('planKeySchedule', () => {
 
 describe('a simulated month of rotation, dispenses and verifiers', () => {
   it('always has a signer, signs only with keys published a cache lifetime earlier, and publishes every key while its credentials live', () => {
-    const policy: KeySchedulePolicy = { rotationIntervalSeconds: 2 * 3600, publishLeadSeconds: KEY_PUBLISH_LEAD_SECONDS, retiredGraceSeconds: KEY_RETIRED_GRACE_SECONDS };
+    const policy: KeySchedulePolicy = {
+      rotationIntervalSeconds: 2 * 3600,
+      publishLeadSeconds: KEY_PUBLISH_LEAD_SECONDS,
+      retiredGraceSeconds: KEY_RETIRED_GRACE_SECONDS,
+    };
     let keys: SigningKeyMeta[] = [];
     let next = 1;
     const issued: { kid: string; signedAt: number; exp: number }[] = [];

@@ -11,13 +11,11 @@ describe('parseConfig', () => {
 
   it('converts numbers and rejects a bad port with one clear message', () => {
     expect(parseConfig(BaseConfig, { PORT: '9000' }).PORT).toBe(9000);
-    expect(() => parseConfig(BaseConfig, { PORT: 'eighty' })).toThrow(
-      new ConfigError('PORT must be an integer between 1 and 65535'),
-    );
+    expect(() => parseConfig(BaseConfig, { PORT: 'eighty' })).toThrow(new ConfigError('PORT must be an integer between 1 and 65535'));
   });
 
   it('requires the infrastructure settings in distributed mode', () => {
-    expect(() => parseConfig(BaseConfig, { GATEWAY_MODE: "distributed" })).toThrow(/DATABASE_URL.*; KAFKA_BROKERS.*; REDIS_URL.*; INTERNAL_AUTH_TOKEN/);
+    expect(() => parseConfig(BaseConfig, { GATEWAY_MODE: 'distributed' })).toThrow(/DATABASE_URL.*; KAFKA_BROKERS.*; REDIS_URL.*; INTERNAL_AUTH_TOKEN/);
     expect(() =>
       parseConfig(BaseConfig, {
         GATEWAY_MODE: 'distributed',

@@ -4,7 +4,13 @@ import { answerClientError, clientErrorAnswer } from './client-error';
 
 /** Records what would go on the wire. */
 function fakeSocket(state: { writable?: boolean; destroyed?: boolean } = {}) {
-  const socket = { writable: state.writable ?? true, destroyed: state.destroyed ?? false, written: '', write: (s: string) => ((socket.written += s), true), destroy: () => ((socket.destroyed = true), socket) };
+  const socket = {
+    writable: state.writable ?? true,
+    destroyed: state.destroyed ?? false,
+    written: '',
+    write: (s: string) => ((socket.written += s), true),
+    destroy: () => ((socket.destroyed = true), socket),
+  };
   return socket;
 }
 
@@ -20,7 +26,11 @@ describe('client errors (before any request exists)', () => {
     answerClientError(Object.assign(new Error('Header overflow'), { code: 'HPE_HEADER_OVERFLOW' }), socket as unknown as Duplex);
     const res = parseResponse(socket.written);
     expect(res.status).toBe('HTTP/1.1 431 Request Header Fields Too Large');
-    expect(res.headers).toMatchObject({ 'content-type': 'application/json', connection: 'close', 'content-length': String(Buffer.byteLength(JSON.stringify(res.body))) });
+    expect(res.headers).toMatchObject({
+      'content-type': 'application/json',
+      connection: 'close',
+      'content-length': String(Buffer.byteLength(JSON.stringify(res.body))),
+    });
     expect(res.body).toEqual({ code: 'request_header_fields_too_large', message: `request headers exceed ${Math.floor(maxHeaderSize / 1024)} KiB` });
     expect(socket.destroyed).toBe(true);
   });

@@ -108,7 +108,9 @@ describe('edge input: strings the store cannot hold', () => {
   });
 
   it('refuses a body that is not UTF-8, bad JSON and proto poisoning; an empty body is undefined', () => {
-    expect(refusal(() => parseJsonBody(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]))).message).toBe('request body is not valid UTF-8');
+    expect(refusal(() => parseJsonBody(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]))).message).toBe(
+      'request body is not valid UTF-8',
+    );
     expect(refusal(() => parseJsonBody(Buffer.from('{"a":')))).toMatchObject({ code: 'invalid_request', message: 'request body is not valid JSON' });
     expect(refusal(() => parseJsonBody(Buffer.from('{"__proto__":{"x":1}}'))).message).toBe('request body is not valid JSON');
     expect(parseJsonBody(Buffer.from('  '))).toBeUndefined();

@@ -46,7 +46,12 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     const { retry_after, ...extra } = err.extra as { retry_after?: number };
     const headers: Record<string, string> = {};
     if (retry_after !== undefined) headers['retry-after'] = String(retry_after);
-    return { status: STATUS[err.kind], body: { code: err.code, message: err.message, ...extra }, headers, unexpected: err.kind === 'internal' && !(err as { reported?: boolean }).reported };
+    return {
+      status: STATUS[err.kind],
+      body: { code: err.code, message: err.message, ...extra },
+      headers,
+      unexpected: err.kind === 'internal' && !(err as { reported?: boolean }).reported,
+    };
   }
   if (isDatabaseUnavailable(err)) {
     return { status: 503, body: { code: 'unavailable', message: 'database is unavailable; retry later' }, headers: {}, unexpected: false };

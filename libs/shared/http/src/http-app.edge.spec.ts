@@ -111,11 +111,21 @@ describe('createHttpApp: edge input (DESIGN 6.12)', () => {
   it('answers a path the router cannot decode in the error model, not Fastify’s', async () => {
     const res = await app.inject({ method: 'GET', url: '/t/%FF' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'invalid_request', message: 'the URL path is not valid percent-encoded UTF-8', details: [{ path: 'path', message: expect.any(String) }] });
+    expect(res.json()).toEqual({
+      code: 'invalid_request',
+      message: 'the URL path is not valid percent-encoded UTF-8',
+      details: [{ path: 'path', message: expect.any(String) }],
+    });
   });
 
   it('answers oversized headers (raised by Node before any request) with a JSON 431', () => {
-    const socket = { writable: true, destroyed: false, written: '', write: (s: string) => ((socket.written += s), true), destroy: () => ((socket.destroyed = true), socket) };
+    const socket = {
+      writable: true,
+      destroyed: false,
+      written: '',
+      write: (s: string) => ((socket.written += s), true),
+      destroy: () => ((socket.destroyed = true), socket),
+    };
     app.getHttpServer().emit('clientError', Object.assign(new Error('Header overflow'), { code: 'HPE_HEADER_OVERFLOW' }), socket);
     expect(socket.written).toMatch(/^HTTP\/1\.1 431 /);
     expect(JSON.parse(socket.written.split('\r\n\r\n')[1]!)).toMatchObject({ code: 'request_header_fields_too_large' });

@@ -102,7 +102,15 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
     fastify.addHook('onResponse', (req, reply, done) => {
       const caller = (req as unknown as { caller?: Caller }).caller;
       logger.info(
-        { req_id: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 1000) / 1000, org_id: caller?.orgId, key_id: caller?.keyId },
+        {
+          req_id: req.id,
+          method: req.method,
+          url: req.url.split('?')[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 1000) / 1000,
+          org_id: caller?.orgId,
+          key_id: caller?.keyId,
+        },
         'request',
       );
       done();

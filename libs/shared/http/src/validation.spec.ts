@@ -99,7 +99,11 @@ describe('createValidationPipe', () => {
     [McpProxyCallDto, { action: { surface: 'sdk' }, audience: 'crm-api' }, 'action.operation'],
     [DispenseMandateDto, { actor: 'a', intent_id: 'c', audience: 'x', requested_scope: { resources: ['a'] } }, 'requested_scope.operations'],
     [CreateIntentionDto, { label: 'crm.lookup', intent_class: 'lookup', data_elements: [{ data_source_id: 'crm' }] }, 'data_elements[0].path'],
-    [InstallIntentCardDto, { name: 'CRM', allowed_scope: { operations: ['a'], resources: ['b'] }, audiences: ['x'], rules: [{ id: 'r1', decision: { kind: 'allow' } }] }, 'rules[0].when'],
+    [
+      InstallIntentCardDto,
+      { name: 'CRM', allowed_scope: { operations: ['a'], resources: ['b'] }, audiences: ['x'], rules: [{ id: 'r1', decision: { kind: 'allow' } }] },
+      'rules[0].when',
+    ],
   ] as const)('a nested required field left out is named by its full path (%p → %s)', async (metatype, body, path) => {
     const err = await refusal(metatype, body);
     expect(err.message).toBe(`${path} is required`);
@@ -129,10 +133,18 @@ describe('createValidationPipe', () => {
 
   it('names unknown fields and never echoes a value in any message', async () => {
     const secret = 'sk-live-do-not-echo';
-    const err = await refusal(DispenseMandateDto, { actor: { secret }, intent_id: 'c', audience: 'x', requested_scope: { operations: [secret], resources: 7 }, [secret]: 1 });
+    const err = await refusal(DispenseMandateDto, {
+      actor: { secret },
+      intent_id: 'c',
+      audience: 'x',
+      requested_scope: { operations: [secret], resources: 7 },
+      [secret]: 1,
+    });
     expect(detailsOf(err).map((d) => d.path)).toEqual(expect.arrayContaining(['actor', 'requested_scope.resources', secret]));
     expect(detailsOf(err).find((d) => d.path === secret)).toEqual({ path: secret, message: `${secret} is not a known field` });
-    const messages = detailsOf(err).filter((d) => d.path !== secret).map((d) => d.message);
+    const messages = detailsOf(err)
+      .filter((d) => d.path !== secret)
+      .map((d) => d.message);
     expect(JSON.stringify(messages)).not.toContain(secret);
   });
 });
@@ -146,15 +158,21 @@ describe('flattenValidationErrors', () => {
   });
 
   it('an undefined value is "required" once, whatever rules tripped; an unknown field is "not a known field"', () => {
-    expect(flattenValidationErrors([error('name', undefined, { isString: 'name must be a string', maxLength: 'name must be shorter than or equal to 256 characters' })])).toEqual([
-      { path: 'name', message: 'name is required' },
+    expect(
+      flattenValidationErrors([
+        error('name', undefined, { isString: 'name must be a string', maxLength: 'name must be shorter than or equal to 256 characters' }),
+      ]),
+    ).toEqual([{ path: 'name', message: 'name is required' }]);
+    expect(flattenValidationErrors([error('extra', 1, { whitelistValidation: 'property extra should not exist' })])).toEqual([
+      { path: 'extra', message: 'extra is not a known field' },
     ]);
-    expect(flattenValidationErrors([error('extra', 1, { whitelistValidation: 'property extra should not exist' })])).toEqual([{ path: 'extra', message: 'extra is not a known field' }]);
   });
 
   it('builds paths through objects and arrays, and rewrites the property in rule messages', () => {
     const nested = error('scope', {}, undefined, [error('operations', [1], undefined, [error('0', 1, { isString: 'each value in 0 must be a string' })])]);
     expect(flattenValidationErrors([nested])).toEqual([{ path: 'scope.operations[0]', message: 'each value in scope.operations[0] must be a string' }]);
-    expect(flattenValidationErrors([error('scope', {}, undefined, [error('name', undefined, { isString: 'x' })])])).toEqual([{ path: 'scope.name', message: 'scope.name is required' }]);
+    expect(flattenValidationErrors([error('scope', {}, undefined, [error('name', undefined, { isString: 'x' })])])).toEqual([
+      { path: 'scope.name', message: 'scope.name is required' },
+    ]);
   });
 });

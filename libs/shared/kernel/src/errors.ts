@@ -4,16 +4,7 @@
  * extra body fields (e.g. `details`, `suggested_scope`).
  */
 export type ErrorKind =
-  | 'invalid'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'internal'
-  | 'bad_gateway';
+  'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'payload_too_large' | 'rate_limited' | 'unavailable' | 'internal' | 'bad_gateway';
 
 export interface ErrorDetail {
   path: string;
@@ -32,8 +23,7 @@ export class AppError extends Error {
   }
 }
 
-export const invalidRequest = (message: string, details?: ErrorDetail[]) =>
-  new AppError('invalid', 'invalid_request', message, details ? { details } : {});
+export const invalidRequest = (message: string, details?: ErrorDetail[]) => new AppError('invalid', 'invalid_request', message, details ? { details } : {});
 /** Throws 400 `invalid_request` for every problem at once, headed by the first; does nothing when there are none. */
 export function throwIfInvalid(details: readonly ErrorDetail[]): void {
   const [first] = details;
@@ -46,12 +36,9 @@ export function foundOr404<T>(value: T | null | undefined, what: string): T {
   return value;
 }
 export const conflict = (code: string, message: string) => new AppError('conflict', code, message);
-export const forbidden = (code: string, message: string, extra?: Record<string, unknown>) =>
-  new AppError('forbidden', code, message, extra);
-export const unauthenticated = (message = 'a valid API key is required') =>
-  new AppError('unauthenticated', 'unauthenticated', message);
-export const unavailable = (message = 'a dependency is unavailable; retry later') =>
-  new AppError('unavailable', 'unavailable', message);
+export const forbidden = (code: string, message: string, extra?: Record<string, unknown>) => new AppError('forbidden', code, message, extra);
+export const unauthenticated = (message = 'a valid API key is required') => new AppError('unauthenticated', 'unauthenticated', message);
+export const unavailable = (message = 'a dependency is unavailable; retry later') => new AppError('unavailable', 'unavailable', message);
 export const rateLimited = (code: string, message: string, retryAfterSeconds: number) =>
   new AppError('rate_limited', code, message, { retry_after: Math.max(1, Math.ceil(retryAfterSeconds)) });
 

@@ -20,7 +20,8 @@ export type QueryValue = string | string[] | undefined;
 
 export function single(name: string, value: QueryValue): string | undefined {
   if (value === undefined) return undefined;
-  if (Array.isArray(value) || typeof value !== 'string') throw invalidRequest(`${name} must be given once`, [{ path: name, message: `${name} must be given once` }]);
+  if (Array.isArray(value) || typeof value !== 'string')
+    throw invalidRequest(`${name} must be given once`, [{ path: name, message: `${name} must be given once` }]);
   return value;
 }
 

@@ -42,7 +42,11 @@ describe('LexicalIndex', () => {
   it('reports the matched terms, strongest first, and only returns documents sharing a term', () => {
     const hits = corpus().search(q('get stripe invoice'), 10);
     expect(hits[0]!.doc.id).toBe('inv');
-    expect([...hits[0]!.matchedTerms].sort()).toEqual(q('get stripe invoice').map((t) => t.term).sort());
+    expect([...hits[0]!.matchedTerms].sort()).toEqual(
+      q('get stripe invoice')
+        .map((t) => t.term)
+        .sort(),
+    );
     // "Find a colleague" shares only the read verb; the refund intention shares nothing.
     expect(hits.find((h) => h.doc.id === 'dir')!.matchedTerms).toEqual(['read']);
     expect(hits.map((h) => h.doc.id)).not.toContain('ref');
@@ -56,7 +60,13 @@ describe('LexicalIndex', () => {
 
   it('weights query terms', () => {
     const index = corpus();
-    const hits = index.search([{ term: 'invoic', weight: 1 }, { term: 'refund', weight: 0.1 }], 2);
+    const hits = index.search(
+      [
+        { term: 'invoic', weight: 1 },
+        { term: 'refund', weight: 0.1 },
+      ],
+      2,
+    );
     expect(hits[0]!.doc.id).toBe('inv');
   });
 
@@ -137,7 +147,8 @@ describe('LexicalIndex', () => {
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const words = Array.from({ length: 400 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`);
     const pick = () => words[Math.floor(words.length * rnd() ** 3)]!;
-    const synthetic = (i: number) => doc(`s${i}`, `svc.${pick()}_${pick()}`, Array.from({ length: 12 }, pick).join(' '), { displayName: `${pick()} ${pick()}` });
+    const synthetic = (i: number) =>
+      doc(`s${i}`, `svc.${pick()}_${pick()}`, Array.from({ length: 12 }, pick).join(' '), { displayName: `${pick()} ${pick()}` });
 
     it('pruned top-k equals the head of the full ranking', () => {
       const index = new LexicalIndex();
@@ -167,7 +178,10 @@ describe('LexicalIndex', () => {
       fresh.upsertMany(live.values());
       expect(index.size).toBe(fresh.size);
       for (const w of words.slice(0, 30)) {
-        const query = [{ term: tokenize(w)[0]!, weight: 1 }, { term: tokenize(words[words.length - 1 - words.indexOf(w)]!)[0]!, weight: 0.5 }];
+        const query = [
+          { term: tokenize(w)[0]!, weight: 1 },
+          { term: tokenize(words[words.length - 1 - words.indexOf(w)]!)[0]!, weight: 0.5 },
+        ];
         expect(index.documentFrequency(query[0]!.term)).toBe(fresh.documentFrequency(query[0]!.term));
         const a = index.search(query, 8);
         const b = fresh.search(query, 8);

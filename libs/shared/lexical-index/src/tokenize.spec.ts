@@ -51,13 +51,36 @@ describe('stem (Porter)', () => {
 
   it('gives the textbook Porter stems', () => {
     const cases: [string, string][] = [
-      ['caresses', 'caress'], ['ponies', 'poni'], ['cats', 'cat'], ['agreed', 'agre'], ['plastered', 'plaster'],
-      ['motoring', 'motor'], ['sing', 'sing'], ['conflated', 'conflat'], ['hopping', 'hop'], ['falling', 'fall'],
-      ['filing', 'file'], ['happy', 'happi'], ['relational', 'relat'], ['conditional', 'condit'], ['digitizer', 'digit'],
-      ['operator', 'oper'], ['hopefulness', 'hope'], ['formaliti', 'formal'], ['triplicate', 'triplic'],
-      ['electrical', 'electr'], ['goodness', 'good'], ['allowance', 'allow'], ['adjustable', 'adjust'],
-      ['adoption', 'adopt'], ['effective', 'effect'], ['probate', 'probat'], ['rate', 'rate'], ['controll', 'control'],
-      ['generalization', 'gener'], ['billing', 'bill'],
+      ['caresses', 'caress'],
+      ['ponies', 'poni'],
+      ['cats', 'cat'],
+      ['agreed', 'agre'],
+      ['plastered', 'plaster'],
+      ['motoring', 'motor'],
+      ['sing', 'sing'],
+      ['conflated', 'conflat'],
+      ['hopping', 'hop'],
+      ['falling', 'fall'],
+      ['filing', 'file'],
+      ['happy', 'happi'],
+      ['relational', 'relat'],
+      ['conditional', 'condit'],
+      ['digitizer', 'digit'],
+      ['operator', 'oper'],
+      ['hopefulness', 'hope'],
+      ['formaliti', 'formal'],
+      ['triplicate', 'triplic'],
+      ['electrical', 'electr'],
+      ['goodness', 'good'],
+      ['allowance', 'allow'],
+      ['adjustable', 'adjust'],
+      ['adoption', 'adopt'],
+      ['effective', 'effect'],
+      ['probate', 'probat'],
+      ['rate', 'rate'],
+      ['controll', 'control'],
+      ['generalization', 'gener'],
+      ['billing', 'bill'],
     ];
     for (const [word, expected] of cases) expect({ word, stem: stem(word) }).toEqual({ word, stem: expected });
   });
@@ -99,8 +122,10 @@ describe('verb concepts', () => {
   });
 
   it('knows specific action verbs apart from nouns', () => {
-    for (const verb of ['merge', 'reset', 'reject', 'scale', 'rotate', 'deploy', 'approve', 'share', 'read', 'delete', 'deactivate']) expect({ verb, known: ACTION_VERBS.has(canonical(verb)) }).toEqual({ verb, known: true });
-    for (const word of ['invoice', 'order', 'comment', 'request', 'report', 'run', 'trigger']) expect({ word, known: ACTION_VERBS.has(canonical(word)) }).toEqual({ word, known: false });
+    for (const verb of ['merge', 'reset', 'reject', 'scale', 'rotate', 'deploy', 'approve', 'share', 'read', 'delete', 'deactivate'])
+      expect({ verb, known: ACTION_VERBS.has(canonical(verb)) }).toEqual({ verb, known: true });
+    for (const word of ['invoice', 'order', 'comment', 'request', 'report', 'run', 'trigger'])
+      expect({ word, known: ACTION_VERBS.has(canonical(word)) }).toEqual({ word, known: false });
   });
 });
 

@@ -123,7 +123,10 @@ class PostgresServiceDatabase implements ServiceDatabase {
   }
 
   async ping(timeoutMs = 1000): Promise<boolean> {
-    return withTimeout(this.pool.query('SELECT 1').then(() => true), timeoutMs).catch(() => false);
+    return withTimeout(
+      this.pool.query('SELECT 1').then(() => true),
+      timeoutMs,
+    ).catch(() => false);
   }
 
   async close(): Promise<void> {
@@ -201,7 +204,11 @@ export function openEmbeddedDatabase(dataDir: string, schema: string): ServiceDa
   }
   const pending = embedded.db;
   // Hand out a facade that waits for the shared instance to be ready.
-  return new LazyDatabase(schema, 'pglite', pending.then((db) => new PGliteServiceDatabase(assertSchemaName(schema), db)));
+  return new LazyDatabase(
+    schema,
+    'pglite',
+    pending.then((db) => new PGliteServiceDatabase(assertSchemaName(schema), db)),
+  );
 }
 
 export async function closeEmbeddedDatabase(): Promise<void> {

@@ -117,14 +117,27 @@ export class GroupCommitWriter<T> {
 
   private async setAside(waiter: Waiter<T>, error: unknown): Promise<void> {
     const { id, orgId } = this.options.describe(waiter.record);
-    await this.options.deadLetters.add({ kind: this.options.kind, recordId: id, orgId, reason: String((error as Error)?.message ?? error), payload: waiter.record });
+    await this.options.deadLetters.add({
+      kind: this.options.kind,
+      recordId: id,
+      orgId,
+      reason: String((error as Error)?.message ?? error),
+      payload: waiter.record,
+    });
     waiter.reject(new RecordRefusedError(this.options.kind.replace(/_/g, ' '), error));
   }
 
   /** Commits the batch and resolves its waiters; returns the error (an outage as DependencyUnavailableError) instead. */
   private async attempt(batch: Waiter<T>[]): Promise<unknown> {
     try {
-      await this.options.db.transaction((tx) => this.options.write(tx, batch.map((w) => w.record)), { timeoutMs: this.commitTimeoutMs });
+      await this.options.db.transaction(
+        (tx) =>
+          this.options.write(
+            tx,
+            batch.map((w) => w.record),
+          ),
+        { timeoutMs: this.commitTimeoutMs },
+      );
     } catch (error) {
       return error ?? new Error(`${this.options.kind} batch failed`);
     }

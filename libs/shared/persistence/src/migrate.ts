@@ -39,10 +39,11 @@ export async function migrate(db: ServiceDatabase, migrationsDir: string): Promi
       if (done.has(name)) continue;
       const sql = readFileSync(join(dir, name, 'migration.sql'), 'utf8');
       for (const statement of splitStatements(sql)) await tx.query(statement);
-      await tx.query(
-        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
-        [randomUUID(), createHash('sha256').update(sql).digest('hex'), name],
-      );
+      await tx.query(`INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`, [
+        randomUUID(),
+        createHash('sha256').update(sql).digest('hex'),
+        name,
+      ]);
       if (dir === migrationsDir) applied.push(name);
     }
   });

@@ -13,7 +13,14 @@ const brokers = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 const raw = sqlExecutor;
 
 function event(topic: string, note: string): EventEnvelope {
-  return { id: `evt_${randomBytes(8).toString('hex')}`, type: topic, org_id: 'org_1', occurred_at: new Date().toISOString(), schema_version: 1, data: { note } };
+  return {
+    id: `evt_${randomBytes(8).toString('hex')}`,
+    type: topic,
+    org_id: 'org_1',
+    occurred_at: new Date().toISOString(),
+    schema_version: 1,
+    data: { note },
+  };
 }
 
 const until = (what: string, check: () => Promise<boolean> | boolean, ms = 60_000) => waitUntil(what, check, ms, 100);
@@ -121,7 +128,10 @@ describe('transactional outbox on PostgreSQL and Kafka', () => {
       const relay = new OutboxRelay(new SqlOutboxSource(db), relayBus, { pollMs: 100, name: `${schema}-outage` });
       relays.push(relay);
       await expect(relay.flush()).rejects.toBeDefined();
-      const [row] = await db.query<{ published_at: Date | null; attempts: number }>(`SELECT published_at, attempts FROM "${schema}".outbox_events WHERE id = $1`, [during.id]);
+      const [row] = await db.query<{ published_at: Date | null; attempts: number }>(
+        `SELECT published_at, attempts FROM "${schema}".outbox_events WHERE id = $1`,
+        [during.id],
+      );
       expect(row).toMatchObject({ published_at: null });
       expect(row!.attempts).toBeGreaterThanOrEqual(1);
 

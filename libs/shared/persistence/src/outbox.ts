@@ -11,7 +11,9 @@ export interface RawExecutor {
  * hot write paths can skip Prisma and still write their outbox rows the one way.
  */
 export function sqlExecutor(tx: SqlRunner): RawExecutor {
-  return { $executeRawUnsafe: async (q, ...v) => (await tx.query<{ n: number }>(`WITH r AS (${q} RETURNING 1) SELECT count(*)::int AS n FROM r`, v))[0]?.n ?? 0 };
+  return {
+    $executeRawUnsafe: async (q, ...v) => (await tx.query<{ n: number }>(`WITH r AS (${q} RETURNING 1) SELECT count(*)::int AS n FROM r`, v))[0]?.n ?? 0,
+  };
 }
 
 /** Writes events into the service's outbox inside the transaction that changes the state. */
@@ -82,9 +84,7 @@ export class SqlOutboxSource {
   }
 
   async pending(): Promise<number> {
-    const [row] = await this.db.query<{ n: string | number }>(
-      `SELECT count(*) AS n FROM "${this.db.schema}"."outbox_events" WHERE published_at IS NULL`,
-    );
+    const [row] = await this.db.query<{ n: string | number }>(`SELECT count(*) AS n FROM "${this.db.schema}"."outbox_events" WHERE published_at IS NULL`);
     return Number(row?.n ?? 0);
   }
 

@@ -1,6 +1,20 @@
 import { DependencyUnavailableError } from '@igw/kernel';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 const PRISMA_CONNECTION_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const ADAPTER_CONNECTION_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionAlreadyClosed']);
 
@@ -16,7 +30,13 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (typeof e.errorCode === 'string' && PRISMA_CONNECTION_CODES.has(e.errorCode)) return true;
   if (typeof e.kind === 'string' && ADAPTER_CONNECTION_KINDS.has(e.kind)) return true;
   if (e.name === 'PrismaClientInitializationError') return true;
-  if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database server|terminating connection|Query read timeout/i.test(e.message)) return true;
+  if (
+    typeof e.message === 'string' &&
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database server|terminating connection|Query read timeout/i.test(
+      e.message,
+    )
+  )
+    return true;
   if (e.cause && isDatabaseUnavailable(e.cause, depth + 1)) return true;
   return false;
 }

@@ -1,4 +1,11 @@
-import { checkRuleCondition, compileRuleCondition, prepareRuleConditionVars, RULE_CONDITION_VARIABLES, ruleConditionEnv, RuleConditionError } from './rule-condition';
+import {
+  checkRuleCondition,
+  compileRuleCondition,
+  prepareRuleConditionVars,
+  RULE_CONDITION_VARIABLES,
+  ruleConditionEnv,
+  RuleConditionError,
+} from './rule-condition';
 
 describe('rule conditions (CEL)', () => {
   it.each([
@@ -46,7 +53,11 @@ describe('rule conditions (CEL)', () => {
 });
 
 describe('compileRuleCondition', () => {
-  const vars = (action: Record<string, unknown>, context: Record<string, unknown> = {}, mandate: Record<string, unknown> = {}) => ({ action, context, mandate });
+  const vars = (action: Record<string, unknown>, context: Record<string, unknown> = {}, mandate: Record<string, unknown> = {}) => ({
+    action,
+    context,
+    mandate,
+  });
 
   it('evaluates over action, context and mandate', () => {
     const when = compileRuleCondition('action.operation == "crm.export" && context.dept == "sales" && mandate.acr == "mfa"');
@@ -89,7 +100,12 @@ describe('compileRuleCondition', () => {
 
 describe('prepareRuleConditionVars', () => {
   const vars = {
-    action: { surface: 'sdk', operation: 'crm.contacts.read', arguments: { amount: 12000, fields: ['ssn', 'name'], nested: { deep: [{ k: 'v' }] } }, target_resource: 'crm://contacts/1' },
+    action: {
+      surface: 'sdk',
+      operation: 'crm.contacts.read',
+      arguments: { amount: 12000, fields: ['ssn', 'name'], nested: { deep: [{ k: 'v' }] } },
+      target_resource: 'crm://contacts/1',
+    },
     context: { region: 'eu', risk_score: 81, on_behalf_of: ['agent:a'] },
     mandate: { sub: 'agent:a', acr: 'mfa', scope: { operations: ['crm.*'], resources: ['crm://**'] } },
   };

@@ -29,11 +29,7 @@ type Expr = ReturnType<typeof parse>['expr'];
 type ParsedExpr = ReturnType<typeof parse>;
 
 /** The checker's view of a type: scalars by name, lists, maps, and named objects. */
-type T =
-  | { kind: 'scalar'; name: string }
-  | { kind: 'list'; elem: T }
-  | { kind: 'map'; key: T; value: T }
-  | { kind: 'object'; name: string };
+type T = { kind: 'scalar'; name: string } | { kind: 'list'; elem: T } | { kind: 'map'; key: T; value: T } | { kind: 'object'; name: string };
 
 const scalar = (name: string): T => ({ kind: 'scalar', name });
 const DYN = scalar('dyn');
@@ -366,7 +362,9 @@ function toCelDeep(v: unknown): unknown {
 }
 
 export function prepareRuleConditionVars(vars: RuleConditionVars): PreparedRuleConditionVars {
-  return { [PREPARED]: { action: toCelDeep(vars.action) as CelInput, context: toCelDeep(vars.context) as CelInput, mandate: toCelDeep(vars.mandate) as CelInput } };
+  return {
+    [PREPARED]: { action: toCelDeep(vars.action) as CelInput, context: toCelDeep(vars.context) as CelInput, mandate: toCelDeep(vars.mandate) as CelInput },
+  };
 }
 
 /** A compiled condition: true when it matches. Throws RuleConditionError when evaluation fails. */

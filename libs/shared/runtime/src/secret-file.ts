@@ -13,7 +13,8 @@ export function readOrCreateSecretFile(path: string, create: () => string): stri
     assertOwnerOnly(path);
     return text;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err instanceof SecretFileError ? err : new SecretFileError(`cannot read ${path}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw err instanceof SecretFileError ? err : new SecretFileError(`cannot read ${path}: ${(err as Error).message}`);
   }
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   try {

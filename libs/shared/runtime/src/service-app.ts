@@ -8,7 +8,6 @@ import { CALLER_RESOLVER, CallerGuard, createHttpApp, InternalCallerResolver, Pr
 import { defined, VERSION } from '@igw/kernel';
 import { redisReady, type ServiceInfra } from './service-infra';
 
-
 export interface ServiceAppOptions {
   /** The app's name: logs, OpenAPI title. */
   name: string;

@@ -3,7 +3,16 @@ import type { Logger } from 'pino';
 import Redis from 'ioredis';
 import type { BaseConfig } from '@igw/config';
 import { InProcessEventBus, KafkaEventBus, OutboxRelay, type EventBus, type OutboxNotifier } from '@igw/events';
-import { classifyWriteError, databaseReady, migrate, openEmbeddedDatabase, openPostgresDatabase, SqlDeadLetters, SqlOutboxSource, type ServiceDatabase } from '@igw/persistence';
+import {
+  classifyWriteError,
+  databaseReady,
+  migrate,
+  openEmbeddedDatabase,
+  openPostgresDatabase,
+  SqlDeadLetters,
+  SqlOutboxSource,
+  type ServiceDatabase,
+} from '@igw/persistence';
 import type { CheckResult, ReadinessCheck } from '@igw/http';
 
 /** What a service module needs from its process: its database schema and its outbox relay. */
@@ -28,7 +37,9 @@ export async function openServiceInfra(
   opts: { schema: string; migrations: string; bus: EventBus; logger: Logger; waitMs?: number },
 ): Promise<ServiceInfra> {
   const db =
-    config.GATEWAY_MODE === 'embedded' ? openEmbeddedDatabase(config.DATA_DIR, opts.schema) : openPostgresDatabase(defined(config.DATABASE_URL, 'DATABASE_URL'), opts.schema);
+    config.GATEWAY_MODE === 'embedded'
+      ? openEmbeddedDatabase(config.DATA_DIR, opts.schema)
+      : openPostgresDatabase(defined(config.DATABASE_URL, 'DATABASE_URL'), opts.schema);
   await databaseReady(db);
   const deadline = Date.now() + (opts.waitMs ?? 30_000);
   for (let attempt = 1; ; attempt++) {
@@ -52,7 +63,10 @@ const isTransient = (err: unknown) => classifyWriteError(err) !== 'record';
 
 export function createEventBus(config: BaseConfig, clientId: string, logger: Logger): EventBus {
   if (config.GATEWAY_MODE === 'embedded') {
-    return new InProcessEventBus({ isTransient, onHandlerError: (group, event, err) => logger.warn({ group, event_id: event.id, type: event.type, err: String(err) }, 'event handler failed') });
+    return new InProcessEventBus({
+      isTransient,
+      onHandlerError: (group, event, err) => logger.warn({ group, event_id: event.id, type: event.type, err: String(err) }, 'event handler failed'),
+    });
   }
   return new KafkaEventBus({ brokers: config.kafkaBrokers, clientId, logger, isTransient });
 }
@@ -134,7 +148,11 @@ export function recordsCheck(infras: readonly Pick<ServiceInfra, 'db' | 'deadLet
         setAside += letters.count;
         oldest = Math.max(oldest, age);
       }
-      const detail = { set_aside: setAside, ...(setAside > 0 ? { set_aside_by_schema: bySchema } : {}), oldest_unpublished_event_s: Math.round(oldest * 1000) / 1000 };
+      const detail = {
+        set_aside: setAside,
+        ...(setAside > 0 ? { set_aside_by_schema: bySchema } : {}),
+        oldest_unpublished_event_s: Math.round(oldest * 1000) / 1000,
+      };
       return { status: setAside > 0 || oldest > OUTBOX_STUCK_AFTER_S ? 'warn' : 'ok', detail };
     },
   };

@@ -36,7 +36,7 @@ const STAR = -1;
 const GLOBSTAR = -2;
 const END = -3;
 
-const isSeparator = (c: number): boolean => c === 46 /* . */ || c === 47 /* / */ || c === 58 /* : */;
+const isSeparator = (c: number): boolean => c === 46 /* . */ || c === 47 /* / */ || c === 58; /* : */
 const allows = (token: number, c: number): boolean => (token >= 0 ? token === c : token === GLOBSTAR || (token === STAR && !isSeparator(c)));
 
 /** Why a pattern is not a scope glob, or null when it is one. */
@@ -50,7 +50,7 @@ export function scopeGlobProblem(pattern: unknown): string | null {
 
 function tokenize(pattern: string): Int32Array {
   const tokens: number[] = [];
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     if (pattern.charCodeAt(i) !== 42 /* * */) {
       tokens.push(pattern.charCodeAt(i++));
       continue;
@@ -405,7 +405,7 @@ export function intersectionExample(a: string, b: string): string | null {
   if (!reach[rows * width - 1]) return null;
   // Walk back from the end; the character of each move follows from the tokens it leaves.
   let out = '';
-  for (let i = ta.length, j = tb.length; i > 0 || j > 0; ) {
+  for (let i = ta.length, j = tb.length; i > 0 || j > 0;) {
     const x = i > 0 ? (ta[i - 1] ?? 0) : END;
     const y = j > 0 ? (tb[j - 1] ?? 0) : END;
     const at = (ii: number, jj: number) => reach[ii * width + jj] === 1;

@@ -19,7 +19,14 @@ describe('afterAttempt', () => {
   });
 
   it('410 fails the delivery and disables the webhook, even on the last attempt', () => {
-    const expected = { status: 'failed', lastResponseCode: 410, nextAttemptAt: null, deliveredAt: null, disableWebhook: true, lastError: expect.stringContaining('410') };
+    const expected = {
+      status: 'failed',
+      lastResponseCode: 410,
+      nextAttemptAt: null,
+      deliveredAt: null,
+      disableWebhook: true,
+      lastError: expect.stringContaining('410'),
+    };
     expect(afterAttempt(0, { status: 410, retryAfterS: null }, S, NOW)).toEqual({ ...expected, attempts: 1 });
     expect(afterAttempt(6, { status: 410, retryAfterS: null }, S, NOW)).toEqual({ ...expected, attempts: 7 });
   });
@@ -34,7 +41,12 @@ describe('afterAttempt', () => {
       deliveredAt: null,
       disableWebhook: false,
     });
-    expect(afterAttempt(1, { status: 302, retryAfterS: null }, S, NOW)).toMatchObject({ status: 'pending', attempts: 2, lastResponseCode: 302, nextAttemptAt: plus(300) });
+    expect(afterAttempt(1, { status: 302, retryAfterS: null }, S, NOW)).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      lastResponseCode: 302,
+      nextAttemptAt: plus(300),
+    });
     expect(afterAttempt(4, { status: 404, retryAfterS: null }, S, NOW)).toMatchObject({ status: 'pending', attempts: 5, nextAttemptAt: plus(18000) });
   });
 
@@ -74,7 +86,12 @@ describe('afterAttempt', () => {
       deliveredAt: null,
       disableWebhook: false,
     });
-    expect(afterAttempt(6, { status: null, error: 'ECONNREFUSED' }, S, NOW)).toMatchObject({ status: 'exhausted', attempts: 7, lastError: 'ECONNREFUSED', nextAttemptAt: null });
+    expect(afterAttempt(6, { status: null, error: 'ECONNREFUSED' }, S, NOW)).toMatchObject({
+      status: 'exhausted',
+      attempts: 7,
+      lastError: 'ECONNREFUSED',
+      nextAttemptAt: null,
+    });
   });
 
   it('a success on the last attempt still succeeds', () => {

@@ -43,8 +43,18 @@ export function afterAttempt(attemptsBefore: number, result: AttemptResult, sche
   const code = result.status;
   const error = result.status === null ? result.error.slice(0, 500) : null;
   const verdict = verdictOf(code);
-  if (verdict === 'delivered') return { status: 'succeeded', attempts, lastResponseCode: code, lastError: null, nextAttemptAt: null, deliveredAt: now, disableWebhook: false };
-  if (verdict === 'gone') return { status: 'failed', attempts, lastResponseCode: code, lastError: 'endpoint answered 410 Gone; webhook disabled', nextAttemptAt: null, deliveredAt: null, disableWebhook: true };
+  if (verdict === 'delivered')
+    return { status: 'succeeded', attempts, lastResponseCode: code, lastError: null, nextAttemptAt: null, deliveredAt: now, disableWebhook: false };
+  if (verdict === 'gone')
+    return {
+      status: 'failed',
+      attempts,
+      lastResponseCode: code,
+      lastError: 'endpoint answered 410 Gone; webhook disabled',
+      nextAttemptAt: null,
+      deliveredAt: null,
+      disableWebhook: true,
+    };
   const next = nextAttemptAt(attempts, schedule, now, result.status === null ? null : result.retryAfterS);
   return {
     status: next === null ? 'exhausted' : 'pending',

@@ -1,12 +1,21 @@
 import { isPublicAddress, urlProblem } from './destination';
 
 describe('isPublicAddress', () => {
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8', '::ffff:5db8:d822'])(
-    '%s is public',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '::ffff:5db8:d822',
+  ])('%s is public', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 
   it.each([
     ['10.0.0.1', '10/8'],
@@ -45,15 +54,21 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(text)).toBe(false);
   });
 
-  it.each(['', 'localhost', 'example.com', '999.1.1.1', '1.2.3.4.5', '::ffff:999.0.0.1', 'fe80::1%eth0x', '[::1]', 'http://8.8.8.8/'])('%p (not an address) is not public', (text) => {
-    expect(isPublicAddress(text)).toBe(false);
-  });
+  it.each(['', 'localhost', 'example.com', '999.1.1.1', '1.2.3.4.5', '::ffff:999.0.0.1', 'fe80::1%eth0x', '[::1]', 'http://8.8.8.8/'])(
+    '%p (not an address) is not public',
+    (text) => {
+      expect(isPublicAddress(text)).toBe(false);
+    },
+  );
 });
 
 describe('urlProblem', () => {
-  it.each(['https://hooks.example.com/intent-gateway', 'http://hooks.example.com:8080/x?y=1', 'https://93.184.216.34/hook', 'https://[2606:4700::1111]/hook'])('accepts %s', (url) => {
-    expect(urlProblem(url)).toBeNull();
-  });
+  it.each(['https://hooks.example.com/intent-gateway', 'http://hooks.example.com:8080/x?y=1', 'https://93.184.216.34/hook', 'https://[2606:4700::1111]/hook'])(
+    'accepts %s',
+    (url) => {
+      expect(urlProblem(url)).toBeNull();
+    },
+  );
 
   it.each([
     ['', 'url must be an absolute http(s) URL'],

@@ -27,7 +27,9 @@ export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 /** The secrets that sign at `now`, newest first. */
 export function signingSecrets(webhook: Pick<Webhook, 'secrets'>, now: Date): WebhookSecret[] {
-  return webhook.secrets.filter((s) => s.expiresAt === null || s.expiresAt.getTime() > now.getTime()).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  return webhook.secrets
+    .filter((s) => s.expiresAt === null || s.expiresAt.getTime() > now.getTime())
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }
 
 /**

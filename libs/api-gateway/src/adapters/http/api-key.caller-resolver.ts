@@ -31,7 +31,11 @@ export class ApiKeyCallerResolver implements CallerResolver {
     const outcome = await this.limiter.consume(caller.keyId, rateLimit);
     req.edgeHeaders = rateLimitHeaders(rateLimit, outcome);
     if (!outcome.allowed) {
-      throw rateLimited('rate_limited', `rate limit of ${rateLimit.requestsPerSecond} requests per second (burst ${rateLimit.burst}) exceeded for this key`, retryAfterSeconds(outcome));
+      throw rateLimited(
+        'rate_limited',
+        `rate limit of ${rateLimit.requestsPerSecond} requests per second (burst ${rateLimit.burst}) exceeded for this key`,
+        retryAfterSeconds(outcome),
+      );
     }
     return caller;
   }

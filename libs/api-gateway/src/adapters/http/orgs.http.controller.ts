@@ -26,7 +26,9 @@ export class OrgsHttpController {
   async create(@Req() req: RequestLike, @Body() body: CreateOrgDto): Promise<CreatedOrgDto> {
     assertPlatformAdmin(req, this.settings.platformAdminKey);
     if (body.rate_limit && body.rate_limit.burst < body.rate_limit.requests_per_second) {
-      throw invalidRequest('rate_limit.burst must be at least rate_limit.requests_per_second', [{ path: 'rate_limit.burst', message: 'must be at least requests_per_second' }]);
+      throw invalidRequest('rate_limit.burst must be at least rate_limit.requests_per_second', [
+        { path: 'rate_limit.burst', message: 'must be at least requests_per_second' },
+      ]);
     }
     return this.createOrg.execute({
       name: body.name,
@@ -41,7 +43,8 @@ export class OrgsHttpController {
   @ApiResponse({ status: 200, type: OrgDto })
   async update(@Req() req: RequestLike, @Param('id') id: string, @Body() body: UpdateOrgDto): Promise<OrgDto> {
     assertPlatformAdmin(req, this.settings.platformAdminKey);
-    if (body.rate_limit === undefined) throw invalidRequest('rate_limit is required', [{ path: 'rate_limit', message: 'rate_limit is required (null restores the default)' }]);
+    if (body.rate_limit === undefined)
+      throw invalidRequest('rate_limit is required', [{ path: 'rate_limit', message: 'rate_limit is required (null restores the default)' }]);
     return this.updateOrg.execute(id, body.rate_limit ? { requestsPerSecond: body.rate_limit.requests_per_second, burst: body.rate_limit.burst } : null);
   }
 }

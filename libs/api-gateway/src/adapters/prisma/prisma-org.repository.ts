@@ -16,7 +16,15 @@ const toOrg = (r: OrgRow): OrgRecord => ({
   rateLimit: r.rateLimitRps && r.rateLimitBurst ? { requestsPerSecond: r.rateLimitRps, burst: r.rateLimitBurst } : null,
   createdAt: r.createdAt,
 });
-const toKey = (r: KeyRow): ApiKeyRecord => ({ id: r.id, orgId: r.orgId, name: r.name, scope: r.scope as Scope, prefix: r.prefix, createdAt: r.createdAt, revokedAt: r.revokedAt });
+const toKey = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id,
+  orgId: r.orgId,
+  name: r.name,
+  scope: r.scope as Scope,
+  prefix: r.prefix,
+  createdAt: r.createdAt,
+  revokedAt: r.revokedAt,
+});
 
 const outbox = new OutboxWriter(GATEWAY_SCHEMA);
 
@@ -31,7 +39,13 @@ export class PrismaOrgRepository implements OrgRepository {
     await this.prisma
       .$transaction(async (tx) => {
         await tx.org.create({
-          data: { id: org.id, name: org.name, rateLimitRps: org.rateLimit?.requestsPerSecond ?? null, rateLimitBurst: org.rateLimit?.burst ?? null, createdAt: org.createdAt },
+          data: {
+            id: org.id,
+            name: org.name,
+            rateLimitRps: org.rateLimit?.requestsPerSecond ?? null,
+            rateLimitBurst: org.rateLimit?.burst ?? null,
+            createdAt: org.createdAt,
+          },
         });
         await tx.apiKey.create({ data: { ...key } });
         await outbox.add(tx, events);

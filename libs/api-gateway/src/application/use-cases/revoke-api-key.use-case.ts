@@ -18,7 +18,12 @@ export class RevokeApiKeyUseCase {
   async execute(caller: Caller, id: string): Promise<ApiKeyDto> {
     const now = this.clock.now();
     const key = await this.keys.revoke(caller.orgId, id, now, (k) => [
-      envelope(Topics.ApiKeyRevoked, k.orgId, { id: k.id, name: k.name, scope: k.scope, created_at: k.createdAt.toISOString(), revoked_at: now.toISOString() }, now),
+      envelope(
+        Topics.ApiKeyRevoked,
+        k.orgId,
+        { id: k.id, name: k.name, scope: k.scope, created_at: k.createdAt.toISOString(), revoked_at: now.toISOString() },
+        now,
+      ),
     ]);
     if (!key) throw notFound('api key');
     await this.epoch.bump();

@@ -41,7 +41,11 @@ export class ApprovalsHttpController {
 
   @ResourceAction('approve', ApprovalDto, 'policy_write')
   @ApiOperation({ summary: 'pending → approved: the same call is then let through once. No body.' })
-  @ApiErrors({ 403: 'insufficient_scope, self_approval (the key whose call caused the request)', 404: 'not_found', 409: 'invalid_transition (already decided or expired)' })
+  @ApiErrors({
+    403: 'insufficient_scope, self_approval (the key whose call caused the request)',
+    404: 'not_found',
+    409: 'invalid_transition (already decided or expired)',
+  })
   approve(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
     return this.approveApproval.execute(caller, id);
   }

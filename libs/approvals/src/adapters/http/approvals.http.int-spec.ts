@@ -43,9 +43,23 @@ describe('approvals over HTTP (PostgreSQL)', () => {
   let queued = 0;
   // A distinct call each time unless the test names one (a waiting call is not queued twice).
   const queue = (extra: Record<string, unknown> = {}, as: As = AGENT) =>
-    call('POST', '/internal/approvals', { source: 'evaluate', intent_label: 'crm.export', tool_name: 'export_customers', summary: 'export all customers', fingerprint: `fp_q${++queued}`, ...extra }, as);
+    call(
+      'POST',
+      '/internal/approvals',
+      {
+        source: 'evaluate',
+        intent_label: 'crm.export',
+        tool_name: 'export_customers',
+        summary: 'export all customers',
+        fingerprint: `fp_q${++queued}`,
+        ...extra,
+      },
+      as,
+    );
   const outboxTopics = async (id: string) =>
-    (await db.query<{ topic: string }>(`SELECT topic FROM "${schema}"."outbox_events" WHERE envelope->'data'->>'id' = $1 ORDER BY seq`, [id])).map((r) => r.topic);
+    (await db.query<{ topic: string }>(`SELECT topic FROM "${schema}"."outbox_events" WHERE envelope->'data'->>'id' = $1 ORDER BY seq`, [id])).map(
+      (r) => r.topic,
+    );
 
   beforeAll(async () => {
     db = openPostgresDatabase(url, schema, 8);
@@ -64,7 +78,14 @@ describe('approvals over HTTP (PostgreSQL)', () => {
   it('queues a request over the internal route; any key of the org reads it; another key approves it', async () => {
     const created = await queue({ user_id: 'u_1' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ status: 'pending', source: 'evaluate', requested_by_key_id: 'key_agent', user_id: 'u_1', expires_at: '2026-03-01T10:15:00.000Z', decided_at: null });
+    expect(created.body).toMatchObject({
+      status: 'pending',
+      source: 'evaluate',
+      requested_by_key_id: 'key_agent',
+      user_id: 'u_1',
+      expires_at: '2026-03-01T10:15:00.000Z',
+      decided_at: null,
+    });
     expect(created.body).not.toHaveProperty('fingerprint');
     const id = created.body!['id'] as string;
 
@@ -72,10 +93,19 @@ describe('approvals over HTTP (PostgreSQL)', () => {
     expect((await call('GET', '/v1/approvals?status=pending', undefined, AGENT)).body!['data'].map((a: { id: string }) => a.id)).toContain(id);
 
     expect(await call('POST', `/v1/approvals/${id}/approve`, undefined, AGENT)).toMatchObject({ status: 403, body: { code: 'insufficient_scope' } });
-    expect(await call('POST', `/v1/approvals/${id}/approve`, undefined, { key: 'key_agent', scope: 'admin' })).toMatchObject({ status: 403, body: { code: 'self_approval' } });
+    expect(await call('POST', `/v1/approvals/${id}/approve`, undefined, { key: 'key_agent', scope: 'admin' })).toMatchObject({
+      status: 403,
+      body: { code: 'self_approval' },
+    });
     expect(await call('POST', `/v1/approvals/${id}/approve`)).toMatchObject({ status: 200, body: { status: 'approved', decided_by_key_id: 'key_human' } });
-    expect(await call('POST', `/v1/approvals/${id}/approve`, undefined, { key: 'key_other', scope: 'admin' })).toMatchObject({ status: 409, body: { code: 'invalid_transition' } });
-    expect(await call('POST', `/v1/approvals/${id}/deny`, { reason: 'late' }, { key: 'key_other', scope: 'admin' })).toMatchObject({ status: 409, body: { code: 'invalid_transition' } });
+    expect(await call('POST', `/v1/approvals/${id}/approve`, undefined, { key: 'key_other', scope: 'admin' })).toMatchObject({
+      status: 409,
+      body: { code: 'invalid_transition' },
+    });
+    expect(await call('POST', `/v1/approvals/${id}/deny`, { reason: 'late' }, { key: 'key_other', scope: 'admin' })).toMatchObject({
+      status: 409,
+      body: { code: 'invalid_transition' },
+    });
     expect(await outboxTopics(id)).toEqual([Topics.ApprovalRequested.name, Topics.ApprovalApproved.name]);
   });
 
@@ -84,7 +114,10 @@ describe('approvals over HTTP (PostgreSQL)', () => {
     const b = (await queue()).body!['id'] as string;
     expect(await call('POST', `/v1/approvals/${a}/deny`, { reason: 5 })).toMatchObject(badParam('reason'));
     expect(await call('POST', `/v1/approvals/${a}/deny`, { reason: 'x', colour: 'red' })).toMatchObject(badParam('colour'));
-    expect(await call('POST', `/v1/approvals/${a}/deny`, { reason: 'too broad' })).toMatchObject({ status: 200, body: { status: 'denied', reason: 'too broad' } });
+    expect(await call('POST', `/v1/approvals/${a}/deny`, { reason: 'too broad' })).toMatchObject({
+      status: 200,
+      body: { status: 'denied', reason: 'too broad' },
+    });
     expect(await call('POST', `/v1/approvals/${b}/deny`)).toMatchObject({ status: 200, body: { status: 'denied', reason: null } });
     expect(await call('POST', `/v1/approvals/${b}/deny`, undefined, AGENT)).toMatchObject({ status: 403, body: { code: 'insufficient_scope' } });
     expect(await outboxTopics(a)).toEqual([Topics.ApprovalRequested.name, Topics.ApprovalDenied.name]);
@@ -107,7 +140,9 @@ describe('approvals over HTTP (PostgreSQL)', () => {
 
   it('five concurrent approvals over HTTP: one 200, four 409', async () => {
     const id = (await queue()).body!['id'] as string;
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => call('POST', `/v1/approvals/${id}/approve`, undefined, { key: `key_h${i}`, scope: 'policy_write' })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => call('POST', `/v1/approvals/${id}/approve`, undefined, { key: `key_h${i}`, scope: 'policy_write' })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
     expect(results.filter((r) => r.status === 409).every((r) => r.body!['code'] === 'invalid_transition')).toBe(true);
     expect(await outboxTopics(id)).toEqual([Topics.ApprovalRequested.name, Topics.ApprovalApproved.name]);
@@ -118,7 +153,9 @@ describe('approvals over HTTP (PostgreSQL)', () => {
     const id = (await queue({ fingerprint: 'fp_consume' })).body!['id'] as string;
     expect(await consume('fp_consume')).toMatchObject({ status: 404, body: { code: 'not_found' } });
     await call('POST', `/v1/approvals/${id}/approve`);
-    expect(await call('POST', '/internal/approvals/consume', { fingerprint: 'fp_consume' }, { org: 'org_evil', key: 'key_evil', scope: 'admin' })).toMatchObject({ status: 404 });
+    expect(
+      await call('POST', '/internal/approvals/consume', { fingerprint: 'fp_consume' }, { org: 'org_evil', key: 'key_evil', scope: 'admin' }),
+    ).toMatchObject({ status: 404 });
     const results = await Promise.all(Array.from({ length: 5 }, () => consume('fp_consume')));
     expect(results.map((r) => r.status).sort()).toEqual([200, 404, 404, 404, 404]);
     expect(results.find((r) => r.status === 200)!.body).toMatchObject({ id, status: 'approved' });
@@ -153,7 +190,15 @@ describe('approvals over HTTP (PostgreSQL)', () => {
     const as: As = { org: 'org_paging', key: 'key_human', scope: 'read_only' };
     const client = app.get<ApprovalsApi>(APPROVALS_API);
     const ids: string[] = [];
-    for (let i = 0; i < 52; i++) ids.push((await client.create({ orgId: 'org_paging', keyId: 'key_agent' }, { source: 'mcp_proxy', operation: 'crm.read', summary: `s${i}`, fingerprint: `fp${i}` })).id);
+    for (let i = 0; i < 52; i++)
+      ids.push(
+        (
+          await client.create(
+            { orgId: 'org_paging', keyId: 'key_agent' },
+            { source: 'mcp_proxy', operation: 'crm.read', summary: `s${i}`, fingerprint: `fp${i}` },
+          )
+        ).id,
+      );
     const first = await call('GET', '/v1/approvals', undefined, as);
     expect(first.body!['data']).toHaveLength(50);
     expect(first.body!['data'][0].id).toBe(ids[51]);

@@ -19,7 +19,14 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
   const agent = (orgId: string): Caller => ({ orgId, keyId: 'key_agent', scope: 'read_only' });
   const human = (orgId: string, keyId = 'key_human'): Caller => ({ orgId, keyId, scope: 'policy_write' });
   const request = (extra: Partial<CreateApprovalRequestDto> = {}) =>
-    ({ source: 'mcp_proxy', intent_card_id: 'crm-assistant', operation: 'crm.export', summary: 'export customers', fingerprint: 'fp', ...extra }) as CreateApprovalRequestDto;
+    ({
+      source: 'mcp_proxy',
+      intent_card_id: 'crm-assistant',
+      operation: 'crm.export',
+      summary: 'export customers',
+      fingerprint: 'fp',
+      ...extra,
+    }) as CreateApprovalRequestDto;
   const outbox = (orgId: string) => readOutbox<ApprovalEventV1>(w.db, orgId);
   const settle = <T>(ps: Promise<T>[]) => Promise.allSettled(ps);
 
@@ -30,7 +37,13 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     expect(await w.get.execute(human(org), created.id)).toEqual(created);
     clock.advance(1000);
     const approved = await w.approve.execute(human(org), created.id);
-    expect(approved).toMatchObject({ status: 'approved', decided_by_key_id: 'key_human', decided_at: '2026-03-01T10:00:01.000Z', user_id: 'u_1', operation: 'crm.export' });
+    expect(approved).toMatchObject({
+      status: 'approved',
+      decided_by_key_id: 'key_human',
+      decided_at: '2026-03-01T10:00:01.000Z',
+      user_id: 'u_1',
+      operation: 'crm.export',
+    });
 
     const rows = await outbox(org);
     expect(rows.map((r) => [r.topic, r.envelope.data.status])).toEqual([
@@ -59,7 +72,9 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
 
   it('concurrent requests for one waiting call store one row and one event', async () => {
     const org = 'org_dedupe';
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => w.create.execute(agent(org), request({ summary: `try ${i}`, fingerprint: 'fp_same' }))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => w.create.execute(agent(org), request({ summary: `try ${i}`, fingerprint: 'fp_same' }))),
+    );
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect((await w.list.execute(human(org), {})).data).toHaveLength(1);
     expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.ApprovalRequested.name]);
@@ -129,7 +144,12 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     expect((await w.consume.execute(agent(org), 'fp_call'))!.id).toBe(second.id);
     expect(await w.consume.execute(agent(org), 'fp_call')).toBeNull();
     // Using an approval is not an event.
-    expect((await outbox(org)).map((r) => r.topic)).toEqual([Topics.ApprovalRequested.name, Topics.ApprovalApproved.name, Topics.ApprovalRequested.name, Topics.ApprovalApproved.name]);
+    expect((await outbox(org)).map((r) => r.topic)).toEqual([
+      Topics.ApprovalRequested.name,
+      Topics.ApprovalApproved.name,
+      Topics.ApprovalRequested.name,
+      Topics.ApprovalApproved.name,
+    ]);
   });
 
   it('an approval past its deadline is not used', async () => {
@@ -158,8 +178,15 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     const counts = await Promise.all([w.expire.execute(1), w.expire.execute(1), w.expire.execute()]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
     expect(await w.expire.execute()).toBe(0);
-    const stored = await w.db.query<{ id: string; status: string }>(`SELECT id, status FROM "${schema}"."approval_requests" WHERE org_id = $1 ORDER BY id`, [org]);
-    expect(Object.fromEntries(stored.map((r) => [r.id, r.status]))).toEqual({ [due.id]: 'expired', [due2.id]: 'expired', [later.id]: 'pending', [decided.id]: 'denied' });
+    const stored = await w.db.query<{ id: string; status: string }>(`SELECT id, status FROM "${schema}"."approval_requests" WHERE org_id = $1 ORDER BY id`, [
+      org,
+    ]);
+    expect(Object.fromEntries(stored.map((r) => [r.id, r.status]))).toEqual({
+      [due.id]: 'expired',
+      [due2.id]: 'expired',
+      [later.id]: 'pending',
+      [decided.id]: 'denied',
+    });
     const expiredEvents = (await outbox(org)).filter((r) => r.topic === Topics.ApprovalExpired.name);
     expect(expiredEvents.map((r) => r.envelope.data.id).sort()).toEqual([due.id, due2.id].sort());
     expect(expiredEvents[0]!.envelope.data).toMatchObject({ status: 'expired', decided_at: null });

@@ -10,8 +10,17 @@ const outsider: Caller = { orgId: 'org_other', keyId: 'key_other', scope: 'admin
 const setup = () => approvalUseCases(new InMemoryApprovalRepository(), new FixedClock(new Date('2026-03-01T10:00:00.000Z')));
 
 const request = (extra: Partial<CreateApprovalRequestDto> = {}): CreateApprovalRequestDto =>
-  ({ source: 'evaluate', intent_label: 'crm.export', tool_name: 'export_customers', summary: 'export all customers', user_id: 'u_1', fingerprint: 'fp_1', ...extra }) as CreateApprovalRequestDto;
-const events = (repo: InMemoryApprovalRepository) => repo.outbox.map((e) => ({ type: e.type, org: e.org_id, id: (e.data as ApprovalEventV1).id, status: (e.data as ApprovalEventV1).status }));
+  ({
+    source: 'evaluate',
+    intent_label: 'crm.export',
+    tool_name: 'export_customers',
+    summary: 'export all customers',
+    user_id: 'u_1',
+    fingerprint: 'fp_1',
+    ...extra,
+  }) as CreateApprovalRequestDto;
+const events = (repo: InMemoryApprovalRepository) =>
+  repo.outbox.map((e) => ({ type: e.type, org: e.org_id, id: (e.data as ApprovalEventV1).id, status: (e.data as ApprovalEventV1).status }));
 
 describe('approval use cases', () => {
   it('create queues a pending request for the calling key and emits approval.requested with the whole request', async () => {
@@ -58,7 +67,10 @@ describe('approval use cases', () => {
 
   it('refuses a malformed request from an in-process caller with 400 naming the field', async () => {
     const s = setup();
-    await expect(s.create.execute(agent, request({ ttl_seconds: 5 }))).rejects.toMatchObject({ code: 'invalid_request', extra: { details: [{ path: 'ttl_seconds' }] } });
+    await expect(s.create.execute(agent, request({ ttl_seconds: 5 }))).rejects.toMatchObject({
+      code: 'invalid_request',
+      extra: { details: [{ path: 'ttl_seconds' }] },
+    });
     await expect(s.create.execute(agent, request({ summary: '' }))).rejects.toMatchObject({ code: 'invalid_request' });
     expect(s.repo.rows.size).toBe(0);
   });
@@ -67,7 +79,12 @@ describe('approval use cases', () => {
     const s = setup();
     const { id } = await s.create.execute(agent, request());
     s.clock.advance(30_000);
-    expect(await s.approve.execute(human, id)).toMatchObject({ status: 'approved', decided_at: '2026-03-01T10:00:30.000Z', decided_by_key_id: 'key_human', reason: null });
+    expect(await s.approve.execute(human, id)).toMatchObject({
+      status: 'approved',
+      decided_at: '2026-03-01T10:00:30.000Z',
+      decided_by_key_id: 'key_human',
+      reason: null,
+    });
     await expect(s.approve.execute(human, id)).rejects.toMatchObject({ kind: 'conflict', code: 'invalid_transition' });
     await expect(s.deny.execute({ ...human, keyId: 'key_third' }, id)).rejects.toMatchObject({ code: 'invalid_transition' });
     expect(events(s.repo).map((e) => [e.type, e.status])).toEqual([
@@ -132,7 +149,9 @@ describe('approval use cases', () => {
     expect(s.repo.rows.get(short.id)!.status).toBe('expired');
     expect(s.repo.rows.get(long.id)!.status).toBe('pending');
     expect(s.repo.rows.get(decided.id)!.status).toBe('approved');
-    expect(events(s.repo).filter((e) => e.type === Topics.ApprovalExpired.name)).toEqual([{ type: Topics.ApprovalExpired.name, org: 'org_acme', id: short.id, status: 'expired' }]);
+    expect(events(s.repo).filter((e) => e.type === Topics.ApprovalExpired.name)).toEqual([
+      { type: Topics.ApprovalExpired.name, org: 'org_acme', id: short.id, status: 'expired' },
+    ]);
   });
 
   it('the sweeper works through a backlog larger than one batch', async () => {
@@ -192,7 +211,18 @@ describe('approval use cases', () => {
   it('every event it emits is a valid approval.* v1 payload for its topic', async () => {
     const s = setup();
     const a = await s.create.execute(agent, request({ ttl_seconds: 10, fingerprint: 'fp_a' }));
-    const b = await s.create.execute(agent, request({ source: 'mcp_proxy', intent_label: undefined, tool_name: undefined, intent_card_id: 'card', operation: 'crm.read', user_id: undefined, fingerprint: 'fp_b' }));
+    const b = await s.create.execute(
+      agent,
+      request({
+        source: 'mcp_proxy',
+        intent_label: undefined,
+        tool_name: undefined,
+        intent_card_id: 'card',
+        operation: 'crm.read',
+        user_id: undefined,
+        fingerprint: 'fp_b',
+      }),
+    );
     const c = await s.create.execute(agent, request({ fingerprint: 'fp_c' }));
     await s.approve.execute(human, b.id);
     await s.deny.execute(human, c.id, { reason: 'no' });

@@ -17,7 +17,10 @@ describe('HttpJwksSource', () => {
     sources.push(s);
     return s;
   };
-  const json = (status: number, body: unknown): Handler => (_req, res) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json =
+    (status: number, body: unknown): Handler =>
+    (_req, res) =>
+      void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
   beforeAll(async () => {
     server = createServer((req, res) => handler(req, res));
@@ -56,7 +59,10 @@ describe('HttpJwksSource', () => {
   it('fails with DependencyUnavailableError when the issuer does not answer in time', async () => {
     handler = () => undefined; // never answers
     const started = Date.now();
-    await expect(source('/v1/mandate/jwks', 200).fetch()).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringContaining('no answer within 200 ms') });
+    await expect(source('/v1/mandate/jwks', 200).fetch()).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringContaining('no answer within 200 ms'),
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 

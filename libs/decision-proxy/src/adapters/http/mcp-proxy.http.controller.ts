@@ -1,7 +1,17 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DECISION_HTTP_STATUS, DecisionRecordDto, ErrorDto, McpProxyCallDto, McpProxyCallResponseDto, ResolveReviewDto, REVIEW_STATUSES, ReviewDto, ReviewListDto } from '@igw/contracts';
+import {
+  DECISION_HTTP_STATUS,
+  DecisionRecordDto,
+  ErrorDto,
+  McpProxyCallDto,
+  McpProxyCallResponseDto,
+  ResolveReviewDto,
+  REVIEW_STATUSES,
+  ReviewDto,
+  ReviewListDto,
+} from '@igw/contracts';
 import { ApiStatusPage, CurrentCaller, PageQuery, RequireScope, type StatusPageQuery } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DecideToolCallUseCase } from '../../application/use-cases/decide-tool-call.use-case';
@@ -24,7 +34,11 @@ export class McpProxyHttpController {
   @Post('call')
   @ApiHeader({ name: 'X-Service-Mandate', required: true, description: 'The mandate JWT (RS256, typ mandate+jwt).' })
   @ApiOperation({ summary: 'Run the decision engine on a mandate and an action; the status follows the decision kind.' })
-  @ApiResponse({ status: 200, type: McpProxyCallResponseDto, description: 'allow, allow_with_log_extra, allow_with_redact, allow_with_downgrade, allow_with_shadow' })
+  @ApiResponse({
+    status: 200,
+    type: McpProxyCallResponseDto,
+    description: 'allow, allow_with_log_extra, allow_with_redact, allow_with_downgrade, allow_with_shadow',
+  })
   @ApiResponse({ status: 202, type: McpProxyCallResponseDto, description: 'defer, negotiate, substitute' })
   @ApiResponse({ status: 403, type: McpProxyCallResponseDto, description: 'deny, deny_with_reroute (and mandate_org_mismatch as an error)' })
   @ApiResponse({ status: 428, type: McpProxyCallResponseDto, description: 'approval, step_up' })

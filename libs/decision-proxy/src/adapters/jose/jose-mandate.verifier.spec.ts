@@ -64,7 +64,8 @@ describe('JoseMandateVerifier', () => {
     const payload = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
     return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'mandate+jwt', kid: keyA.kid, ...header } as JWTHeaderParameters).sign(key);
   };
-  const verify = (token: string, audience = AUD, orgId?: string): Promise<MandateVerification> => verifier.verify(token, { audience, ...(orgId !== undefined ? { orgId } : {}) });
+  const verify = (token: string, audience = AUD, orgId?: string): Promise<MandateVerification> =>
+    verifier.verify(token, { audience, ...(orgId !== undefined ? { orgId } : {}) });
   const reasonOf = async (token: string, audience = AUD) => {
     const r = await verify(token, audience);
     return r.ok ? 'ok' : r.reason;
@@ -268,7 +269,8 @@ describe('JoseMandateVerifier', () => {
         const [h2, p2, s2] = token.split('.') as [string, string, string];
         expect(await reasonOf(`${h2}.${withSpareBit(p2)}.${s2}`)).toBe('malformed');
         let padded = '';
-        for (let n = 0; padded === '' || padded.split('.')[0]!.length % 4 === 0; n++) padded = await sign(claims(), { kid: keyA.kid, x: 'y'.repeat(n) } as Partial<JWTHeaderParameters>);
+        for (let n = 0; padded === '' || padded.split('.')[0]!.length % 4 === 0; n++)
+          padded = await sign(claims(), { kid: keyA.kid, x: 'y'.repeat(n) } as Partial<JWTHeaderParameters>);
         expect(await reasonOf(padded)).toBe('ok');
         const [h3, p3, s3] = padded.split('.') as [string, string, string];
         expect(await reasonOf(`${withSpareBit(h3)}.${p3}.${s3}`)).toBe('malformed');
@@ -277,7 +279,9 @@ describe('JoseMandateVerifier', () => {
 
     it('refuses a non-JSON payload with a valid signature', async () => {
       const { CompactSign } = await import('jose');
-      const token = await new CompactSign(new TextEncoder().encode('not json')).setProtectedHeader({ alg: 'RS256', typ: 'mandate+jwt', kid: keyA.kid }).sign(keyA.privateKey);
+      const token = await new CompactSign(new TextEncoder().encode('not json'))
+        .setProtectedHeader({ alg: 'RS256', typ: 'mandate+jwt', kid: keyA.kid })
+        .sign(keyA.privateKey);
       expect(await reasonOf(token)).toBe('malformed');
     });
   });
@@ -411,8 +415,12 @@ describe('JoseMandateVerifier', () => {
     it('requireMandate maps verdicts to 401 mandate_invalid / 403 mandate_org_mismatch', async () => {
       const token = await sign();
       expect(requireMandate(await verify(token)).org).toBe('org_1');
-      expect(() => requireMandate({ ok: false, reason: 'expired' })).toThrow(expect.objectContaining({ kind: 'unauthenticated', code: 'mandate_invalid', reason: 'expired' }));
-      expect(() => requireMandate(({ ok: false, reason: 'org_mismatch', claims: {} }) as MandateVerification)).toThrow(expect.objectContaining({ kind: 'forbidden', code: 'mandate_org_mismatch' }));
+      expect(() => requireMandate({ ok: false, reason: 'expired' })).toThrow(
+        expect.objectContaining({ kind: 'unauthenticated', code: 'mandate_invalid', reason: 'expired' }),
+      );
+      expect(() => requireMandate({ ok: false, reason: 'org_mismatch', claims: {} } as MandateVerification)).toThrow(
+        expect.objectContaining({ kind: 'forbidden', code: 'mandate_org_mismatch' }),
+      );
       expect(mandateInvalid('signature')).toBeInstanceOf(AppError);
     });
   });

@@ -63,7 +63,8 @@ function parseClaims(raw: unknown, issuer: string): Claims | null {
   // Optional (DESIGN 6.8): absent when the mandate is bound to no prompt; never null or empty.
   if (prompt_id !== undefined && !isText(prompt_id)) return null;
   if (!isTime(exp) || (iat !== undefined && !isTime(iat)) || (nbf !== undefined && !isTime(nbf))) return null;
-  if (!isObject(scope) || !isStringArray(scope['operations']) || !isStringArray(scope['resources']) || !isStringArray(scope['forbidden_operations'])) return null;
+  if (!isObject(scope) || !isStringArray(scope['operations']) || !isStringArray(scope['resources']) || !isStringArray(scope['forbidden_operations']))
+    return null;
   if (ctx !== undefined && !isObject(ctx)) return null;
   if (acr !== undefined && typeof acr !== 'string') return null;
   return {

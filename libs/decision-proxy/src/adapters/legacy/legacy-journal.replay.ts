@@ -41,7 +41,13 @@ export async function replayLegacyJournal(
         // The last line may be torn by the crash (never acknowledged); anything else is damage.
         if (i < lines.length - 2) {
           result.setAside++;
-          await deadLetters.add({ kind: 'decision', recordId: null, orgId: null, reason: `unreadable line ${i + 1} of legacy journal ${name}: ${(err as Error).message}`, payload: line });
+          await deadLetters.add({
+            kind: 'decision',
+            recordId: null,
+            orgId: null,
+            reason: `unreadable line ${i + 1} of legacy journal ${name}: ${(err as Error).message}`,
+            payload: line,
+          });
         }
       }
     }

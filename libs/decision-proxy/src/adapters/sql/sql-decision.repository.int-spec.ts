@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { parseEvent, Topics, type DecisionMadeV1, type EventEnvelope } from '@igw/contracts';
 import { decodeCursor, DependencyUnavailableError, RecordRefusedError, toPage, type PageKey } from '@igw/kernel';
 import { openPostgresDatabase, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
-import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime as at, uniqueOrgId as newOrg, randomHex as rnd } from '@igw/persistence/testing';
+import {
+  DEAD_DATABASE_URL,
+  dropTestSchema,
+  openMigratedSchema,
+  testSchemaName,
+  atTestTime as at,
+  uniqueOrgId as newOrg,
+  randomHex as rnd,
+} from '@igw/persistence/testing';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type ReviewStatus } from '../../domain';
 import type { ResolveReviewResult } from '../../application/ports/decision.repository.port';
@@ -73,8 +81,11 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
   const others: ServiceDatabase[] = [];
 
   const rows = async (orgId: string) =>
-    (await db.query<{ decision_id: string }>(`SELECT decision_id FROM "${schema}"."decisions" WHERE org_id = $1 ORDER BY decision_id`, [orgId])).map((r) => r.decision_id);
-  const outbox = async (orgId: string) => db.query<OutboxRow>(`SELECT seq, id, topic, key, envelope FROM "${schema}"."outbox_events" WHERE key = $1 ORDER BY seq`, [orgId]);
+    (await db.query<{ decision_id: string }>(`SELECT decision_id FROM "${schema}"."decisions" WHERE org_id = $1 ORDER BY decision_id`, [orgId])).map(
+      (r) => r.decision_id,
+    );
+  const outbox = async (orgId: string) =>
+    db.query<OutboxRow>(`SELECT seq, id, topic, key, envelope FROM "${schema}"."outbox_events" WHERE key = $1 ORDER BY seq`, [orgId]);
   const outboxIds = async (orgId: string) => (await outbox(orgId)).map((r) => r.envelope.data.decision_id);
   const sorted = (ids: string[]) => [...ids].sort();
 
@@ -95,8 +106,18 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     const org = newOrg('save');
     const batch = [
       record(org, { kind: 'allow', ruleId: 'rule_reads', stage: 'rule', decision: { kind: 'allow', decision_id: 'x', rule_id: 'rule_reads' } }),
-      record(org, { kind: 'deny', reason: 'forbidden_operation', stage: 'scope', targetResource: null, decision: { kind: 'deny', decision_id: 'y', reason: 'forbidden_operation', message: 'no' } }),
-      record(org, { kind: 'allow_with_shadow', shadowKind: 'deny', decision: { kind: 'allow_with_shadow', decision_id: 'z', shadow_decision: { kind: 'deny' } } }),
+      record(org, {
+        kind: 'deny',
+        reason: 'forbidden_operation',
+        stage: 'scope',
+        targetResource: null,
+        decision: { kind: 'deny', decision_id: 'y', reason: 'forbidden_operation', message: 'no' },
+      }),
+      record(org, {
+        kind: 'allow_with_shadow',
+        shadowKind: 'deny',
+        decision: { kind: 'allow_with_shadow', decision_id: 'z', shadow_decision: { kind: 'deny' } },
+      }),
       review(org),
     ];
     const before = nudges;
@@ -120,7 +141,14 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
         schema_version: 1,
         data: toDecisionMadeV1(r),
       });
-      expect(row.envelope.data).toMatchObject({ decision_id: r.decisionId, kind: r.kind, rule_id: r.ruleId, cred_id: r.credId, reason: r.reason, shadow_decision: r.shadowKind });
+      expect(row.envelope.data).toMatchObject({
+        decision_id: r.decisionId,
+        kind: r.kind,
+        rule_id: r.ruleId,
+        cred_id: r.credId,
+        reason: r.reason,
+        shadow_decision: r.shadowKind,
+      });
       expect(() => parseEvent(row.envelope)).not.toThrow();
     });
     expect(new Set(events.map((e) => e.id)).size).toBe(batch.length);
@@ -251,7 +279,19 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     };
 
     beforeAll(async () => {
-      const statuses: ReviewStatus[] = ['pending', 'accepted', 'pending', 'rejected', 'pending', 'pending', 'accepted', 'pending', 'pending', 'rejected', 'pending'];
+      const statuses: ReviewStatus[] = [
+        'pending',
+        'accepted',
+        'pending',
+        'rejected',
+        'pending',
+        'pending',
+        'accepted',
+        'pending',
+        'pending',
+        'rejected',
+        'pending',
+      ];
       reviews = statuses.map((status, i) =>
         review(org, {
           // Three pairs share a created_at: review_id breaks the tie.
@@ -263,7 +303,12 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
         }),
       );
       // Noise: the org's non-review decisions and another org's reviews.
-      const noise = [record(org, { createdAt: at(150_000) }), record(org, { kind: 'deny', reason: 'scope_outside_intent' }), review(other, { createdAt: at(150_000) }), review(other)];
+      const noise = [
+        record(org, { createdAt: at(150_000) }),
+        record(org, { kind: 'deny', reason: 'scope_outside_intent' }),
+        review(other, { createdAt: at(150_000) }),
+        review(other),
+      ];
       await saveAll([...reviews.slice(0, 5), noise[0]!, noise[2]!, ...reviews.slice(5), noise[1]!, noise[3]!]);
     });
 
@@ -285,7 +330,11 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
 
     it('returns at most limit + 1 rows (the extra one tells there is a next page)', async () => {
       expect(await repo.listReviews(org, { limit: 3 })).toHaveLength(4);
-      expect((await repo.listReviews(org, { limit: 3 })).map((r) => r.reviewId)).toEqual(listOrder(reviews).slice(0, 4).map((r) => r.reviewId));
+      expect((await repo.listReviews(org, { limit: 3 })).map((r) => r.reviewId)).toEqual(
+        listOrder(reviews)
+          .slice(0, 4)
+          .map((r) => r.reviewId),
+      );
     });
 
     it.each([1, 2, 3, 4, 11, 50])('keyset pages of %i are disjoint and cover the queue in order', async (limit) => {
@@ -306,7 +355,12 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
   });
 
   describe('resolveReview', () => {
-    const change = (status: 'accepted' | 'rejected', keyId = 'key_op_1', note: string | null = 'looks fine', ms = 500_000) => ({ status, keyId, note, at: at(ms) });
+    const change = (status: 'accepted' | 'rejected', keyId = 'key_op_1', note: string | null = 'looks fine', ms = 500_000) => ({
+      status,
+      keyId,
+      note,
+      at: at(ms),
+    });
 
     it('moves a pending review to accepted, setting reviewed_at/by/note, and leaves the rest of the record as it was', async () => {
       const org = newOrg('resolve');
@@ -330,7 +384,11 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
       const first = await repo.resolveReview(org, r.reviewId!, change('accepted', 'key_op_1', null));
       expect(first.ok).toBe(true);
       const second = await repo.resolveReview(org, r.reviewId!, change('rejected', 'key_op_2', 'no'));
-      expect(second).toEqual({ ok: false, reason: 'already_resolved', record: { ...r, reviewStatus: 'accepted', reviewedAt: at(500_000), reviewedByKeyId: 'key_op_1', reviewNote: null } });
+      expect(second).toEqual({
+        ok: false,
+        reason: 'already_resolved',
+        record: { ...r, reviewStatus: 'accepted', reviewedAt: at(500_000), reviewedByKeyId: 'key_op_1', reviewNote: null },
+      });
       const again = await repo.resolveReview(org, r.reviewId!, change('accepted', 'key_op_3'));
       expect(again.ok).toBe(false);
       expect(await repo.findByDecisionId(org, r.decisionId)).toEqual((first as { record: DecisionRecord }).record);
@@ -352,7 +410,9 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
       const r = review(org);
       await saveAll([r]);
       const results: ResolveReviewResult[] = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => repo.resolveReview(org, r.reviewId!, change(i % 2 ? 'rejected' : 'accepted', `key_op_${i}`, `note ${i}`, 600_000 + i))),
+        Array.from({ length: 10 }, (_, i) =>
+          repo.resolveReview(org, r.reviewId!, change(i % 2 ? 'rejected' : 'accepted', `key_op_${i}`, `note ${i}`, 600_000 + i)),
+        ),
       );
       const winners = results.filter((x): x is Extract<ResolveReviewResult, { ok: true }> => x.ok);
       expect(winners).toHaveLength(1);
@@ -368,7 +428,9 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
 
   it('a burst of 1000 records is stored in two group commits of 500, with 1000 events', async () => {
     const org = newOrg('bulk');
-    const batch = Array.from({ length: 1000 }, (_, i) => (i % 10 === 0 ? review(org) : record(org, { kind: i % 3 ? 'allow' : 'deny', reason: i % 3 ? null : 'rule_denied' })));
+    const batch = Array.from({ length: 1000 }, (_, i) =>
+      i % 10 === 0 ? review(org) : record(org, { kind: i % 3 ? 'allow' : 'deny', reason: i % 3 ? null : 'rule_denied' }),
+    );
     const transaction = jest.spyOn(db, 'transaction');
     try {
       await saveAll(batch);
@@ -457,7 +519,10 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
       const poison = record(org, { actor: 'agent\udc00' });
       const line = (r: DecisionRecord) => JSON.stringify(r);
       writeFileSync(join(dir, 'segment-000000000001.ndjson'), [line(drained), line(fresh[0]!), 'not json at all', line(poison)].join('\n') + '\n');
-      writeFileSync(join(dir, 'segment-000000000002.ndjson'), [line(fresh[1]!), line(fresh[2]!)].join('\n') + `\n{"decisionId":"dec_torn","orgId":"${org}","ki`);
+      writeFileSync(
+        join(dir, 'segment-000000000002.ndjson'),
+        [line(fresh[1]!), line(fresh[2]!)].join('\n') + `\n{"decisionId":"dec_torn","orgId":"${org}","ki`,
+      );
       writeFileSync(join(dir, 'journal.lock'), 'gone-host:1');
 
       const result = await replayLegacyJournal(dir, repo, new SqlDeadLetters(db));

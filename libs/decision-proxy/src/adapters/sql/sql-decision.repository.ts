@@ -1,7 +1,17 @@
 import { Topics } from '@igw/contracts';
 import { envelope, type OutboxNotifier } from '@igw/events';
 import { defined, type DecisionKind } from '@igw/kernel';
-import { GroupCommitStore, GroupCommitWriter, jsonRowsInsertSql, keysetPageSql, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
+import {
+  GroupCommitStore,
+  GroupCommitWriter,
+  jsonRowsInsertSql,
+  keysetPageSql,
+  OutboxWriter,
+  rethrowUnavailable,
+  type ServiceDatabase,
+  type SqlDeadLetters,
+  type SqlRunner,
+} from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
@@ -157,7 +167,9 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
   }
 
   async findByDecisionId(orgId: string, decisionId: string): Promise<DecisionRecord | null> {
-    const rows = await this.db.query<Row>(`SELECT ${this.select} FROM ${this.table} WHERE "org_id" = $1 AND "decision_id" = $2`, [orgId, decisionId]).catch(rethrowUnavailable);
+    const rows = await this.db
+      .query<Row>(`SELECT ${this.select} FROM ${this.table} WHERE "org_id" = $1 AND "decision_id" = $2`, [orgId, decisionId])
+      .catch(rethrowUnavailable);
     return rows[0] ? fromRow(rows[0]) : null;
   }
 

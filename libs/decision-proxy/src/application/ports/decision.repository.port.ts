@@ -25,5 +25,9 @@ export interface DecisionRepository {
   listReviews(orgId: string, query: ReviewPageQuery): Promise<DecisionRecord[]>;
   findByDecisionId(orgId: string, decisionId: string): Promise<DecisionRecord | null>;
   /** Moves a pending review to accepted/rejected under a row lock (two operators: one wins). */
-  resolveReview(orgId: string, reviewId: string, change: { status: Exclude<ReviewStatus, 'pending'>; keyId: string; note: string | null; at: Date }): Promise<ResolveReviewResult>;
+  resolveReview(
+    orgId: string,
+    reviewId: string,
+    change: { status: Exclude<ReviewStatus, 'pending'>; keyId: string; note: string | null; at: Date },
+  ): Promise<ResolveReviewResult>;
 }

@@ -39,10 +39,7 @@ export class IntentCardsReadModel {
   readonly model: ExactReadModel<OrgCards>;
   private readonly compiled = new CompiledCardCache(10_000);
 
-  constructor(
-    @Inject(POLICY_REGISTRY_API) registry: Pick<PolicyRegistryApi, 'intentCards' | 'orgsWith'>,
-    @Inject(VERSION_BOARD) board: VersionBoard,
-  ) {
+  constructor(@Inject(POLICY_REGISTRY_API) registry: Pick<PolicyRegistryApi, 'intentCards' | 'orgsWith'>, @Inject(VERSION_BOARD) board: VersionBoard) {
     const source: ReadModelSource<OrgCards> = {
       load: async (orgId) => OrgCards.of(orgId, await registry.intentCards(orgId), this.compiled),
       orgs: async () => (await registry.orgsWith('cards')).org_ids,

@@ -41,7 +41,11 @@ const RULES: IntentCardEventV1['rules'] = [
   { id: 'export-needs-approval', when: 'action.operation == "crm.contacts.export"', decision: { kind: 'approval' } },
   { id: 'updates-reviewed', when: 'action.operation == "crm.contacts.update"', decision: { kind: 'defer' } },
   { id: 'no-secrets', when: 'has(action.arguments.secret)', decision: { kind: 'deny', reason: 'secret_argument', message: 'no secrets' } },
-  { id: 'log-bulk', when: 'has(action.arguments.limit) && action.arguments.limit > 100', decision: { kind: 'allow_with_log_extra', log_fields: { bulk: true } } },
+  {
+    id: 'log-bulk',
+    when: 'has(action.arguments.limit) && action.arguments.limit > 100',
+    decision: { kind: 'allow_with_log_extra', log_fields: { bulk: true } },
+  },
 ];
 
 const cardEvent = (id: string, over: Partial<IntentCardEventV1> = {}): IntentCardEventV1 =>
@@ -238,7 +242,7 @@ describe('DecideToolCallUseCase', () => {
       expect(repository.recorded).toEqual([]);
     });
 
-    it("answers 403 mandate_org_mismatch for a valid mandate of another org", async () => {
+    it('answers 403 mandate_org_mismatch for a valid mandate of another org', async () => {
       verifier.verdict = { ok: false, reason: 'org_mismatch', claims: claims({ org: 'org_2' }) };
       const err = await failure(call());
       expect(err.code).toBe('mandate_org_mismatch');
@@ -341,7 +345,10 @@ describe('DecideToolCallUseCase', () => {
       verifier.verdict = { ok: true, claims: unbound };
       const res = await call(request({}, { context: { actor: 'agent-1', prompt_id: 'prm_whatever' } }));
       expect(statusOf(res)).toBe(200);
-      expect(res.body).toEqual({ decision: { kind: 'allow', decision_id: expect.any(String) }, mandate: { cred_id: 'mnd_1', prompt_id: null, intent_id: 'crm' } });
+      expect(res.body).toEqual({
+        decision: { kind: 'allow', decision_id: expect.any(String) },
+        mandate: { cred_id: 'mnd_1', prompt_id: null, intent_id: 'crm' },
+      });
       expect(repository.recorded[0]).toMatchObject({ promptId: null, actor: 'agent-1' });
     });
 
@@ -370,7 +377,13 @@ describe('DecideToolCallUseCase', () => {
     it('records a rule deny with its reason and rule_id: 403', async () => {
       const res = await call(request({ arguments: { secret: 'x' } }));
       expect(statusOf(res)).toBe(403);
-      expect(res.body.decision).toEqual({ kind: 'deny', decision_id: expect.any(String), rule_id: 'no-secrets', reason: 'secret_argument', message: 'no secrets' });
+      expect(res.body.decision).toEqual({
+        kind: 'deny',
+        decision_id: expect.any(String),
+        rule_id: 'no-secrets',
+        reason: 'secret_argument',
+        message: 'no secrets',
+      });
       expect(repository.recorded[0]).toMatchObject({ kind: 'deny', reason: 'secret_argument', ruleId: 'no-secrets' });
     });
 
@@ -436,7 +449,11 @@ describe('DecideToolCallUseCase', () => {
       registry.snapshot = { version: 1, cards: [cardEvent('crm', { shadow: true })] };
       const res = await exportCall();
       expect(statusOf(res)).toBe(200);
-      expect(res.body.decision).toMatchObject({ kind: 'allow_with_shadow', rule_id: 'export-needs-approval', shadow_decision: { kind: 'approval', approval_request_id: null } });
+      expect(res.body.decision).toMatchObject({
+        kind: 'allow_with_shadow',
+        rule_id: 'export-needs-approval',
+        shadow_decision: { kind: 'approval', approval_request_id: null },
+      });
       expect(approvals.consumed).toEqual([]);
       expect(approvals.created).toEqual([]);
     });
@@ -446,7 +463,12 @@ describe('DecideToolCallUseCase', () => {
     it('stores the decision at once with a pending review and answers 202 with review_id', async () => {
       const res = await call(request({ operation: 'crm.contacts.update', arguments: { id: 42, name: 'Ada' } }));
       expect(statusOf(res)).toBe(202);
-      expect(res.body.decision).toEqual({ kind: 'defer', decision_id: expect.any(String), rule_id: 'updates-reviewed', review_id: expect.stringMatching(/^rev_/) });
+      expect(res.body.decision).toEqual({
+        kind: 'defer',
+        decision_id: expect.any(String),
+        rule_id: 'updates-reviewed',
+        review_id: expect.stringMatching(/^rev_/),
+      });
       expect(repository.recorded).toHaveLength(1);
       expect(repository.recorded[0]).toMatchObject({
         kind: 'defer',

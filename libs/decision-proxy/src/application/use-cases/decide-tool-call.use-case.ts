@@ -74,12 +74,27 @@ export class DecideToolCallUseCase {
     if (request.context !== undefined) assertJsonDepth(request.context, 'context');
     // Plain objects for the rules: CEL takes JSON-like values, not the validated DTO instances.
     const a = request.action;
-    const action = { surface: a.surface, operation: a.operation, ...(a.arguments !== undefined ? { arguments: a.arguments } : {}), ...(a.target_resource !== undefined ? { target_resource: a.target_resource } : {}) };
-    const result = decide({ mandate: claims, card, request: { action, context: request.context, audience: request.audience } }, { acrLevels: this.settings.acrLevels });
+    const action = {
+      surface: a.surface,
+      operation: a.operation,
+      ...(a.arguments !== undefined ? { arguments: a.arguments } : {}),
+      ...(a.target_resource !== undefined ? { target_resource: a.target_resource } : {}),
+    };
+    const result = decide(
+      { mandate: claims, card, request: { action, context: request.context, audience: request.audience } },
+      { acrLevels: this.settings.acrLevels },
+    );
     return this.complete(caller, claims, card, request, argumentsJson, result);
   }
 
-  private async complete(caller: Caller, claims: VerifiedMandateClaims, card: CompiledCard, request: McpProxyCallDto, argumentsJson: string, result: EngineResult): Promise<DecidedCall> {
+  private async complete(
+    caller: Caller,
+    claims: VerifiedMandateClaims,
+    card: CompiledCard,
+    request: McpProxyCallDto,
+    argumentsJson: string,
+    result: EngineResult,
+  ): Promise<DecidedCall> {
     const now = this.clock.now();
     const decisionId = newId('dec');
     const action = request.action;
@@ -102,7 +117,11 @@ export class DecideToolCallUseCase {
           source: 'mcp_proxy',
           intent_card_id: card.id,
           operation: action.operation.slice(0, 256),
-          summary: `${action.operation}${action.target_resource ? ` on ${action.target_resource}` : ''} for ${claims.sub} (rule ${result.rule_id ?? '-'})`.slice(0, 2000),
+          summary:
+            `${action.operation}${action.target_resource ? ` on ${action.target_resource}` : ''} for ${claims.sub} (rule ${result.rule_id ?? '-'})`.slice(
+              0,
+              2000,
+            ),
           user_id: claims.sub.slice(0, 256),
           fingerprint,
         });
@@ -114,7 +133,12 @@ export class DecideToolCallUseCase {
       decision = { kind: 'defer', review_id: reviewId };
     }
 
-    const wire: WireDecision = { kind: decision.kind, decision_id: decisionId, ...(result.rule_id !== null ? { rule_id: result.rule_id } : {}), ...stripKind(decision) };
+    const wire: WireDecision = {
+      kind: decision.kind,
+      decision_id: decisionId,
+      ...(result.rule_id !== null ? { rule_id: result.rule_id } : {}),
+      ...stripKind(decision),
+    };
     if (approvalRequestId !== null && decision.kind === 'allow') wire['approval_request_id'] = approvalRequestId;
     const record: DecisionRecord = {
       decisionId,
@@ -147,10 +171,20 @@ export class DecideToolCallUseCase {
     // moment the agent hears "defer", and no answered decision lives only in this process.
     await this.decisions.record(record);
     if (decision.kind === 'allow_with_log_extra') {
-      this.logger.log({ msg: 'decision log_fields', decision_id: decisionId, org_id: caller.orgId, cred_id: claims.jti, operation: action.operation, log_fields: decision.log_fields });
+      this.logger.log({
+        msg: 'decision log_fields',
+        decision_id: decisionId,
+        org_id: caller.orgId,
+        cred_id: claims.jti,
+        operation: action.operation,
+        log_fields: decision.log_fields,
+      });
     }
     return {
-      body: { decision: wire as McpProxyCallResponseDto['decision'], mandate: { cred_id: claims.jti, prompt_id: claims.prompt_id ?? null, intent_id: claims.intent_id } },
+      body: {
+        decision: wire as McpProxyCallResponseDto['decision'],
+        mandate: { cred_id: claims.jti, prompt_id: claims.prompt_id ?? null, intent_id: claims.intent_id },
+      },
     };
   }
 }

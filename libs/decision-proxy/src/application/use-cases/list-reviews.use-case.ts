@@ -17,7 +17,10 @@ export class ListReviewsUseCase {
       throw invalidRequest(message, [{ path: 'status', message }]);
     }
     const rows = await this.decisions.listReviews(caller.orgId, { status: status as ReviewStatusDto | undefined, limit: page.limit, after: page.after });
-    const page_ = toPage(rows.map((r) => ({ createdAt: r.createdAt, id: defined(r.reviewId, `review id of decision ${r.decisionId}`), record: r })), page.limit);
+    const page_ = toPage(
+      rows.map((r) => ({ createdAt: r.createdAt, id: defined(r.reviewId, `review id of decision ${r.decisionId}`), record: r })),
+      page.limit,
+    );
     return { data: page_.items.map((k) => toReviewDto(k.record)), next_cursor: page_.nextCursor };
   }
 }

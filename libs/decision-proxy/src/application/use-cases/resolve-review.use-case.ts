@@ -13,7 +13,12 @@ export class ResolveReviewUseCase {
   ) {}
 
   async execute(caller: Caller, reviewId: string, body: ResolveReviewDto): Promise<ReviewDto> {
-    const result = await this.decisions.resolveReview(caller.orgId, reviewId, { status: body.status, keyId: caller.keyId, note: body.note ?? null, at: this.clock.now() });
+    const result = await this.decisions.resolveReview(caller.orgId, reviewId, {
+      status: body.status,
+      keyId: caller.keyId,
+      note: body.note ?? null,
+      at: this.clock.now(),
+    });
     if (result.ok) return toReviewDto(result.record);
     if (result.reason === 'not_found') throw notFound('review');
     throw conflict('invalid_transition', `review ${reviewId} is already ${result.record?.reviewStatus ?? 'resolved'}`);

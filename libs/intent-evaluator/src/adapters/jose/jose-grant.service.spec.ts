@@ -124,7 +124,12 @@ describe('JoseGrantService', () => {
   it('never takes a mandate (RS256, typ mandate+jwt, another key) for a grant', async () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const mandateClaims = { iss: 'intent-gateway', sub: 'u1', org: 'org_1', aud: 'crm-api', scope: { operations: ['crm.read'] } };
-    const mandate = await new SignJWT(mandateClaims).setProtectedHeader({ alg: 'RS256', typ: 'mandate+jwt', kid: 'k1' }).setIssuedAt().setExpirationTime('5m').setJti('m1').sign(rsa.privateKey);
+    const mandate = await new SignJWT(mandateClaims)
+      .setProtectedHeader({ alg: 'RS256', typ: 'mandate+jwt', kid: 'k1' })
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .setJti('m1')
+      .sign(rsa.privateKey);
     expect(await grants.verify(mandate, 'org_1')).toEqual({ valid: false, reason: 'wrong_type' });
     // Even dressed as a grant, with every grant claim, RS256 is not our algorithm.
     const dressed = await new SignJWT(payloadOf(await grants.sign(request()))).setProtectedHeader({ alg: 'RS256', typ: 'grant+jwt' }).sign(rsa.privateKey);
@@ -147,13 +152,20 @@ describe('JoseGrantService', () => {
     const typed = `${encode({ alg: 'none', typ: 'grant+jwt' })}.${encode(claims)}.`;
     expect(await grants.verify(typed, 'org_1')).toEqual({ valid: false, reason: 'malformed' });
     const [, , s] = (await grants.sign(request())).split('.');
-    expect(await grants.verify(`${encode({ alg: 'none', typ: 'grant+jwt' })}.${encode(claims)}.${s}`, 'org_1')).toEqual({ valid: false, reason: 'bad_signature' });
+    expect(await grants.verify(`${encode({ alg: 'none', typ: 'grant+jwt' })}.${encode(claims)}.${s}`, 'org_1')).toEqual({
+      valid: false,
+      reason: 'bad_signature',
+    });
   });
 
   it('refuses HS256, also with our public key as the secret', async () => {
     const claims = payloadOf(await grants.sign(request()));
     const publicJwk = await exportJWK(grants['publicKey']);
-    for (const secret of [new TextEncoder().encode('a-shared-secret-of-32-bytes-long!'), new TextEncoder().encode(JSON.stringify(publicJwk)), base64url.decode(publicJwk.x!)]) {
+    for (const secret of [
+      new TextEncoder().encode('a-shared-secret-of-32-bytes-long!'),
+      new TextEncoder().encode(JSON.stringify(publicJwk)),
+      base64url.decode(publicJwk.x!),
+    ]) {
       const token = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'grant+jwt' }).sign(secret);
       expect(await grants.verify(token, 'org_1')).toEqual({ valid: false, reason: 'bad_signature' });
     }

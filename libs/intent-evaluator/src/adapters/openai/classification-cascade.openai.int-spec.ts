@@ -12,7 +12,16 @@ import { OpenAiCompatibleFakeServer } from '@igw/testing';
 
 const KEY = 'sk-cascade-test-key-0123456789';
 
-const intention = (id: string, label: string, intentClass: IntentionEventV1['intent_class'], displayName: string, description: string, paths: string[], source: string, orgVersion: number) =>
+const intention = (
+  id: string,
+  label: string,
+  intentClass: IntentionEventV1['intent_class'],
+  displayName: string,
+  description: string,
+  paths: string[],
+  source: string,
+  orgVersion: number,
+) =>
   ({
     id,
     label,
@@ -30,15 +39,45 @@ const intention = (id: string, label: string, intentClass: IntentionEventV1['int
   }) as IntentionEventV1;
 
 const INTENTIONS = [
-  intention('i1', 'crm.customer_lookup', 'lookup', 'Customer lookup', 'Look up a customer account or contact in the CRM by name or email.', ['contacts.email', 'contacts.name'], 'hubspot', 1),
-  intention('i2', 'billing.invoice_lookup', 'lookup', 'Invoice lookup', 'Retrieve an invoice or the invoice history of a customer from Stripe.', ['invoices.amount_due', 'invoices.status'], 'stripe', 2),
-  intention('i3', 'comms.email_send', 'write', 'Send email', "Compose and send an email from the user's Gmail account.", ['messages.to', 'messages.body'], 'gmail', 3),
+  intention(
+    'i1',
+    'crm.customer_lookup',
+    'lookup',
+    'Customer lookup',
+    'Look up a customer account or contact in the CRM by name or email.',
+    ['contacts.email', 'contacts.name'],
+    'hubspot',
+    1,
+  ),
+  intention(
+    'i2',
+    'billing.invoice_lookup',
+    'lookup',
+    'Invoice lookup',
+    'Retrieve an invoice or the invoice history of a customer from Stripe.',
+    ['invoices.amount_due', 'invoices.status'],
+    'stripe',
+    2,
+  ),
+  intention(
+    'i3',
+    'comms.email_send',
+    'write',
+    'Send email',
+    "Compose and send an email from the user's Gmail account.",
+    ['messages.to', 'messages.body'],
+    'gmail',
+    3,
+  ),
 ];
 
 /** The real read model, fed by a fake registry and version board. */
 async function orgWithIntentions(): Promise<OrgIntentions> {
   const board: VersionBoard = { current: async () => 3, advance: async () => undefined };
-  const registry: Pick<PolicyRegistryApi, 'activeIntentions' | 'orgsWith'> = { activeIntentions: async () => ({ version: 3, intentions: INTENTIONS }), orgsWith: async () => ({ org_ids: ['org_1'] }) };
+  const registry: Pick<PolicyRegistryApi, 'activeIntentions' | 'orgsWith'> = {
+    activeIntentions: async () => ({ version: 3, intentions: INTENTIONS }),
+    orgsWith: async () => ({ org_ids: ['org_1'] }),
+  };
   const org = await new ActiveIntentionsReadModel(board, registry).forOrg('org_1');
   return org;
 }
@@ -56,7 +95,11 @@ const unsure = (org: OrgIntentions): CascadeOrg => ({
 });
 
 // "bill" and "invoice" share no letters: only the (fake) embedding model bridges them.
-const BILL_CALL = { toolName: 'stripe.getBill', arguments: { bill_id: 'in_1PqR2' }, conversationContext: [{ role: 'user', content: 'How much was the last bill?' }] };
+const BILL_CALL = {
+  toolName: 'stripe.getBill',
+  arguments: { bill_id: 'in_1PqR2' },
+  conversationContext: [{ role: 'user', content: 'How much was the last bill?' }],
+};
 
 describe('ClassificationCascade with the OpenAI-compatible clients against the fake server', () => {
   let fake: OpenAiCompatibleFakeServer;
@@ -64,8 +107,14 @@ describe('ClassificationCascade with the OpenAI-compatible clients against the f
   const closers: (() => Promise<void>)[] = [];
 
   const cascade = (options: ClassificationCascadeOverrides = {}, layers: { embedding?: boolean; llm?: boolean } = {}) => {
-    const embedding = layers.embedding === false ? undefined : new OpenAiEmbeddingsClient({ baseUrl: fake.baseUrl, model: 'fake-embed', apiKey: KEY, timeoutMs: options.embeddingTimeoutMs ?? 1000 });
-    const chat = layers.llm === false ? undefined : new OpenAiChatClient({ baseUrl: fake.baseUrl, model: 'fake-chat', apiKey: KEY, timeoutMs: options.llmTimeoutMs ?? 1000 });
+    const embedding =
+      layers.embedding === false
+        ? undefined
+        : new OpenAiEmbeddingsClient({ baseUrl: fake.baseUrl, model: 'fake-embed', apiKey: KEY, timeoutMs: options.embeddingTimeoutMs ?? 1000 });
+    const chat =
+      layers.llm === false
+        ? undefined
+        : new OpenAiChatClient({ baseUrl: fake.baseUrl, model: 'fake-chat', apiKey: KEY, timeoutMs: options.llmTimeoutMs ?? 1000 });
     for (const c of [embedding, chat]) if (c) closers.push(() => c.onModuleDestroy());
     // Bag-of-words similarities are lower than a real model's: a lower floor.
     return new ClassificationCascade(embedding, chat, { embeddingCalibration: { floor: 0.15 }, ...options });
@@ -130,7 +179,11 @@ describe('ClassificationCascade with the OpenAI-compatible clients against the f
     const r = await cascade({ embeddingConfidentAt: 1.01, llmTimeoutMs: 200 }).classify(org, BILL_CALL);
     expect(Date.now() - started).toBeLessThan(1200);
     expect(r.decision).toMatchObject({ label: 'billing.invoice_lookup' });
-    expect(r.evidence).toMatchObject({ classification_method: 'embedding', evaluation_layers_consulted: ['lexical', 'embedding', 'llm'], layer_errors: [{ layer: 'llm', ...error }] });
+    expect(r.evidence).toMatchObject({
+      classification_method: 'embedding',
+      evaluation_layers_consulted: ['lexical', 'embedding', 'llm'],
+      layer_errors: [{ layer: 'llm', ...error }],
+    });
   });
 
   it('a failing embeddings endpoint leaves the lexical decision and the llm still runs', async () => {
@@ -161,7 +214,14 @@ describe('ClassificationCascade with the OpenAI-compatible clients against the f
     expect(none.c.layers).toEqual(['lexical']);
     await none.close();
 
-    const both = await resolve({ EMBEDDINGS_URL: fake.baseUrl, EMBEDDINGS_API_KEY: KEY, LLM_URL: fake.baseUrl, LLM_API_KEY: KEY, LLM_MODEL: 'fake-chat', LLM_TIMEOUT_MS: '1234' });
+    const both = await resolve({
+      EMBEDDINGS_URL: fake.baseUrl,
+      EMBEDDINGS_API_KEY: KEY,
+      LLM_URL: fake.baseUrl,
+      LLM_API_KEY: KEY,
+      LLM_MODEL: 'fake-chat',
+      LLM_TIMEOUT_MS: '1234',
+    });
     expect(both.c.layers).toEqual(['lexical', 'embedding', 'llm']);
     expect(both.c.options.llmTimeoutMs).toBe(1234);
     expect(both.c.options.embeddingTimeoutMs).toBe(2000);

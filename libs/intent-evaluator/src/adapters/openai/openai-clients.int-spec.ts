@@ -81,9 +81,42 @@ describe('OpenAI-compatible clients against the fake server', () => {
       ['a 500', { status: 500, json: { error: { message: 'boom' } } }, { failure: 'http_error', status: 500 }],
       ['a body that is not JSON', { text: 'upstream hiccup' }, { failure: 'malformed_response' }],
       ['too few embeddings', { json: { data: [{ index: 0, embedding: [1, 0] }] } }, { failure: 'malformed_response' }],
-      ['a repeated index', { json: { data: [{ index: 0, embedding: [1, 0] }, { index: 0, embedding: [0, 1] }] } }, { failure: 'malformed_response' }],
-      ['base64 instead of floats', { json: { data: [{ index: 0, embedding: 'AAAA' }, { index: 1, embedding: 'AAAA' }] } }, { failure: 'malformed_response' }],
-      ['vectors of two dimensions', { json: { data: [{ index: 0, embedding: [1, 0] }, { index: 1, embedding: [1, 0, 0] }] } }, { failure: 'malformed_response' }],
+      [
+        'a repeated index',
+        {
+          json: {
+            data: [
+              { index: 0, embedding: [1, 0] },
+              { index: 0, embedding: [0, 1] },
+            ],
+          },
+        },
+        { failure: 'malformed_response' },
+      ],
+      [
+        'base64 instead of floats',
+        {
+          json: {
+            data: [
+              { index: 0, embedding: 'AAAA' },
+              { index: 1, embedding: 'AAAA' },
+            ],
+          },
+        },
+        { failure: 'malformed_response' },
+      ],
+      [
+        'vectors of two dimensions',
+        {
+          json: {
+            data: [
+              { index: 0, embedding: [1, 0] },
+              { index: 1, embedding: [1, 0, 0] },
+            ],
+          },
+        },
+        { failure: 'malformed_response' },
+      ],
       ['a dropped connection', { destroy: true as const }, { failure: 'network_error' }],
     ])('%s → ModelEndpointError', async (_name, reply, expected) => {
       fake.embeddings(reply);

@@ -34,7 +34,8 @@ export class OpenAiEmbeddingsClient extends OpenAiEndpoint implements EmbeddingM
   private async embedBatch(input: string[], timeoutMs: number): Promise<number[][]> {
     const body = await this.http.postJson('/embeddings', { model: this.model, input }, timeoutMs, MAX_BODY_BYTES);
     const data = (body as { data?: unknown } | null)?.data;
-    if (!Array.isArray(data) || data.length !== input.length) throw new ModelEndpointError('malformed_response', `embeddings answer does not hold ${input.length} embeddings`);
+    if (!Array.isArray(data) || data.length !== input.length)
+      throw new ModelEndpointError('malformed_response', `embeddings answer does not hold ${input.length} embeddings`);
     const out: number[][] = new Array(input.length);
     let dimension = -1;
     for (const item of data as unknown[]) {
@@ -42,7 +43,12 @@ export class OpenAiEmbeddingsClient extends OpenAiEndpoint implements EmbeddingM
       if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= input.length || out[index] !== undefined) {
         throw new ModelEndpointError('malformed_response', 'embeddings answer has a missing or repeated index');
       }
-      if (!Array.isArray(embedding) || embedding.length === 0 || (dimension !== -1 && embedding.length !== dimension) || !embedding.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      if (
+        !Array.isArray(embedding) ||
+        embedding.length === 0 ||
+        (dimension !== -1 && embedding.length !== dimension) ||
+        !embedding.every((x) => typeof x === 'number' && Number.isFinite(x))
+      ) {
         throw new ModelEndpointError('malformed_response', 'embeddings answer holds something other than float vectors of one dimension');
       }
       dimension = embedding.length;

@@ -54,7 +54,8 @@ export class OpenAiHttp {
       if (err.failure === 'too_large') throw new ModelEndpointError('malformed_response', `${this.what} answer is larger than ${maxBytes} bytes`);
       throw new ModelEndpointError('network_error', `${this.what} endpoint unreachable${err.code ? ` (${err.code})` : ''}`);
     }
-    if (answer.status < 200 || answer.status > 299) throw new ModelEndpointError('http_error', `${this.what} endpoint answered HTTP ${answer.status}`, answer.status);
+    if (answer.status < 200 || answer.status > 299)
+      throw new ModelEndpointError('http_error', `${this.what} endpoint answered HTTP ${answer.status}`, answer.status);
     try {
       return JSON.parse(answer.text) as unknown;
     } catch {

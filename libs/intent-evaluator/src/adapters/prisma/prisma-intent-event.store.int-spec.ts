@@ -36,7 +36,9 @@ function intentEvent(orgId: string, extra: Partial<IntentEventRecord> = {}): Int
       classification_method: 'lexical',
       evaluation_layers_consulted: ['lexical'],
       confidence: 0.8731,
-      supporting_evidence: [{ intent_label: 'crm_lookup', intention_id: 'int_crm', intent_class: 'lookup', score: 7.25, relative_score: 0.61, matched_terms: ['crm', 'lookup'] }],
+      supporting_evidence: [
+        { intent_label: 'crm_lookup', intention_id: 'int_crm', intent_class: 'lookup', score: 7.25, relative_score: 0.61, matched_terms: ['crm', 'lookup'] },
+      ],
       schema_version: 1,
     },
     grantJti: `jti_${seq}`,
@@ -100,9 +102,14 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
   });
 
   it('migrates the intent_events table with its history indexes next to the outbox tables', async () => {
-    const tables = await db.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
+    const tables = await db.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [
+      schema,
+    ]);
     expect(tables.map((t) => t.table_name)).toEqual(['_prisma_migrations', 'dead_letters', 'intent_events', 'outbox_events', 'processed_events']);
-    const indexes = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'intent_events' ORDER BY indexname`, [schema]);
+    const indexes = await db.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'intent_events' ORDER BY indexname`,
+      [schema],
+    );
     expect(indexes.map((i) => i.indexdef.replace(/^.* USING /, ''))).toEqual([
       'btree (org_id, created_at DESC, id DESC)',
       'btree (org_id, outcome, created_at DESC, id DESC)',
@@ -221,9 +228,17 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
     const results = await Promise.allSettled(events.map((e) => store.record(e)));
     expect(results.filter((r) => r.status === 'rejected').length).toBe(1);
     expect(results[27]!.status).toBe('rejected');
-    expect((await rowIds(org)).sort()).toEqual(events.filter((_, i) => i !== 27).map((e) => e.id).sort());
+    expect((await rowIds(org)).sort()).toEqual(
+      events
+        .filter((_, i) => i !== 27)
+        .map((e) => e.id)
+        .sort(),
+    );
     expect((await outbox(org)).length).toBe(39);
-    const [letter] = await db.query<{ record_id: string; org_id: string }>(`SELECT record_id, org_id FROM "${schema}"."dead_letters" WHERE kind = 'intent_event' AND record_id = $1`, [events[27]!.id]);
+    const [letter] = await db.query<{ record_id: string; org_id: string }>(
+      `SELECT record_id, org_id FROM "${schema}"."dead_letters" WHERE kind = 'intent_event' AND record_id = $1`,
+      [events[27]!.id],
+    );
     expect(letter).toEqual({ record_id: events[27]!.id, org_id: org });
     // 40 → 20 + 20 → 10 + 10 → 5 + 5 → 3 + 2 → 2 + 1 → 1 + 1: a poisoned batch costs O(log n) transactions.
     expect(probe.batchSizes().length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(40)));

@@ -1,6 +1,16 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { Topics } from '@igw/contracts';
-import { DEAD_LETTERS, GroupCommitStore, GroupCommitWriter, jsonRowsInsertSql, OutboxWriter, rethrowUnavailable, type ServiceDatabase, type SqlDeadLetters, type SqlRunner } from '@igw/persistence';
+import {
+  DEAD_LETTERS,
+  GroupCommitStore,
+  GroupCommitWriter,
+  jsonRowsInsertSql,
+  OutboxWriter,
+  rethrowUnavailable,
+  type ServiceDatabase,
+  type SqlDeadLetters,
+  type SqlRunner,
+} from '@igw/persistence';
 import { envelope, OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
 import type { CascadeEvidence } from '../../application/classification/cascade-evidence';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';

@@ -133,7 +133,12 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
 const logistic = (x: number) => 1 / (1 + Math.exp(-x));
 const byLabel = (a: { label: string }, b: { label: string }) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
-const toDecision = (doc: IntentionDocument): ClassificationDecision => ({ kind: 'intention', intentionId: doc.id, label: doc.label, intentClass: doc.intentClass });
+const toDecision = (doc: IntentionDocument): ClassificationDecision => ({
+  kind: 'intention',
+  intentionId: doc.id,
+  label: doc.label,
+  intentClass: doc.intentClass,
+});
 /** Failures are logged at most this often per layer (a down endpoint must not flood the log). */
 const LOG_EVERY_MS = 30_000;
 
@@ -238,7 +243,12 @@ export class ClassificationCascade {
 
   // ---- embedding layer --------------------------------------------------------------------
 
-  private async embeddingLayer(model: EmbeddingModel, org: CascadeOrg, input: ClassificationInput, hits: readonly SearchHit[]): Promise<{ stage: Stage; ranking: Ranked[] } | null> {
+  private async embeddingLayer(
+    model: EmbeddingModel,
+    org: CascadeOrg,
+    input: ClassificationInput,
+    hits: readonly SearchHit[],
+  ): Promise<{ stage: Stage; ranking: Ranked[] } | null> {
     const candidates = this.embeddingCandidates(org, hits);
     if (candidates.length === 0) return null;
     const text = callText(input, this.options.embeddingContextMessages);
@@ -287,7 +297,12 @@ export class ClassificationCascade {
    * call is already fetching from that request, and the rest (with the call text when it is not
    * cached) in one `embed` request.
    */
-  private async embedAll(model: EmbeddingModel, orgId: string, text: string, candidates: readonly CascadeIntention[]): Promise<{ query: Float32Array; docs: Float32Array[] }> {
+  private async embedAll(
+    model: EmbeddingModel,
+    orgId: string,
+    text: string,
+    candidates: readonly CascadeIntention[],
+  ): Promise<{ query: Float32Array; docs: Float32Array[] }> {
     const queryKey = `${orgId}\u0000${sha(text)}`;
     const cachedQuery = this.queryVectors.get(queryKey);
     const docs: (Float32Array | Promise<Float32Array>)[] = [];
@@ -309,14 +324,20 @@ export class ClassificationCascade {
       const batch = model.embed(texts, { timeoutMs: this.options.embeddingTimeoutMs }).then((raw) => unitVectors(raw, texts.length));
       if (!query) {
         query = batch.then((v) => defined(v[0], 'the query embedding'));
-        query.then((v) => this.queryVectors.set(queryKey, v), () => undefined);
+        query.then(
+          (v) => this.queryVectors.set(queryKey, v),
+          () => undefined,
+        );
       }
       missing.forEach((m, j) => {
         const vector = batch.then((v) => defined(v[offset + j], `embedding of ${m.key}`));
         docs[m.at] = vector;
         this.pending.set(m.key, vector);
         vector
-          .then((v) => this.vectors.set(m.key, v), () => undefined)
+          .then(
+            (v) => this.vectors.set(m.key, v),
+            () => undefined,
+          )
           .finally(() => {
             if (this.pending.get(m.key) === vector) this.pending.delete(m.key);
           });
@@ -410,7 +431,8 @@ export class ClassificationCascade {
     if (now - (this.lastLogged.get(layer) ?? -Infinity) >= LOG_EVERY_MS) {
       this.lastLogged.set(layer, now);
       // The message of our own errors names no key, request or response body; others are not echoed.
-      const detail = err instanceof ModelEndpointError || err instanceof LayerTimeoutError || err instanceof InvalidLlmAnswerError ? err.message : (err as Error)?.name;
+      const detail =
+        err instanceof ModelEndpointError || err instanceof LayerTimeoutError || err instanceof InvalidLlmAnswerError ? err.message : (err as Error)?.name;
       this.log.warn(`${layer} layer failed (${error.reason}${error.status ? ` ${error.status}` : ''}: ${detail}); the previous layer's decision stands`);
     }
     return error;
@@ -433,7 +455,8 @@ function unitVectors(raw: unknown, expected: number): Float32Array[] {
   if (!Array.isArray(raw) || raw.length !== expected) throw new ModelEndpointError('malformed_response', `expected ${expected} embeddings`);
   let dimension = -1;
   return raw.map((v: unknown) => {
-    if (!Array.isArray(v) || v.length === 0 || (dimension !== -1 && v.length !== dimension)) throw new ModelEndpointError('malformed_response', 'embeddings are not vectors of one dimension');
+    if (!Array.isArray(v) || v.length === 0 || (dimension !== -1 && v.length !== dimension))
+      throw new ModelEndpointError('malformed_response', 'embeddings are not vectors of one dimension');
     dimension = v.length;
     const out = new Float32Array(v.length);
     let norm = 0;

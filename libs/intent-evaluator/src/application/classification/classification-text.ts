@@ -16,14 +16,16 @@ const MAX_INTENTION_CHARS = 2000;
 
 /** `hubspot.getContactByID` → `hubspot get contact by id`. */
 export function identifierWords(text: string): string {
-  return text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    // HTTPResponse → HTTP Response, but a plural acronym stays whole (PRs, IDs).
-    .replace(/([A-Z]+)([A-Z](?!s(?![a-z]))[a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .join(' ')
-    .toLowerCase();
+  return (
+    text
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      // HTTPResponse → HTTP Response, but a plural acronym stays whole (PRs, IDs).
+      .replace(/([A-Z]+)([A-Z](?!s(?![a-z]))[a-z])/g, '$1 $2')
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .join(' ')
+      .toLowerCase()
+  );
 }
 
 const squash = (text: string, max: number) => {
@@ -70,7 +72,13 @@ export function callText(input: ClassificationInput, contextMessages: number): s
 export function intentionText(doc: IntentionDocument): string {
   const parts = [`${doc.displayName} (${identifierWords(doc.label)}).`];
   if (doc.description.trim()) parts.push(squash(doc.description, MAX_DESCRIPTION_CHARS));
-  if (doc.dataElements.length > 0) parts.push(`Data: ${doc.dataElements.slice(0, 30).map((d) => `${d.dataSourceId} ${identifierWords(d.path)}`).join(', ')}.`);
+  if (doc.dataElements.length > 0)
+    parts.push(
+      `Data: ${doc.dataElements
+        .slice(0, 30)
+        .map((d) => `${d.dataSourceId} ${identifierWords(d.path)}`)
+        .join(', ')}.`,
+    );
   parts.push(`Kind: ${doc.intentClass}.`);
   return squash(parts.join(' '), MAX_INTENTION_CHARS);
 }

@@ -103,7 +103,8 @@ export class InvalidLlmAnswerError extends Error {
 export function parseLlmAnswer(raw: unknown, labels: ReadonlySet<string>): LlmAnswer {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InvalidLlmAnswerError('answer is not a JSON object');
   const { intent_label: label, confidence, reason } = raw as Record<string, unknown>;
-  if (typeof label !== 'string' || (label !== AMBIENT_LABEL && !labels.has(label))) throw new InvalidLlmAnswerError('intent_label is not one of the offered labels');
+  if (typeof label !== 'string' || (label !== AMBIENT_LABEL && !labels.has(label)))
+    throw new InvalidLlmAnswerError('intent_label is not one of the offered labels');
   if (typeof confidence !== 'number' || !Number.isFinite(confidence) || confidence < 0 || confidence > 1) {
     throw new InvalidLlmAnswerError('confidence is not a number between 0 and 1');
   }

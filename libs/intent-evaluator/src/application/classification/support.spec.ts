@@ -42,7 +42,14 @@ describe('classification text', () => {
 
   it('the intention: names, description, data elements, class', () => {
     expect(
-      intentionText({ id: 'i', label: 'hr.pto_request', displayName: 'Request time off', description: 'File a PTO request.', intentClass: 'write', dataElements: [{ dataSourceId: 'workday', path: 'absences.startDate' }] }),
+      intentionText({
+        id: 'i',
+        label: 'hr.pto_request',
+        displayName: 'Request time off',
+        description: 'File a PTO request.',
+        intentClass: 'write',
+        dataElements: [{ dataSourceId: 'workday', path: 'absences.startDate' }],
+      }),
     ).toBe('Request time off (hr pto request). File a PTO request. Data: workday absences start date. Kind: write.');
   });
 });
@@ -51,7 +58,11 @@ describe('llm answer', () => {
   const labels = new Set(['crm.lookup']);
 
   it('accepts an offered label or ambient, with a confidence in [0, 1]', () => {
-    expect(parseLlmAnswer({ intent_label: 'crm.lookup', confidence: 0.9, reason: 'because\nit is' }, labels)).toEqual({ label: 'crm.lookup', confidence: 0.9, reason: 'because it is' });
+    expect(parseLlmAnswer({ intent_label: 'crm.lookup', confidence: 0.9, reason: 'because\nit is' }, labels)).toEqual({
+      label: 'crm.lookup',
+      confidence: 0.9,
+      reason: 'because it is',
+    });
     expect(parseLlmAnswer({ intent_label: 'ambient', confidence: 0 }, labels)).toEqual({ label: 'ambient', confidence: 0, reason: '' });
   });
 

@@ -62,8 +62,7 @@ function setup() {
   return { board, registry, model, change };
 }
 
-const classify = async (model: ActiveIntentionsReadModel, toolName: string) =>
-  (await model.forOrg('org_1')).classifier.classify({ toolName }).decision.label;
+const classify = async (model: ActiveIntentionsReadModel, toolName: string) => (await model.forOrg('org_1')).classifier.classify({ toolName }).decision.label;
 
 describe('ActiveIntentionsReadModel', () => {
   it('a publish decides the very next call even before its event arrives', async () => {
@@ -117,7 +116,12 @@ describe('ActiveIntentionsReadModel', () => {
     const org = await t.model.forOrg('org_1');
     expect(org.orgId).toBe('org_1');
     expect(org.size).toBe(2);
-    expect(org.documents().map((d) => `${d.label}@${d.version}`).sort()).toEqual(['billing.invoice_lookup@1', 'crm.customer_lookup@1']);
+    expect(
+      org
+        .documents()
+        .map((d) => `${d.label}@${d.version}`)
+        .sort(),
+    ).toEqual(['billing.invoice_lookup@1', 'crm.customer_lookup@1']);
     const hits = org.search(buildQuery({ toolName: 'billing_invoice_lookup' }), 1);
     expect(hits.map((h) => h.doc.id)).toEqual(['int_7']);
   });

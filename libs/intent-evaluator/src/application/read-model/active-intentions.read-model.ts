@@ -90,10 +90,7 @@ const toActiveIntention = (e: IntentionEventV1): ActiveIntention => ({
 export class ActiveIntentionsReadModel {
   readonly model: ExactReadModel<OrgModel>;
 
-  constructor(
-    @Inject(VERSION_BOARD) board: VersionBoard,
-    @Inject(POLICY_REGISTRY_API) registry: Pick<PolicyRegistryApi, 'activeIntentions' | 'orgsWith'>,
-  ) {
+  constructor(@Inject(VERSION_BOARD) board: VersionBoard, @Inject(POLICY_REGISTRY_API) registry: Pick<PolicyRegistryApi, 'activeIntentions' | 'orgsWith'>) {
     const source: ReadModelSource<OrgModel> = {
       load: async (orgId) => OrgModel.of(orgId, await registry.activeIntentions(orgId)),
       orgs: async () => (await registry.orgsWith('intentions')).org_ids,

@@ -39,12 +39,20 @@ export class EvaluateIntentUseCase {
     const call = request.tool_call;
     const shadowMode = request.shadow_mode === true;
     // Validates the arguments' depth too (400 before any work is done).
-    const canonical = canonicalCall({ orgId: caller.orgId, userId: request.user_id, sessionId: request.session_id, toolName: call.name, arguments: call.arguments });
+    const canonical = canonicalCall({
+      orgId: caller.orgId,
+      userId: request.user_id,
+      sessionId: request.session_id,
+      toolName: call.name,
+      arguments: call.arguments,
+    });
 
     const org = await this.intentions.forOrg(caller.orgId);
     const classified = await this.cascade.classify(org, { toolName: call.name, arguments: call.arguments, conversationContext: request.conversation_context });
     const intention = classified.decision.kind === 'intention' ? (org.intention(classified.decision.intentionId) ?? null) : null;
-    const dataElements = intention ? resolveDataElements({ allowed: intention.dataElements, arguments: call.arguments, dataSourceId: request.data_source_id }) : NO_DATA;
+    const dataElements = intention
+      ? resolveDataElements({ allowed: intention.dataElements, arguments: call.arguments, dataSourceId: request.data_source_id })
+      : NO_DATA;
 
     // Consuming is the atomic check: of concurrent identical calls, one gets the approval.
     // Only calls that need an approval are hashed (sha256 stays off the common path).

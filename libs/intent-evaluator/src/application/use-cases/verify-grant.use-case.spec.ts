@@ -21,7 +21,14 @@ class FakeVerifier implements GrantVerifier {
 
 const grantFor = (call: string): GrantVerification => ({
   valid: true,
-  grant: { dataElements: ['stripe:charges.amount'], intentLabel: 'billing.refund', intentEventId: 'iev_1', userId: null, expiresAt: new Date('2026-03-01T10:15:00Z'), call },
+  grant: {
+    dataElements: ['stripe:charges.amount'],
+    intentLabel: 'billing.refund',
+    intentEventId: 'iev_1',
+    userId: null,
+    expiresAt: new Date('2026-03-01T10:15:00Z'),
+    call,
+  },
 });
 
 describe('VerifyGrantUseCase', () => {
@@ -35,7 +42,13 @@ describe('VerifyGrantUseCase', () => {
   it('without tool_call: the grant as verified for the caller org (the binding is not checked)', async () => {
     expect(await useCase.execute(caller, { token: 't' })).toEqual({
       valid: true,
-      grant: { data_elements: ['stripe:charges.amount'], intent_label: 'billing.refund', intent_event_id: 'iev_1', user_id: null, expires_at: '2026-03-01T10:15:00.000Z' },
+      grant: {
+        data_elements: ['stripe:charges.amount'],
+        intent_label: 'billing.refund',
+        intent_event_id: 'iev_1',
+        user_id: null,
+        expires_at: '2026-03-01T10:15:00.000Z',
+      },
     });
     expect(verifier.calls).toEqual([['t', 'org_1']]);
   });

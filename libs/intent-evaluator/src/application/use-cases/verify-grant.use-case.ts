@@ -23,7 +23,13 @@ export class VerifyGrantUseCase {
     const g = result.grant;
     return {
       valid: true,
-      grant: { data_elements: g.dataElements, intent_label: g.intentLabel, intent_event_id: g.intentEventId, user_id: g.userId, expires_at: g.expiresAt.toISOString() },
+      grant: {
+        data_elements: g.dataElements,
+        intent_label: g.intentLabel,
+        intent_event_id: g.intentEventId,
+        user_id: g.userId,
+        expires_at: g.expiresAt.toISOString(),
+      },
     };
   }
 }

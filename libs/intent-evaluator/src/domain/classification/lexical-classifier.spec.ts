@@ -1,9 +1,26 @@
-import { buildQuery, CALIBRATION, evidenceStrength, LexicalClassifier, matchProbability, SOURCE_WEIGHTS, topShare, type ClassificationInput } from './lexical-classifier';
+import {
+  buildQuery,
+  CALIBRATION,
+  evidenceStrength,
+  LexicalClassifier,
+  matchProbability,
+  SOURCE_WEIGHTS,
+  topShare,
+  type ClassificationInput,
+} from './lexical-classifier';
 import type { IntentClass } from '@igw/kernel';
 import { LexicalIndex } from '@igw/lexical-index';
 import type { IntentionDocument } from './lexical-classifier';
 
-const intention = (id: string, label: string, intentClass: IntentionDocument['intentClass'], displayName: string, description: string, paths: string[], source: string): IntentionDocument => ({
+const intention = (
+  id: string,
+  label: string,
+  intentClass: IntentionDocument['intentClass'],
+  displayName: string,
+  description: string,
+  paths: string[],
+  source: string,
+): IntentionDocument => ({
   id,
   label,
   intentClass,
@@ -13,18 +30,114 @@ const intention = (id: string, label: string, intentClass: IntentionDocument['in
 });
 
 const INTENTIONS: IntentionDocument[] = [
-  intention('i1', 'crm.customer_lookup', 'lookup', 'Customer lookup', 'Look up a customer account or contact in the CRM by name or email.', ['contacts.email', 'contacts.name', 'accounts.owner'], 'hubspot'),
-  intention('i2', 'crm.customer_update', 'write', 'Update customer record', 'Edit fields on an existing CRM contact or account. Deleting records is not covered.', ['contacts.phone', 'accounts.owner'], 'hubspot'),
-  intention('i3', 'crm.contact_export', 'export', 'Export contact list', 'Bulk export of CRM contacts with email addresses to CSV.', ['contacts.email', 'contacts.name'], 'hubspot'),
-  intention('i4', 'comms.email_read', 'lookup', 'Read email', "Search the user's Gmail mailbox and read messages and threads.", ['messages.subject', 'messages.body'], 'gmail'),
-  intention('i5', 'comms.email_send', 'write', 'Send email', "Compose and send an email, or reply to one, from the user's Gmail account.", ['messages.to', 'messages.body'], 'gmail'),
-  intention('i6', 'billing.invoice_lookup', 'lookup', 'Invoice lookup', 'Retrieve an invoice or the invoice history of a customer from Stripe.', ['invoices.amount_due', 'invoices.status'], 'stripe'),
-  intention('i7', 'analytics.warehouse_query', 'analysis', 'Ad-hoc warehouse SQL', 'Run read-only SQL queries against the Snowflake analytics warehouse.', ['analytics.tables'], 'snowflake'),
-  intention('i8', 'hr.employee_directory', 'lookup', 'Employee directory', "Find a colleague's work email, title and manager in Workday.", ['workers.name', 'workers.manager'], 'workday'),
-  intention('i9', 'admin.credential_rotation', 'admin', 'Rotate credentials', 'Rotate or revoke API keys, tokens and service secrets stored in Vault.', ['secrets.path', 'secrets.version'], 'vault'),
-  intention('i10', 'code.pull_request_create', 'write', 'Open pull request', 'Create a branch, commit file changes and open a pull request on GitHub for review.', ['pulls.title', 'pulls.body'], 'github'),
-  intention('i11', 'code.production_deploy', 'admin', 'Deploy to production', 'Trigger a CI/CD deployment, or a rollback, of a service to staging or production.', ['deployments.environment'], 'ci'),
-  intention('i12', 'admin.user_provisioning', 'admin', 'User provisioning', 'Create, deactivate or reactivate user accounts in Okta.', ['users.login', 'users.status'], 'okta'),
+  intention(
+    'i1',
+    'crm.customer_lookup',
+    'lookup',
+    'Customer lookup',
+    'Look up a customer account or contact in the CRM by name or email.',
+    ['contacts.email', 'contacts.name', 'accounts.owner'],
+    'hubspot',
+  ),
+  intention(
+    'i2',
+    'crm.customer_update',
+    'write',
+    'Update customer record',
+    'Edit fields on an existing CRM contact or account. Deleting records is not covered.',
+    ['contacts.phone', 'accounts.owner'],
+    'hubspot',
+  ),
+  intention(
+    'i3',
+    'crm.contact_export',
+    'export',
+    'Export contact list',
+    'Bulk export of CRM contacts with email addresses to CSV.',
+    ['contacts.email', 'contacts.name'],
+    'hubspot',
+  ),
+  intention(
+    'i4',
+    'comms.email_read',
+    'lookup',
+    'Read email',
+    "Search the user's Gmail mailbox and read messages and threads.",
+    ['messages.subject', 'messages.body'],
+    'gmail',
+  ),
+  intention(
+    'i5',
+    'comms.email_send',
+    'write',
+    'Send email',
+    "Compose and send an email, or reply to one, from the user's Gmail account.",
+    ['messages.to', 'messages.body'],
+    'gmail',
+  ),
+  intention(
+    'i6',
+    'billing.invoice_lookup',
+    'lookup',
+    'Invoice lookup',
+    'Retrieve an invoice or the invoice history of a customer from Stripe.',
+    ['invoices.amount_due', 'invoices.status'],
+    'stripe',
+  ),
+  intention(
+    'i7',
+    'analytics.warehouse_query',
+    'analysis',
+    'Ad-hoc warehouse SQL',
+    'Run read-only SQL queries against the Snowflake analytics warehouse.',
+    ['analytics.tables'],
+    'snowflake',
+  ),
+  intention(
+    'i8',
+    'hr.employee_directory',
+    'lookup',
+    'Employee directory',
+    "Find a colleague's work email, title and manager in Workday.",
+    ['workers.name', 'workers.manager'],
+    'workday',
+  ),
+  intention(
+    'i9',
+    'admin.credential_rotation',
+    'admin',
+    'Rotate credentials',
+    'Rotate or revoke API keys, tokens and service secrets stored in Vault.',
+    ['secrets.path', 'secrets.version'],
+    'vault',
+  ),
+  intention(
+    'i10',
+    'code.pull_request_create',
+    'write',
+    'Open pull request',
+    'Create a branch, commit file changes and open a pull request on GitHub for review.',
+    ['pulls.title', 'pulls.body'],
+    'github',
+  ),
+  intention(
+    'i11',
+    'code.production_deploy',
+    'admin',
+    'Deploy to production',
+    'Trigger a CI/CD deployment, or a rollback, of a service to staging or production.',
+    ['deployments.environment'],
+    'ci',
+  ),
+  intention(
+    'i12',
+    'admin.user_provisioning',
+    'admin',
+    'User provisioning',
+    'Create, deactivate or reactivate user accounts in Okta.',
+    ['users.login', 'users.status'],
+    'okta',
+  ),
 ];
 
 const classifierFor = (docs = INTENTIONS) => {
@@ -51,7 +164,9 @@ describe('LexicalClassifier', () => {
 
   it('tells read from write on the same object (near miss)', () => {
     expect(classifier.classify(call('hubspot.get_contact', { contact_id: '5123' })).decision.label).toBe('crm.customer_lookup');
-    expect(classifier.classify(call('hubspot.update_contact', { contact_id: '5123', properties: { phone: '+1 415' } })).decision.label).toBe('crm.customer_update');
+    expect(classifier.classify(call('hubspot.update_contact', { contact_id: '5123', properties: { phone: '+1 415' } })).decision.label).toBe(
+      'crm.customer_update',
+    );
     expect(classifier.classify(call('search_emails', { query: 'from:legal' })).decision.label).toBe('comms.email_read');
     expect(classifier.classify(call('send_email', { to: ['a@b.co'], subject: 'Hi', body: 'Hello' })).decision.label).toBe('comms.email_send');
   });
@@ -229,7 +344,9 @@ describe('calibration', () => {
 
 describe('buildQuery', () => {
   it('weights tool name over argument keys, values and chat, keeping the highest weight of a term', () => {
-    const query = buildQuery(call('get_invoice', { customer_id: 'cus_9', reason: 'duplicate charge', nested: { refund_amount: 3 } }, ['the customer wants a refund']));
+    const query = buildQuery(
+      call('get_invoice', { customer_id: 'cus_9', reason: 'duplicate charge', nested: { refund_amount: 3 } }, ['the customer wants a refund']),
+    );
     const w = Object.fromEntries(query.map((t) => [t.term, t.weight]));
     expect(w.read).toBe(SOURCE_WEIGHTS.toolName);
     expect(w.invoic).toBe(SOURCE_WEIGHTS.toolName);

@@ -291,7 +291,8 @@ export class LexicalClassifier {
     // "thanks" say nothing about whether the call is covered.
     let max = 0;
     const saturated = this.index.params.k1 + 1;
-    for (const q of query) if (q.weight > 0 && (q.source === 'toolName' || this.index.documentFrequency(q.term) > 0)) max += q.weight * this.index.idf(q.term) * saturated;
+    for (const q of query)
+      if (q.weight > 0 && (q.source === 'toolName' || this.index.documentFrequency(q.term) > 0)) max += q.weight * this.index.idf(q.term) * saturated;
     const rel = (h: SearchHit | undefined) => (h && max > 0 ? h.score / max : 0);
     const [first, second] = hits;
     const features: LexicalFeatures = {

@@ -102,7 +102,9 @@ describe('call fingerprint', () => {
     });
 
     it('does not depend on key order; absent and empty arguments are the same call', () => {
-      expect(canonicalToolCall({ toolName: 't', arguments: { b: 1, a: [{ y: 1, x: 2 }] } })).toBe(canonicalToolCall({ toolName: 't', arguments: { a: [{ x: 2, y: 1 }], b: 1 } }));
+      expect(canonicalToolCall({ toolName: 't', arguments: { b: 1, a: [{ y: 1, x: 2 }] } })).toBe(
+        canonicalToolCall({ toolName: 't', arguments: { a: [{ x: 2, y: 1 }], b: 1 } }),
+      );
       expect(canonicalToolCall({ toolName: 't' })).toBe(canonicalToolCall({ toolName: 't', arguments: {} }));
     });
 

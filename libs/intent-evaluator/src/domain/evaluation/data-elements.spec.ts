@@ -92,7 +92,10 @@ describe('data elements', () => {
   });
 
   it('refuses a field the list has only for another data source', () => {
-    expect(resolveDataElements({ allowed, dataSourceId: 'crm', arguments: { columns: ['invoices.total'] } })).toEqual({ ok: false, refused: ['invoices.total'] });
+    expect(resolveDataElements({ allowed, dataSourceId: 'crm', arguments: { columns: ['invoices.total'] } })).toEqual({
+      ok: false,
+      refused: ['invoices.total'],
+    });
   });
 
   it('refuses every named field when the intention lists no data elements', () => {
@@ -102,6 +105,9 @@ describe('data elements', () => {
 
   it('lists a duplicated allowed element once', () => {
     const dup = [...allowed, { dataSourceId: 'crm', path: 'customers.email' }];
-    expect(resolveDataElements({ allowed: dup, dataSourceId: 'crm', arguments: { columns: 'customers.email' } })).toEqual({ ok: true, approved: ['crm:customers.email'] });
+    expect(resolveDataElements({ allowed: dup, dataSourceId: 'crm', arguments: { columns: 'customers.email' } })).toEqual({
+      ok: true,
+      approved: ['crm:customers.email'],
+    });
   });
 });

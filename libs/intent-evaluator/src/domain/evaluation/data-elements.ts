@@ -67,11 +67,7 @@ export const formatDataElement = (e: DataElementRef): string => `${e.dataSourceI
  * candidates (a source the intention does not list approves nothing, and refuses any named
  * field). Without named fields the whole candidate list is approved.
  */
-export function resolveDataElements(input: {
-  allowed: readonly DataElementRef[];
-  arguments?: unknown;
-  dataSourceId?: string | null;
-}): DataElementResult {
+export function resolveDataElements(input: { allowed: readonly DataElementRef[]; arguments?: unknown; dataSourceId?: string | null }): DataElementResult {
   const source = input.dataSourceId ?? null;
   const candidates = source === null ? input.allowed : input.allowed.filter((e) => e.dataSourceId === source);
   const fields = namedFields(input.arguments);

@@ -43,8 +43,7 @@ export interface OutcomeDecision {
   reason: OutcomeReason | null;
 }
 
-export const policyIdOf = (intention: OutcomeIntention | null): string =>
-  intention === null ? AMBIENT_POLICY_ID : `${intention.id}@${intention.version}`;
+export const policyIdOf = (intention: OutcomeIntention | null): string => (intention === null ? AMBIENT_POLICY_ID : `${intention.id}@${intention.version}`);
 
 /**
  * The outcome rules of DESIGN 6.4, in order: ambient → denied; a refused data element → denied

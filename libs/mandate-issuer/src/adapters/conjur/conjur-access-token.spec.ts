@@ -29,7 +29,9 @@ describe('conjurTokenExpiry', () => {
 
   it('falls back to iat + 8 minutes, the legacy timestamp + 8 minutes, then the send time + 8 minutes', () => {
     expect(conjurTokenExpiry(v5({ iat: 1893456060 }), sent).toISOString()).toBe('2030-01-01T00:09:00.000Z');
-    expect(conjurTokenExpiry({ data: 'admin', timestamp: '2030-01-01T00:02:00Z', signature: 'x', key: 'k' }, sent).toISOString()).toBe('2030-01-01T00:10:00.000Z');
+    expect(conjurTokenExpiry({ data: 'admin', timestamp: '2030-01-01T00:02:00Z', signature: 'x', key: 'k' }, sent).toISOString()).toBe(
+      '2030-01-01T00:10:00.000Z',
+    );
     expect(conjurTokenExpiry({ payload: 'not-json' }, sent).getTime()).toBe(sent.getTime() + CONJUR_TOKEN_TTL_SECONDS * 1000);
   });
 });

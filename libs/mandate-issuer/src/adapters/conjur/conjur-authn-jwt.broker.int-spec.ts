@@ -24,7 +24,11 @@ describe('ConjurAuthnJwtBroker (int, Conjur fake)', () => {
   let issuer: TestJwtIssuer;
   let conjur: ConjurFakeServer;
   let broker: ConjurAuthnJwtBroker;
-  const mintRequest = async (claims?: Record<string, unknown>, options?: Parameters<TestJwtIssuer['sign']>[1], mandateTtlMs = 600_000): Promise<BrokerMintRequest> => ({
+  const mintRequest = async (
+    claims?: Record<string, unknown>,
+    options?: Parameters<TestJwtIssuer['sign']>[1],
+    mandateTtlMs = 600_000,
+  ): Promise<BrokerMintRequest> => ({
     mandate: await issuer.sign(claims, options),
     expiresAt: new Date(Date.now() + mandateTtlMs),
     options: {},
@@ -82,7 +86,15 @@ describe('ConjurAuthnJwtBroker (int, Conjur fake)', () => {
   });
 
   it('takes the host from a claim when the authenticator has token-app-property (no host id in the URL)', async () => {
-    const byClaim = await ConjurFakeServer.start({ account: ACCOUNT, serviceId: SERVICE_ID, jwksUrl: issuer.jwksUrl, issuer: ISSUER, audience: 'conjur', tokenAppProperty: 'sub', identityPath: 'agents' });
+    const byClaim = await ConjurFakeServer.start({
+      account: ACCOUNT,
+      serviceId: SERVICE_ID,
+      jwksUrl: issuer.jwksUrl,
+      issuer: ISSUER,
+      audience: 'conjur',
+      tokenAppProperty: 'sub',
+      identityPath: 'agents',
+    });
     const claimBroker = new ConjurAuthnJwtBroker({ url: `${byClaim.url}/`, account: ACCOUNT, serviceId: SERVICE_ID });
     const minted = await claimBroker.mint(await mintRequest());
     expect(byClaim.requests[0]!.path).toBe(`/authn-jwt/${SERVICE_ID}/${ACCOUNT}/authenticate`);
@@ -93,7 +105,11 @@ describe('ConjurAuthnJwtBroker (int, Conjur fake)', () => {
   });
 
   it('base64-encodes a raw JSON token from a server that ignored Accept-Encoding', async () => {
-    const raw = JSON.stringify({ protected: 'e30', payload: Buffer.from(JSON.stringify({ sub: HOST, iat: 1, exp: 4102444800 })).toString('base64url'), signature: 'c2ln' });
+    const raw = JSON.stringify({
+      protected: 'e30',
+      payload: Buffer.from(JSON.stringify({ sub: HOST, iat: 1, exp: 4102444800 })).toString('base64url'),
+      signature: 'c2ln',
+    });
     conjur.script({ status: 200, text: raw });
     const minted = await broker.mint(await mintRequest());
     expect(minted.result.conjur_token).toBe(Buffer.from(raw).toString('base64'));
@@ -119,11 +135,7 @@ describe('ConjurAuthnJwtBroker (int, Conjur fake)', () => {
     });
 
     it('an unknown host, account or authenticator', async () => {
-      for (const options of [
-        { hostId: 'host/jwt-apps/other' },
-        { account: 'other-account' },
-        { serviceId: 'other-service' },
-      ]) {
+      for (const options of [{ hostId: 'host/jwt-apps/other' }, { account: 'other-account' }, { serviceId: 'other-service' }]) {
         const other = new ConjurAuthnJwtBroker({ url: conjur.url, account: ACCOUNT, serviceId: SERVICE_ID, hostId: HOST, ...options });
         expect(await caught(other.mint(await mintRequest()))).toMatchObject({ failure: 'rejected', brokerStatus: 401 });
         await other.close();
@@ -144,7 +156,11 @@ describe('ConjurAuthnJwtBroker (int, Conjur fake)', () => {
 
     it.each([500, 502, 503])('Conjur answering %i → unavailable', async (status) => {
       conjur.script({ status });
-      expect(await caught(broker.mint(await mintRequest()))).toMatchObject({ failure: 'unavailable', brokerStatus: status, message: `conjur answered the authentication with HTTP ${status}` });
+      expect(await caught(broker.mint(await mintRequest()))).toMatchObject({
+        failure: 'unavailable',
+        brokerStatus: status,
+        message: `conjur answered the authentication with HTTP ${status}`,
+      });
     });
 
     it('a 200 that is not an access token → unavailable', async () => {

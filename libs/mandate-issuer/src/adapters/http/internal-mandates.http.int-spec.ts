@@ -48,7 +48,13 @@ describe('mandate issuer internal revocations route over HTTP (PostgreSQL)', () 
     return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as Record<string, any>) : undefined };
   };
   const dispense = async (as: Caller = writer) => {
-    const res = await call(app, 'POST', '/v1/mandate/dispense', as, { actor: 'agent:bot', intent_id: 'crm', prompt_id: 'prm_1', audience: 'crm-api', requested_scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/1'] } });
+    const res = await call(app, 'POST', '/v1/mandate/dispense', as, {
+      actor: 'agent:bot',
+      intent_id: 'crm',
+      prompt_id: 'prm_1',
+      audience: 'crm-api',
+      requested_scope: { operations: ['crm.contacts.read'], resources: ['crm://contacts/1'] },
+    });
     expect(res).toMatchObject({ status: 200 });
     return res.body as { cred_id: string; expires_at: string };
   };
@@ -59,9 +65,12 @@ describe('mandate issuer internal revocations route over HTTP (PostgreSQL)', () 
     return new HttpMandateIssuerClient(c, 'svc:decision-proxy');
   };
   const revokedEvents = async () =>
-    (await db.query<{ envelope: { org_id: string; data: { cred_id: string; revocation_version?: number } } }>(`SELECT envelope FROM "${schema}"."outbox_events" WHERE topic = $1 ORDER BY seq`, [Topics.MandateRevoked.name])).map(
-      (r) => r.envelope,
-    );
+    (
+      await db.query<{ envelope: { org_id: string; data: { cred_id: string; revocation_version?: number } } }>(
+        `SELECT envelope FROM "${schema}"."outbox_events" WHERE topic = $1 ORDER BY seq`,
+        [Topics.MandateRevoked.name],
+      )
+    ).map((r) => r.envelope);
 
   beforeAll(async () => {
     jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
@@ -141,7 +150,10 @@ describe('mandate issuer internal revocations route over HTTP (PostgreSQL)', () 
   });
 
   it('an issuer that cannot be reached is DependencyUnavailableError (503)', async () => {
-    const down = new HttpMandateIssuerClient(new InternalServiceClient('http://127.0.0.1:1', TOKEN, { service: 'mandate-issuer', timeoutMs: 1000 }), 'svc:decision-proxy');
+    const down = new HttpMandateIssuerClient(
+      new InternalServiceClient('http://127.0.0.1:1', TOKEN, { service: 'mandate-issuer', timeoutMs: 1000 }),
+      'svc:decision-proxy',
+    );
     const err = await down.revocationsSince(ORG, 0).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DependencyUnavailableError);
     expect(err).toMatchObject({ dependency: 'mandate-issuer' });

@@ -28,7 +28,13 @@ export class MandatesHttpController {
   @RequireScope('policy_write')
   @ApiOperation({ summary: 'Mint a mandate (RS256, typ mandate+jwt) for an intent card of the org, optionally through a credential broker.' })
   @ApiResponse({ status: 200, type: DispensedMandateDto })
-  @ApiErrors({ 400: 'invalid_request', 403: 'mandate_violation (with suggested_scope), insufficient_scope', 404: 'intent_not_found', 500: 'signing_failed', 502: 'broker_failed' })
+  @ApiErrors({
+    400: 'invalid_request',
+    403: 'mandate_violation (with suggested_scope), insufficient_scope',
+    404: 'intent_not_found',
+    500: 'signing_failed',
+    502: 'broker_failed',
+  })
   dispense(@CurrentCaller() caller: Caller, @Body() body: DispenseMandateDto): Promise<DispensedMandateDto> {
     return this.dispenseMandate.execute(caller, body);
   }

@@ -9,7 +9,10 @@ describe('RSA mandate keys', () => {
     expect(Object.keys(key.publicJwk).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
 
     const now = Math.floor(Date.now() / 1000);
-    const token = await signMandate({ iss: 'intent-gateway', sub: 'agent-1', aud: 'crm-api', iat: now, nbf: now, exp: now + 60, jti: 'cred_1' }, { kid: key.kid, privateKey: privateKeyFromPkcs8(key.privatePkcs8) });
+    const token = await signMandate(
+      { iss: 'intent-gateway', sub: 'agent-1', aud: 'crm-api', iat: now, nbf: now, exp: now + 60, jti: 'cred_1' },
+      { kid: key.kid, privateKey: privateKeyFromPkcs8(key.privatePkcs8) },
+    );
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'RS256', typ: 'mandate+jwt', kid: key.kid });
     const verified = await jwtVerify(token, createLocalJWKSet({ keys: [key.publicJwk] }), { algorithms: ['RS256'], audience: 'crm-api', typ: 'mandate+jwt' });
     expect(verified.payload.sub).toBe('agent-1');

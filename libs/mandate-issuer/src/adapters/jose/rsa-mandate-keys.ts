@@ -10,7 +10,6 @@ export const MANDATE_ALG = MANDATE_JWT.alg;
 /** DESIGN 6.8: RSA ≥ 2048. 2048 keeps signing at ~1.4k/s per core on our machines. */
 export const RSA_BITS = 2048;
 
-
 export interface GeneratedSigningKey {
   kid: string;
   publicJwk: PublicRsaJwk;
@@ -25,7 +24,9 @@ export async function generateRsaSigningKey(bits = RSA_BITS): Promise<GeneratedS
   // Off the event loop: RSA generation takes tens to hundreds of ms.
   const { publicKey, privateKey } = await generate('rsa', { modulusLength: bits, publicExponent: 0x10001 });
   const { n, e } = publicKey.export({ format: 'jwk' }) as { n: string; e: string };
-  const kid = createHash('sha256').update(JSON.stringify({ e, kty: 'RSA', n })).digest('base64url');
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ e, kty: 'RSA', n }))
+    .digest('base64url');
   return {
     kid,
     publicJwk: { kty: 'RSA', kid, alg: MANDATE_ALG, use: 'sig', n, e },
@@ -35,7 +36,8 @@ export async function generateRsaSigningKey(bits = RSA_BITS): Promise<GeneratedS
 
 export function privateKeyFromPkcs8(der: Buffer): KeyObject {
   const key = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
-  if (key.asymmetricKeyType !== 'rsa' || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw new Error('a mandate signing key must be RSA with at least 2048 bits');
+  if (key.asymmetricKeyType !== 'rsa' || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048)
+    throw new Error('a mandate signing key must be RSA with at least 2048 bits');
   return key;
 }
 

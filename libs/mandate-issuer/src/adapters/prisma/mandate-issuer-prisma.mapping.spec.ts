@@ -32,10 +32,30 @@ describe('mandate columns', () => {
 
 describe('toSigningKey', () => {
   const jwk = { kty: 'RSA', kid: 'kid_1', alg: 'RS256', use: 'sig', n: 'abc', e: 'AQAB' } as const;
-  const expected = { kid: 'kid_1', publicJwk: jwk, privateKeySealed: 'sealed', kekId: 'kek_1', createdAt: T0, activatesAt: T0, retiredAt: null, lastExpiry: new Date(T0.getTime() + 1) };
+  const expected = {
+    kid: 'kid_1',
+    publicJwk: jwk,
+    privateKeySealed: 'sealed',
+    kekId: 'kek_1',
+    createdAt: T0,
+    activatesAt: T0,
+    retiredAt: null,
+    lastExpiry: new Date(T0.getTime() + 1),
+  };
 
   it('maps parsed driver values', () => {
-    expect(toSigningKey({ kid: 'kid_1', public_jwk: jwk, private_key_enc: 'sealed', kek_id: 'kek_1', created_at: T0, activates_at: T0, retired_at: null, last_expiry: new Date(T0.getTime() + 1) })).toEqual(expected);
+    expect(
+      toSigningKey({
+        kid: 'kid_1',
+        public_jwk: jwk,
+        private_key_enc: 'sealed',
+        kek_id: 'kek_1',
+        created_at: T0,
+        activates_at: T0,
+        retired_at: null,
+        last_expiry: new Date(T0.getTime() + 1),
+      }),
+    ).toEqual(expected);
   });
 
   it('also accepts jsonb and timestamptz as text', () => {

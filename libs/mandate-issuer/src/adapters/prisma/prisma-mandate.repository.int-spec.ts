@@ -35,10 +35,16 @@ function mandate(orgId: string, extra: Partial<Mandate> = {}): Mandate {
 }
 
 /** A refresh as far as storage cares: each one must see the count the previous one wrote. */
-const refreshed = (m: Mandate, now: Date): Mandate => ({ ...m, refreshCount: m.refreshCount + 1, lastRefreshedAt: now, expiresAt: new Date(m.expiresAt.getTime() + 60_000), kid: 'kid_2' });
-const event = (topic: { name: string; version: number }): MandateEvents => (saved) => [
-  envelope(topic, saved.orgId, { cred_id: saved.credId, refresh_count: saved.refreshCount, revoked: saved.revokedAt !== null }, T0),
-];
+const refreshed = (m: Mandate, now: Date): Mandate => ({
+  ...m,
+  refreshCount: m.refreshCount + 1,
+  lastRefreshedAt: now,
+  expiresAt: new Date(m.expiresAt.getTime() + 60_000),
+  kid: 'kid_2',
+});
+const event =
+  (topic: { name: string; version: number }): MandateEvents =>
+  (saved) => [envelope(topic, saved.orgId, { cred_id: saved.credId, refresh_count: saved.refreshCount, revoked: saved.revokedAt !== null }, T0)];
 const boom: MandateEvents = () => {
   throw new Error('boom');
 };
@@ -214,7 +220,9 @@ describe('PrismaMandateRepository (PostgreSQL)', () => {
       const final = (await repo.find(org, m.credId))!.mandate;
       expect(final.refreshCount).toBe(5);
       expect(final.expiresAt).toEqual(new Date(m.expiresAt.getTime() + 5 * 60_000));
-      const counts = (await outbox(org)).filter((r) => r.envelope.data.cred_id === m.credId && r.topic === Topics.MandateRefreshed.name).map((r) => r.envelope.data.refresh_count);
+      const counts = (await outbox(org))
+        .filter((r) => r.envelope.data.cred_id === m.credId && r.topic === Topics.MandateRefreshed.name)
+        .map((r) => r.envelope.data.refresh_count);
       expect(counts).toEqual([1, 2, 3, 4, 5]);
     }
   });

@@ -112,7 +112,8 @@ export class PrismaMandateRepository implements MandateRepository {
     const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
     const { envelopes, revocationVersion } = await this.db
       .transaction(async (tx) => {
-        const revocationVersion = m.revokedAt !== null ? Number(defined((await tx.query<{ v: number }>(this.bumpRevocations, [m.orgId]))[0], 'revocation counter').v) : null;
+        const revocationVersion =
+          m.revokedAt !== null ? Number(defined((await tx.query<{ v: number }>(this.bumpRevocations, [m.orgId]))[0], 'revocation counter').v) : null;
         await tx.query(this.insertMandate, [
           m.credId,
           m.orgId,
@@ -168,7 +169,9 @@ export class PrismaMandateRepository implements MandateRepository {
         }
         // Only the transition to revoked is numbered; a write to a mandate already revoked keeps its number.
         const revocationVersion =
-          current.revokedAt === null && next.revokedAt !== null ? Number(defined((await tx.$queryRawUnsafe<{ v: number }[]>(this.bumpRevocations, orgId))[0], 'revocation counter').v) : null;
+          current.revokedAt === null && next.revokedAt !== null
+            ? Number(defined((await tx.$queryRawUnsafe<{ v: number }[]>(this.bumpRevocations, orgId))[0], 'revocation counter').v)
+            : null;
         const data = revocationVersion !== null ? { ...mutableColumns(next), revocationSeq: revocationVersion } : mutableColumns(next);
         const saved = toMandate(await tx.mandate.update({ where: { credId }, data }));
         const envelopes = events(saved, { revocationVersion });
@@ -183,7 +186,9 @@ export class PrismaMandateRepository implements MandateRepository {
   }
 
   async revocationOrgIds(): Promise<string[]> {
-    const rows = await this.prisma.orgRevocationVersion.findMany({ where: { version: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } }).catch(rethrowUnavailable);
+    const rows = await this.prisma.orgRevocationVersion
+      .findMany({ where: { version: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } })
+      .catch(rethrowUnavailable);
     return rows.map((r) => r.orgId);
   }
 

@@ -76,9 +76,12 @@ describe('PrismaMandateRepository revocation numbering (PostgreSQL)', () => {
   const seqOf = async (credId: string) =>
     (await db.query<{ revocation_seq: number | null }>(`SELECT revocation_seq FROM "${schema}"."mandates" WHERE cred_id = $1`, [credId]))[0]?.revocation_seq;
   const outbox = async (orgId: string) =>
-    (await db.query<{ envelope: EventEnvelope<{ cred_id: string; revocation_version: number | null }> }>(`SELECT envelope FROM "${schema}"."outbox_events" WHERE key = $1 ORDER BY seq`, [orgId])).map(
-      (r) => r.envelope.data,
-    );
+    (
+      await db.query<{ envelope: EventEnvelope<{ cred_id: string; revocation_version: number | null }> }>(
+        `SELECT envelope FROM "${schema}"."outbox_events" WHERE key = $1 ORDER BY seq`,
+        [orgId],
+      )
+    ).map((r) => r.envelope.data);
 
   beforeAll(async () => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
@@ -201,12 +204,17 @@ describe('PrismaMandateRepository revocation numbering (PostgreSQL)', () => {
       await Promise.all([
         ...ms.map((m) => repo.update(org, m.credId, revoke(at(1000)), (_s, w) => (writes.push(w.revocationVersion!), []))),
         ...Array.from({ length: 4 }, () =>
-          repo.create({ mandate: mandate(org, { revokedAt: at(1000), revokeReason: 'broker_failed' }), brokerRevocationSealed: null }, (_s, w) => (writes.push(w.revocationVersion!), [])),
+          repo.create(
+            { mandate: mandate(org, { revokedAt: at(1000), revokeReason: 'broker_failed' }), brokerRevocationSealed: null },
+            (_s, w) => (writes.push(w.revocationVersion!), []),
+          ),
         ),
       ]);
       const expected = Array.from({ length: 14 }, (_, i) => i + 1);
       expect([...writes].sort((a, b) => a - b)).toEqual(expected);
-      const seqs = (await db.query<{ revocation_seq: number }>(`SELECT revocation_seq FROM "${schema}"."mandates" WHERE org_id = $1 ORDER BY revocation_seq`, [org])).map((r) => r.revocation_seq);
+      const seqs = (
+        await db.query<{ revocation_seq: number }>(`SELECT revocation_seq FROM "${schema}"."mandates" WHERE org_id = $1 ORDER BY revocation_seq`, [org])
+      ).map((r) => r.revocation_seq);
       expect(seqs).toEqual(expected);
       expect(await counter(org)).toBe(14);
       expect(await board.current(revocationsKey(org))).toBe(14);

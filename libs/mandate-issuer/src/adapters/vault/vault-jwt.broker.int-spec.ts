@@ -10,7 +10,9 @@ import { VaultJwtBroker } from './vault-jwt.broker';
 const ISSUER = 'https://gateway.test';
 
 async function lookupSelf(addr: string, token: string, namespace?: string): Promise<{ status: number; body: any }> {
-  const res = await request(`${addr}/v1/auth/token/lookup-self`, { headers: { 'x-vault-token': token, ...(namespace ? { 'x-vault-namespace': namespace } : {}) } });
+  const res = await request(`${addr}/v1/auth/token/lookup-self`, {
+    headers: { 'x-vault-token': token, ...(namespace ? { 'x-vault-namespace': namespace } : {}) },
+  });
   const text = await res.body.text();
   return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }
@@ -21,13 +23,20 @@ describe('VaultJwtBroker (int, Vault fake)', () => {
   let issuer: TestJwtIssuer;
   let vault: VaultFakeServer;
   let broker: VaultJwtBroker;
-  const mintRequest = async (options: BrokerMintRequest['options'] = { vault_role: 'agent' }, sign?: Parameters<TestJwtIssuer['sign']>): Promise<BrokerMintRequest> => {
+  const mintRequest = async (
+    options: BrokerMintRequest['options'] = { vault_role: 'agent' },
+    sign?: Parameters<TestJwtIssuer['sign']>,
+  ): Promise<BrokerMintRequest> => {
     const mandate = await issuer.sign(...(sign ?? []));
     return { mandate, expiresAt: new Date(Date.now() + 600_000), options };
   };
 
   beforeAll(async () => {
-    issuer = await startTestJwtIssuer({ iss: ISSUER, aud: 'vault', claims: { org: 'org_1', intent_id: 'card_1', prompt_id: 'p1', scope: { operations: ['crm.read'], resources: ['crm/*'] } } });
+    issuer = await startTestJwtIssuer({
+      iss: ISSUER,
+      aud: 'vault',
+      claims: { org: 'org_1', intent_id: 'card_1', prompt_id: 'p1', scope: { operations: ['crm.read'], resources: ['crm/*'] } },
+    });
     vault = await VaultFakeServer.start({
       jwksUrl: issuer.jwksUrl,
       boundIssuer: ISSUER,
@@ -184,7 +193,10 @@ describe('VaultJwtBroker (int, Vault fake)', () => {
 
       vault.script('revoke-self', { hang: true });
       const minted = await broker.mint(await mintRequest());
-      await expect(quick.revoke(minted.revocationHandle)).rejects.toMatchObject({ failure: 'timeout', message: 'vault gave no answer to the token revocation within 300 ms' });
+      await expect(quick.revoke(minted.revocationHandle)).rejects.toMatchObject({
+        failure: 'timeout',
+        message: 'vault gave no answer to the token revocation within 300 ms',
+      });
       await quick.close();
     });
 
@@ -198,7 +210,10 @@ describe('VaultJwtBroker (int, Vault fake)', () => {
     });
 
     it('a handle that is not a vault handle → misconfigured', async () => {
-      await expect(broker.revoke('conjur:whatever')).rejects.toMatchObject({ failure: 'misconfigured', message: 'the stored revocation handle is not a vault handle' });
+      await expect(broker.revoke('conjur:whatever')).rejects.toMatchObject({
+        failure: 'misconfigured',
+        message: 'the stored revocation handle is not a vault handle',
+      });
     });
   });
 
@@ -220,7 +235,14 @@ describe('VaultJwtBroker (int, Vault fake)', () => {
   describe('namespaces and mounts', () => {
     let nsVault: VaultFakeServer;
     beforeAll(async () => {
-      nsVault = await VaultFakeServer.start({ jwksUrl: issuer.jwksUrl, boundIssuer: ISSUER, namespace: 'team-a/agents', mount: 'gateway/jwt', defaultRole: 'agent', roles: { agent: { bound_audiences: ['vault'], token_ttl: 60 } } });
+      nsVault = await VaultFakeServer.start({
+        jwksUrl: issuer.jwksUrl,
+        boundIssuer: ISSUER,
+        namespace: 'team-a/agents',
+        mount: 'gateway/jwt',
+        defaultRole: 'agent',
+        roles: { agent: { bound_audiences: ['vault'], token_ttl: 60 } },
+      });
     });
     afterAll(() => nsVault.close());
 

@@ -61,7 +61,9 @@ export class VaultJwtBroker extends JwtBroker<'vault', VaultHttp> {
     const login = parseVaultLogin(answer.body);
     if (!login) {
       // A 2xx without a usable token (e.g. a login MFA requirement): nothing was handed out.
-      throw new BrokerError('unavailable', 'vault', 'vault answered the login without auth.client_token and auth.lease_duration', { brokerStatus: answer.status });
+      throw new BrokerError('unavailable', 'vault', 'vault answered the login without auth.client_token and auth.lease_duration', {
+        brokerStatus: answer.status,
+      });
     }
     // lease_duration 0 means the token has no TTL: it never expires on its own.
     const expiresAt = login.leaseDuration > 0 ? new Date(started.getTime() + login.leaseDuration * 1000) : new Date(8.64e15);

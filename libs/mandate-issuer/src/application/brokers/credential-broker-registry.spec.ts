@@ -3,7 +3,11 @@ import { BrokerError, redactBrokerText } from './broker.error';
 import { CredentialBrokerRegistry } from './credential-broker-registry';
 import type { BrokerMintRequest, CredentialBroker, MintedCredential } from './credential-broker.port';
 
-const request: BrokerMintRequest = { mandate: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln', expiresAt: new Date('2030-01-01T00:05:00Z'), options: { vault_role: 'agent' } };
+const request: BrokerMintRequest = {
+  mandate: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln',
+  expiresAt: new Date('2030-01-01T00:05:00Z'),
+  options: { vault_role: 'agent' },
+};
 
 function fakeVault(): CredentialBroker<'vault'> & { closed: boolean; revoked: string[] } {
   const broker = {
@@ -16,7 +20,15 @@ function fakeVault(): CredentialBroker<'vault'> & { closed: boolean; revoked: st
         kind: 'vault',
         result: { kind: 'minted', vault_token: 'hvs.secret-token-value', lease_duration: 300 },
         revocationHandle: 'handle',
-        record: { kind: 'vault', vault_role: 'agent', namespace: null, accessor: 'acc', token_type: 'service', lease_duration: 300, expires_at: expiresAt.toISOString() },
+        record: {
+          kind: 'vault',
+          vault_role: 'agent',
+          namespace: null,
+          accessor: 'acc',
+          token_type: 'service',
+          lease_duration: 300,
+          expires_at: expiresAt.toISOString(),
+        },
         expiresAt,
         outlivesMandate: false,
       };
@@ -95,7 +107,9 @@ describe('redactBrokerText', () => {
   it('removes the given secrets, JWT-shaped and Vault-token-shaped strings', () => {
     const jwt = 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJhZ2VudCJ9.c2lnbmF0dXJl';
     expect(redactBrokerText(`bad jwt ${jwt} end`)).toBe('bad jwt [redacted] end');
-    expect(redactBrokerText('token hvs.CAESIJabcdefghijklmnop and s.abcdefghijkl and hvb.AAAAQabcdefghij')).toBe('token [redacted] and [redacted] and [redacted]');
+    expect(redactBrokerText('token hvs.CAESIJabcdefghijklmnop and s.abcdefghijkl and hvb.AAAAQabcdefghij')).toBe(
+      'token [redacted] and [redacted] and [redacted]',
+    );
     expect(redactBrokerText('my secret is opaque-secret-42!', ['opaque-secret-42'])).toBe('my secret is [redacted]!');
   });
 

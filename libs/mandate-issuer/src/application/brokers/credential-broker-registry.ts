@@ -52,7 +52,11 @@ export class CredentialBrokerRegistry implements CredentialBrokers {
     if (!broker) {
       // `kind` comes from a request: quote it only when it is one we know.
       const name = isBrokerKind(kind) ? kind : 'unknown';
-      throw new BrokerError('misconfigured', name, `credential broker ${isBrokerKind(kind) ? `"${kind}" is not configured on this gateway` : 'kind is not supported'}`);
+      throw new BrokerError(
+        'misconfigured',
+        name,
+        `credential broker ${isBrokerKind(kind) ? `"${kind}" is not configured on this gateway` : 'kind is not supported'}`,
+      );
     }
     return broker;
   }

@@ -42,7 +42,13 @@ function claims(now: Date, ttlSeconds: number): MandateClaims {
 
 /** A verifier holding `jwks` (as fetched from the public endpoint) at `now`. */
 const verify = (token: string, jwks: Jwks, now: Date) =>
-  jwtVerify(token, createLocalJWKSet(structuredClone(jwks.body)), { algorithms: ['RS256'], typ: 'mandate+jwt', issuer: ISSUER, audience: AUDIENCE, currentDate: now });
+  jwtVerify(token, createLocalJWKSet(structuredClone(jwks.body)), {
+    algorithms: ['RS256'],
+    typ: 'mandate+jwt',
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    currentDate: now,
+  });
 
 function thrown(fn: () => unknown): unknown {
   try {

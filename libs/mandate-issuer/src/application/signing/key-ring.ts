@@ -60,8 +60,14 @@ export class KeyRing implements OnModuleDestroy {
   /** Rotates if due (creating the first key on an empty store) and loads the keys; then keeps them current. */
   async start(): Promise<void> {
     await this.rotate();
-    const reload = setInterval(() => void this.reload().catch((err: unknown) => this.log.warn(`reloading signing keys failed: ${String(err)}`)), this.options.reloadMs ?? 10_000);
-    const rotate = setInterval(() => void this.rotate().catch((err: unknown) => this.log.warn(`key rotation failed: ${String(err)}`)), this.options.rotateCheckMs ?? 60_000);
+    const reload = setInterval(
+      () => void this.reload().catch((err: unknown) => this.log.warn(`reloading signing keys failed: ${String(err)}`)),
+      this.options.reloadMs ?? 10_000,
+    );
+    const rotate = setInterval(
+      () => void this.rotate().catch((err: unknown) => this.log.warn(`key rotation failed: ${String(err)}`)),
+      this.options.rotateCheckMs ?? 60_000,
+    );
     reload.unref();
     rotate.unref();
     this.timers = [reload, rotate];

@@ -101,7 +101,11 @@ export class FakeCredentialBrokers implements CredentialBrokers {
     const n = this.minted.length + 1;
     return {
       kind: 'conjur',
-      result: { kind: 'minted', conjur_token: Buffer.from(`{"protected":"fake-conjur-token-${n}"}`).toString('base64'), expires_at: request.expiresAt.toISOString() },
+      result: {
+        kind: 'minted',
+        conjur_token: Buffer.from(`{"protected":"fake-conjur-token-${n}"}`).toString('base64'),
+        expires_at: request.expiresAt.toISOString(),
+      },
       revocationHandle: null,
       record: { kind: 'conjur', account: 'acme', service_id: 'igw', host_id: null, expires_at: request.expiresAt.toISOString() },
       expiresAt: request.expiresAt,

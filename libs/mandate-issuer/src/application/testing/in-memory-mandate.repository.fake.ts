@@ -59,7 +59,9 @@ export class InMemoryMandateRepository implements MandateRepository {
     this.maybeFail('revocationsSince');
     const revoked = [...this.rows.values()]
       .map((r) => ({ m: r.mandate, seq: this.revocationSeqs.get(r.mandate.credId) }))
-      .flatMap(({ m, seq }) => (seq !== undefined && m.orgId === orgId && seq > afterVersion && m.expiresAt.getTime() > expiringAfter.getTime() ? [{ m, seq }] : []))
+      .flatMap(({ m, seq }) =>
+        seq !== undefined && m.orgId === orgId && seq > afterVersion && m.expiresAt.getTime() > expiringAfter.getTime() ? [{ m, seq }] : [],
+      )
       .sort((a, b) => a.seq - b.seq)
       .map(({ m }) => ({ credId: m.credId, expiresAt: new Date(m.expiresAt) }));
     return { version: this.revocationVersions.get(orgId) ?? 0, revoked };

@@ -67,7 +67,11 @@ export class DispenseMandateUseCase {
     let minted: MintedCredential | null = null;
     if (brokerKind !== undefined) {
       try {
-        minted = await this.brokers.mint(brokerKind, { mandate: credential, expiresAt: mandate.expiresAt, options: { vault_role: dto.broker_dispense?.vault_role } });
+        minted = await this.brokers.mint(brokerKind, {
+          mandate: credential,
+          expiresAt: mandate.expiresAt,
+          options: { vault_role: dto.broker_dispense?.vault_role },
+        });
       } catch (err) {
         await this.recordFailedDispense(mandate, now);
         throw err;
@@ -77,10 +81,14 @@ export class DispenseMandateUseCase {
     const stored: Mandate = minted ? { ...mandate, broker: { ...minted.record } } : mandate;
     try {
       const sealed = minted?.revocationHandle ? this.signing.seal(minted.revocationHandle, brokerHandlePurpose(mandate.credId)) : null;
-      await this.mandates.create({ mandate: stored, brokerRevocationSealed: sealed }, (saved) => [envelope(Topics.MandateDispensed, saved.orgId, toMandateEvent(saved, now), now)]);
+      await this.mandates.create({ mandate: stored, brokerRevocationSealed: sealed }, (saved) => [
+        envelope(Topics.MandateDispensed, saved.orgId, toMandateEvent(saved, now), now),
+      ]);
     } catch (err) {
       if (minted && brokerKind) {
-        await this.brokers.revoke(brokerKind, minted.revocationHandle).catch((e: unknown) => this.log.error(`could not revoke the ${brokerKind} credential of unstored mandate ${mandate.credId}: ${String(e)}`));
+        await this.brokers
+          .revoke(brokerKind, minted.revocationHandle)
+          .catch((e: unknown) => this.log.error(`could not revoke the ${brokerKind} credential of unstored mandate ${mandate.credId}: ${String(e)}`));
       }
       throw err;
     }

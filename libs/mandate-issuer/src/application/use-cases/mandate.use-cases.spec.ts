@@ -69,17 +69,23 @@ function expectNothingIssued(s: World) {
   expect(s.brokers.mints).toEqual([]);
 }
 
-const rejection = (p: Promise<unknown>): Promise<unknown> => p.then(
-  () => {
-    throw new Error('expected a rejection');
-  },
-  (e: unknown) => e,
-);
+const rejection = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
 
 describe('DispenseMandateUseCase', () => {
   it('signs an RS256 mandate for the card, stores the record without the credential and emits mandates.mandate.dispensed.v1', async () => {
     const { s, out } = await withMandate();
-    expect(out).toEqual({ credential: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/), cred_id: expect.stringMatching(/^cred_[0-9a-f]{32}$/), expires_at: iso(300), ttl_seconds: 300 });
+    expect(out).toEqual({
+      credential: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/),
+      cred_id: expect.stringMatching(/^cred_[0-9a-f]{32}$/),
+      expires_at: iso(300),
+      ttl_seconds: 300,
+    });
     expect(out).not.toHaveProperty('broker_dispense');
     expect(s.registry.calls).toEqual([{ orgId: ORG, id: 'crm' }]);
 
@@ -105,7 +111,12 @@ describe('DispenseMandateUseCase', () => {
 
     expect(s.mandates.outbox).toHaveLength(1);
     const event = s.mandates.outbox[0]!;
-    expect(event).toMatchObject({ type: 'mandates.mandate.dispensed.v1', org_id: ORG, schema_version: Topics.MandateDispensed.version, occurred_at: T0.toISOString() });
+    expect(event).toMatchObject({
+      type: 'mandates.mandate.dispensed.v1',
+      org_id: ORG,
+      schema_version: Topics.MandateDispensed.version,
+      occurred_at: T0.toISOString(),
+    });
     // The same record, as the event carries it and as inspect shows it.
     const record = {
       cred_id: out.cred_id,
@@ -129,7 +140,13 @@ describe('DispenseMandateUseCase', () => {
 
     const stored = s.mandates.rows.get(out.cred_id)!;
     expect(stored.brokerRevocationSealed).toBeNull();
-    expect(stored.mandate).toMatchObject({ orgId: ORG, kid: signingKey.kid, broker: null, revokedAt: null, classificationEvidence: { classification_method: 'lexical', confidence: 0.92 } });
+    expect(stored.mandate).toMatchObject({
+      orgId: ORG,
+      kid: signingKey.kid,
+      broker: null,
+      revokedAt: null,
+      classificationEvidence: { classification_method: 'lexical', confidence: 0.92 },
+    });
     const signature = out.credential.split('.')[2]!;
     for (const text of [JSON.stringify(stored), JSON.stringify(s.mandates.outbox)]) {
       expect(text).not.toContain(out.credential);
@@ -198,12 +215,17 @@ describe('DispenseMandateUseCase', () => {
     expect(err).toMatchObject({ kind: 'invalid', code: 'invalid_request', extra: { details: [{ path: 'broker_dispense.kind' }] } });
     expect((err as Error).message).toContain('configured: vault');
     // An in-process caller may pass a kind the DTO would have refused.
-    await expect(s.dispense.execute(caller, dispenseDto({ broker_dispense: { kind: 'aws' as BrokerKind } }))).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(s.dispense.execute(caller, dispenseDto({ broker_dispense: { kind: 'aws' as BrokerKind } }))).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
     expect(s.registry.calls).toEqual([]);
     expectNothingIssued(s);
 
     const none = await setup([]);
-    await expect(none.dispense.execute(caller, dispenseDto(vault))).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('configured: none') });
+    await expect(none.dispense.execute(caller, dispenseDto(vault))).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('configured: none'),
+    });
     expectNothingIssued(none);
   });
 
@@ -221,7 +243,9 @@ describe('DispenseMandateUseCase', () => {
     const minted = s.brokers.minted[0] as MintedCredential<'vault'>;
     expect(out.broker_dispense).toEqual({ kind: 'vault', result: { kind: 'minted', vault_token: minted.result.vault_token, lease_duration: 300 } });
     // The broker got the very credential returned, and the mandate's expiry.
-    expect(s.brokers.mints).toEqual([{ kind: 'vault', request: { mandate: out.credential, expiresAt: new Date(out.expires_at), options: { vault_role: 'agent' } } }]);
+    expect(s.brokers.mints).toEqual([
+      { kind: 'vault', request: { mandate: out.credential, expiresAt: new Date(out.expires_at), options: { vault_role: 'agent' } } },
+    ]);
 
     const stored = s.mandates.rows.get(out.cred_id)!;
     expect(stored.mandate.broker).toEqual(minted.record);
@@ -238,7 +262,9 @@ describe('DispenseMandateUseCase', () => {
     const view = await s.inspect.execute(caller, out.cred_id);
     expect(view.broker).toEqual(minted.record);
     for (const text of [JSON.stringify(stored), JSON.stringify(s.mandates.outbox), JSON.stringify(view)]) expect(text).not.toContain(minted.result.vault_token);
-    expect(eventsOf(s)).toEqual([{ type: Topics.MandateDispensed.name, data: expect.objectContaining({ cred_id: out.cred_id, status: 'active', broker_kind: 'vault' }) }]);
+    expect(eventsOf(s)).toEqual([
+      { type: Topics.MandateDispensed.name, data: expect.objectContaining({ cred_id: out.cred_id, status: 'active', broker_kind: 'vault' }) },
+    ]);
   });
 
   it('with a conjur broker (nothing to revoke at the broker): no sealed handle is stored', async () => {
@@ -262,9 +288,15 @@ describe('DispenseMandateUseCase', () => {
     expect(s.brokers.mints).toHaveLength(1);
     const credId = decodeJwt(s.brokers.mints[0]!.request.mandate).jti!;
     expect([...s.mandates.rows.keys()]).toEqual([credId]);
-    expect(s.mandates.rows.get(credId)).toMatchObject({ brokerRevocationSealed: null, mandate: { revokedAt: T0, revokeReason: 'broker_failed', broker: null } });
+    expect(s.mandates.rows.get(credId)).toMatchObject({
+      brokerRevocationSealed: null,
+      mandate: { revokedAt: T0, revokeReason: 'broker_failed', broker: null },
+    });
     expect(eventsOf(s)).toEqual([
-      { type: 'mandates.mandate.revoked.v1', data: expect.objectContaining({ cred_id: credId, status: 'revoked', revoked_at: T0.toISOString(), revoke_reason: 'broker_failed' }) },
+      {
+        type: 'mandates.mandate.revoked.v1',
+        data: expect.objectContaining({ cred_id: credId, status: 'revoked', revoked_at: T0.toISOString(), revoke_reason: 'broker_failed' }),
+      },
     ]);
     expect(typesOf(s)).not.toContain(Topics.MandateDispensed.name);
     expect([...s.mandates.rows.values()].filter((r) => r.mandate.revokedAt === null)).toEqual([]);
@@ -322,7 +354,11 @@ describe('RefreshMandateUseCase', () => {
     expect(s.keys.snapshot()[0]!.lastExpiry!.getTime()).toBeGreaterThanOrEqual((T0_S + 660) * 1000);
 
     s.clock.advance(4_000);
-    await expect(s.refresh.execute(caller, { cred_id: first.cred_id })).rejects.toMatchObject({ kind: 'rate_limited', code: 'cooldown', extra: { retry_after: 6 } });
+    await expect(s.refresh.execute(caller, { cred_id: first.cred_id })).rejects.toMatchObject({
+      kind: 'rate_limited',
+      code: 'cooldown',
+      extra: { retry_after: 6 },
+    });
     expect(s.mandates.outbox).toHaveLength(2);
     expect(s.mandates.mandate(first.cred_id)!.refreshCount).toBe(1);
 
@@ -378,7 +414,10 @@ describe('RevokeMandateUseCase', () => {
     expect(await s.revoke.execute(caller, { cred_id: out.cred_id, reason: 'again' })).toEqual(first);
     expect(eventsOf(s)).toEqual([
       { type: Topics.MandateDispensed.name, data: expect.objectContaining({ status: 'active' }) },
-      { type: Topics.MandateRevoked.name, data: expect.objectContaining({ cred_id: out.cred_id, status: 'revoked', revoked_at: first.revoked_at, revoke_reason: 'task done' }) },
+      {
+        type: Topics.MandateRevoked.name,
+        data: expect.objectContaining({ cred_id: out.cred_id, status: 'revoked', revoked_at: first.revoked_at, revoke_reason: 'task done' }),
+      },
     ]);
     expect(s.mandates.mandate(out.cred_id)).toMatchObject({ revokeReason: 'task done' });
     expect(await s.inspect.execute(caller, out.cred_id)).toMatchObject({ status: 'revoked', revoked_at: first.revoked_at });

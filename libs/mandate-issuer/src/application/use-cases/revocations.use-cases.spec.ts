@@ -53,7 +53,12 @@ describe('revocation numbering', () => {
     await s.revoke.execute(caller, { cred_id: b.cred_id });
     await s.revoke.execute(other, { cred_id: c.cred_id });
 
-    expect(s.mandates.revocationVersions).toEqual(new Map([[ORG, 2], [OTHER, 1]]));
+    expect(s.mandates.revocationVersions).toEqual(
+      new Map([
+        [ORG, 2],
+        [OTHER, 1],
+      ]),
+    );
     expect(revokedEvents(s).map((e) => [e.org, e.data.cred_id, e.data.revocation_version])).toEqual([
       [ORG, a.cred_id, 1],
       [ORG, b.cred_id, 2],

@@ -39,7 +39,11 @@ export class RevokeMandateUseCase {
       (saved, write) => [envelope(Topics.MandateRevoked, saved.orgId, toMandateEvent(saved, now, write.revocationVersion), now)],
     );
     if (!revoked) throw notFound('mandate');
-    const answer: RevokedMandateDto = { cred_id: revoked.credId, status: 'revoked', revoked_at: defined(revoked.revokedAt, 'revokedAt of a revoked mandate').toISOString() };
+    const answer: RevokedMandateDto = {
+      cred_id: revoked.credId,
+      status: 'revoked',
+      revoked_at: defined(revoked.revokedAt, 'revokedAt of a revoked mandate').toISOString(),
+    };
 
     const kind = revoked.broker?.kind;
     if (!isBrokerKind(kind)) return answer;
@@ -57,7 +61,12 @@ export class RevokeMandateUseCase {
       this.log.warn(`revoking the ${kind} credential of mandate ${revoked.credId} failed; a later revoke call retries: ${(err as Error).message}`);
       return { ...answer, broker_revocation: { kind, result: 'failed' } };
     }
-    await this.mandates.update(caller.orgId, dto.cred_id, (m) => ({ ...m, broker: m.broker === null ? null : { ...m.broker, revocation: result } }), () => []);
+    await this.mandates.update(
+      caller.orgId,
+      dto.cred_id,
+      (m) => ({ ...m, broker: m.broker === null ? null : { ...m.broker, revocation: result } }),
+      () => [],
+    );
     return { ...answer, broker_revocation: { kind, result } };
   }
 }

@@ -30,7 +30,8 @@ export class InternalIntentionsHttpController {
    */
   @Get('orgs')
   orgs(@Query('with') counter: unknown): Promise<OrgIdsDto> {
-    if (counter !== 'intentions' && counter !== 'cards') throw invalidRequest('with must be intentions or cards', [{ path: 'with', message: 'with must be intentions or cards' }]);
+    if (counter !== 'intentions' && counter !== 'cards')
+      throw invalidRequest('with must be intentions or cards', [{ path: 'with', message: 'with must be intentions or cards' }]);
     return this.listStatefulOrgs.execute(counter);
   }
 

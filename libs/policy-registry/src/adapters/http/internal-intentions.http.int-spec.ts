@@ -14,7 +14,8 @@ const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:54
 const schema = `it_registry_${randomBytes(4).toString('hex')}`;
 
 const TOKEN = 'internal-token-for-tests-0123456789abcdef';
-const startApp = (options: PolicyRegistryModuleOptions, callers?: InternalCallerResolver) => startServiceTestApp(PolicyRegistryModule.register(options), callers);
+const startApp = (options: PolicyRegistryModuleOptions, callers?: InternalCallerResolver) =>
+  startServiceTestApp(PolicyRegistryModule.register(options), callers);
 
 type As = { org?: string; scope?: Scope } | null;
 
@@ -65,7 +66,9 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
   it("answers the caller's org's active intentions with the version they correspond to", async () => {
     expect(await active()).toEqual({ status: 200, body: { version: 0, intentions: [] } });
 
-    const a = (await call('POST', '/v1/intentions', { label: 'crm.lookup', intent_class: 'lookup', data_elements: [{ data_source_id: 'crm', path: 'c.email' }] })).body!;
+    const a = (
+      await call('POST', '/v1/intentions', { label: 'crm.lookup', intent_class: 'lookup', data_elements: [{ data_source_id: 'crm', path: 'c.email' }] })
+    ).body!;
     const b = (await call('POST', '/v1/purposes', { label: 'crm.export', intent_class: 'export', approval_required: true })).body!;
     await call('POST', '/v1/intentions', { label: 'draft.only', intent_class: 'other' });
     const other = (await call('POST', '/v1/intentions', { label: 'crm.lookup', intent_class: 'lookup' }, { org: 'org_other' })).body!;
@@ -80,7 +83,12 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ version: 5, intentions: expect.any(Array) });
     expect(new Set(res.body!['intentions'].map((i: { id: string }) => i.id))).toEqual(new Set([a['id'], b['id']]));
-    expect(res.body!['intentions']).toEqual(expect.arrayContaining([{ ...pa, org_version: 5 }, { ...pb, org_version: 5 }]));
+    expect(res.body!['intentions']).toEqual(
+      expect.arrayContaining([
+        { ...pa, org_version: 5 },
+        { ...pb, org_version: 5 },
+      ]),
+    );
     // The wire format is the contract's DTO.
     expect(validateSync(plainToInstance(ActiveIntentionsDto, res.body), { forbidUnknownValues: true })).toEqual([]);
 
@@ -94,7 +102,12 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
   });
 
   it("answers one of the caller's org's intent cards, and 404 for another org's or an unknown id", async () => {
-    const installed = await call('POST', '/v1/intent-cards', { id: 'crm-reader', name: 'CRM reader', allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'] }, audiences: ['crm-api'] });
+    const installed = await call('POST', '/v1/intent-cards', {
+      id: 'crm-reader',
+      name: 'CRM reader',
+      allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'] },
+      audiences: ['crm-api'],
+    });
     expect(installed.status).toBe(201);
     const got = await call('GET', '/internal/intent-cards/crm-reader', undefined, { scope: 'read_only' });
     expect(got).toEqual({ status: 200, body: installed.body });
@@ -109,7 +122,12 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
     const reader = (org: string): As => ({ org, scope: 'read_only' });
     const write = (org: string): As => ({ org });
     const install = async (org: string, id: string, name = `card ${id}`) => {
-      const res = await call('POST', '/v1/intent-cards', { id, name, allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'] }, audiences: ['crm-api'] }, write(org));
+      const res = await call(
+        'POST',
+        '/v1/intent-cards',
+        { id, name, allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'] }, audiences: ['crm-api'] },
+        write(org),
+      );
       expect([200, 201]).toContain(res.status);
       return res.body!;
     };
@@ -132,7 +150,12 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ version: 5, cards: expect.any(Array) });
     expect(res.body!['cards']).toHaveLength(2);
-    expect(res.body!['cards']).toEqual(expect.arrayContaining([{ ...replaced, org_version: 5 }, { ...other, org_version: 5 }]));
+    expect(res.body!['cards']).toEqual(
+      expect.arrayContaining([
+        { ...replaced, org_version: 5 },
+        { ...other, org_version: 5 },
+      ]),
+    );
     expect(res.body!['cards'].some((c: Record<string, unknown>) => 'deleted' in c)).toBe(false);
     expect(validateSync(plainToInstance(IntentCardsSnapshotDto, res.body), { forbidUnknownValues: true })).toEqual([]);
     expect((await snapshot(neighbour)).body).toMatchObject({ version: 2, cards: expect.any(Array) });

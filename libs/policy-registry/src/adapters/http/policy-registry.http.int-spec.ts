@@ -17,7 +17,11 @@ describe('policy registry over HTTP (PostgreSQL)', () => {
     const res = await app.inject({
       method,
       url: path,
-      headers: { 'x-test-org': as.org ?? 'org_acme', 'x-test-scope': as.scope ?? 'policy_write', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        'x-test-org': as.org ?? 'org_acme',
+        'x-test-scope': as.scope ?? 'policy_write',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
     });
     return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as Record<string, any>) : undefined };
@@ -88,7 +92,10 @@ describe('policy registry over HTTP (PostgreSQL)', () => {
       status: 400,
       body: { code: 'invalid_request', details: [{ path: 'colour' }] },
     });
-    expect(await call('POST', '/v1/intentions', { label: 'Bad Label', intent_class: 'lookup' })).toMatchObject({ status: 400, body: { details: [{ path: 'label' }] } });
+    expect(await call('POST', '/v1/intentions', { label: 'Bad Label', intent_class: 'lookup' })).toMatchObject({
+      status: 400,
+      body: { details: [{ path: 'label' }] },
+    });
     expect(await call('GET', '/v1/intentions?limit=0')).toMatchObject({ status: 400, body: { code: 'invalid_request', details: [{ path: 'limit' }] } });
     expect(await call('GET', '/v1/intentions?limit=201')).toMatchObject({ status: 400, body: { details: [{ path: 'limit' }] } });
     expect(await call('GET', '/v1/intentions?status=live')).toMatchObject({ status: 400, body: { details: [{ path: 'status' }] } });

@@ -116,7 +116,12 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
     };
     const snapshots = await snapshotsDuring(read, async () => {
       await Promise.all(ids.map((id) => w.install.execute(policyWriter(org), card({ id }))));
-      await Promise.all([w.remove.execute(policyWriter(org), 'c0'), w.remove.execute(policyWriter(org), 'c1'), w.install.execute(policyWriter(org), card({ id: 'c2', name: 'again' })), w.install.execute(policyWriter(org), card({ id: 'c8' }))]);
+      await Promise.all([
+        w.remove.execute(policyWriter(org), 'c0'),
+        w.remove.execute(policyWriter(org), 'c1'),
+        w.install.execute(policyWriter(org), card({ id: 'c2', name: 'again' })),
+        w.install.execute(policyWriter(org), card({ id: 'c8' })),
+      ]);
       await Promise.all([w.remove.execute(policyWriter(org), 'c5'), w.remove.execute(policyWriter(org), 'c8')]);
     });
 

@@ -36,7 +36,9 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
       [Topics.IntentionPublished.name, 'active', 2, 2],
     ]);
     expect(rows[1]!.envelope).toMatchObject({ type: Topics.IntentionPublished.name, org_id: org, schema_version: 1, data: { id: created.id } });
-    const [counter] = await w.db.query<{ intentions_version: number; cards_version: number }>(`SELECT * FROM "${schema}"."org_versions" WHERE org_id = $1`, [org]);
+    const [counter] = await w.db.query<{ intentions_version: number; cards_version: number }>(`SELECT * FROM "${schema}"."org_versions" WHERE org_id = $1`, [
+      org,
+    ]);
     expect(counter).toMatchObject({ intentions_version: 2, cards_version: 0 });
     expect(w.notifier.nudges - before).toBe(2);
   });
@@ -67,7 +69,14 @@ describe('PrismaIntentionRepository (PostgreSQL)', () => {
   it("never reads or changes another org's intention", async () => {
     const mine = await w.create.execute(policyWriter('org_a'), { label: 'scoped', intent_class: 'lookup' } as never);
     expect(await w.repo.findById('org_b', mine.id)).toBeNull();
-    expect(await w.repo.update('org_b', mine.id, () => null, () => [])).toBeNull();
+    expect(
+      await w.repo.update(
+        'org_b',
+        mine.id,
+        () => null,
+        () => [],
+      ),
+    ).toBeNull();
     await expect(w.publish.execute(policyWriter('org_b'), mine.id)).rejects.toMatchObject({ kind: 'not_found' });
     expect((await w.repo.findById('org_a', mine.id))!.status).toBe('draft');
   });

@@ -47,7 +47,9 @@ export class PrismaIntentionRepository extends RegistryRepository implements Int
   async create(intention: Intention, events: IntentionEvents): Promise<Intention> {
     const { saved, orgVersion } = await this.prisma
       .$transaction(async (tx) => {
-        const row = await tx.intention.create({ data: { id: intention.id, orgId: intention.orgId, createdAt: intention.createdAt, ...mutableFields(intention) } });
+        const row = await tx.intention.create({
+          data: { id: intention.id, orgId: intention.orgId, createdAt: intention.createdAt, ...mutableFields(intention) },
+        });
         const saved = toIntention(row);
         const orgVersion = await bumpOrgVersion(tx, this.schema, saved.orgId, 'intentions_version');
         await this.outbox.add(tx, events(saved, orgVersion));

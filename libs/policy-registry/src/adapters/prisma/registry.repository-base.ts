@@ -39,7 +39,9 @@ export abstract class RegistryRepository {
 
   /** The orgs whose `counter` ever moved, in id order. */
   protected async orgIdsWith(counter: 'cardsVersion' | 'intentionsVersion'): Promise<string[]> {
-    const rows = await this.prisma.orgVersion.findMany({ where: { [counter]: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } }).catch(rethrowUnavailable);
+    const rows = await this.prisma.orgVersion
+      .findMany({ where: { [counter]: { gt: 0 } }, select: { orgId: true }, orderBy: { orgId: 'asc' } })
+      .catch(rethrowUnavailable);
     return rows.map((r) => r.orgId);
   }
 }

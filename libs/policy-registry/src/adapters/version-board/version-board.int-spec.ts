@@ -21,7 +21,12 @@ const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const schema = `it_registry_${randomBytes(4).toString('hex')}`;
 
 const caller = (orgId: string): Caller => ({ orgId, keyId: 'key_1', scope: 'policy_write' });
-const card = { name: 'CRM assistant', allowed_scope: { operations: ['crm.read'], resources: ['crm://*'], forbidden_operations: [] }, audiences: ['crm-api'], rules: [] };
+const card = {
+  name: 'CRM assistant',
+  allowed_scope: { operations: ['crm.read'], resources: ['crm://*'], forbidden_operations: [] },
+  audiences: ['crm-api'],
+  rules: [],
+};
 
 /** A board whose writes can be delayed or made to fail, recording what it was told. */
 class ProbeBoard implements VersionBoard {
@@ -42,7 +47,9 @@ class ProbeBoard implements VersionBoard {
 
 /** The registry module as an app composes it, without HTTP: its use cases and POLICY_REGISTRY_API. */
 async function startRegistry(db: ServiceDatabase, versionBoard: VersionBoard | undefined, clock: Clock) {
-  const ctx = await NestFactory.createApplicationContext(PolicyRegistryModule.register({ db, notifier: { nudge: () => undefined }, clock, versionBoard }), { logger: false });
+  const ctx = await NestFactory.createApplicationContext(PolicyRegistryModule.register({ db, notifier: { nudge: () => undefined }, clock, versionBoard }), {
+    logger: false,
+  });
   return {
     ctx,
     create: ctx.get(CreateIntentionUseCase),
@@ -62,7 +69,9 @@ describe('policy registry and the version board (PostgreSQL, Redis)', () => {
   const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
 
   const outbox = async <T>(orgId: string) =>
-    (await db.query<{ topic: string; key: string; envelope: EventEnvelope<T> }>(`SELECT topic, key, envelope FROM "${schema}"."outbox_events" ORDER BY seq`)).filter((r) => r.key === orgId);
+    (
+      await db.query<{ topic: string; key: string; envelope: EventEnvelope<T> }>(`SELECT topic, key, envelope FROM "${schema}"."outbox_events" ORDER BY seq`)
+    ).filter((r) => r.key === orgId);
   const start = async (board: VersionBoard | undefined) => {
     const registry = await startRegistry(db, board, clock);
     contexts.push(registry.ctx);
@@ -94,7 +103,11 @@ describe('policy registry and the version board (PostgreSQL, Redis)', () => {
     const board = newBoard();
     const r = await start(board);
     const org = `org_publish_${kind}`;
-    const a = await r.create.execute(caller(org), { label: 'crm.lookup', intent_class: 'lookup', data_elements: [{ data_source_id: 'crm', path: 'customers.email' }] } as never);
+    const a = await r.create.execute(caller(org), {
+      label: 'crm.lookup',
+      intent_class: 'lookup',
+      data_elements: [{ data_source_id: 'crm', path: 'customers.email' }],
+    } as never);
     expect(await board.current(intentionsKey(org))).toBe(1);
     const b = await r.create.execute(caller(org), { label: 'crm.export', intent_class: 'export' } as never);
     await r.create.execute(caller(org), { label: 'still.draft', intent_class: 'other' } as never);
@@ -217,7 +230,13 @@ describe('policy registry and the version board (PostgreSQL, Redis)', () => {
     const state = new Map<string, string>();
     for (const e of events) {
       state.set(e.id, e.status);
-      activeAfter.set(e.org_version, [...state].filter(([, status]) => status === 'active').map(([id]) => id).sort());
+      activeAfter.set(
+        e.org_version,
+        [...state]
+          .filter(([, status]) => status === 'active')
+          .map(([id]) => id)
+          .sort(),
+      );
     }
     expect(snapshots.length).toBeGreaterThan(1);
     for (const s of snapshots) expect({ version: s.version, ids: s.ids }).toEqual({ version: s.version, ids: activeAfter.get(s.version) });

@@ -13,7 +13,12 @@ export interface IntentCardRepository {
    * Creates or replaces the card `id` of `orgId` atomically: `build` gets the current card (or
    * null) under a lock and returns what to store.
    */
-  install(orgId: string, id: string, build: (existing: IntentCard | null) => IntentCard, events: IntentCardEvents): Promise<{ card: IntentCard; created: boolean }>;
+  install(
+    orgId: string,
+    id: string,
+    build: (existing: IntentCard | null) => IntentCard,
+    events: IntentCardEvents,
+  ): Promise<{ card: IntentCard; created: boolean }>;
   findById(orgId: string, id: string): Promise<IntentCard | null>;
   /** Newest first (created_at desc, id desc), at most `page.limit` rows after `page.after`. */
   list(orgId: string, page: PageRequest): Promise<IntentCard[]>;

@@ -22,7 +22,12 @@ export interface IntentionRepository {
    * null when there is nothing to do (no write, no event); it may throw to refuse. Returns null
    * when the intention does not exist in this org.
    */
-  update(orgId: string, id: string, change: (current: Intention) => Intention | null, events: IntentionEvents): Promise<{ intention: Intention; changed: boolean } | null>;
+  update(
+    orgId: string,
+    id: string,
+    change: (current: Intention) => Intention | null,
+    events: IntentionEvents,
+  ): Promise<{ intention: Intention; changed: boolean } | null>;
   /**
    * The org's intentions counter and all its active intentions, read in one consistent snapshot:
    * `intentions` is exactly the active set after change number `version` (0 if none yet).

@@ -8,7 +8,13 @@ import { GetIntentCardsSnapshotUseCase } from './get-intent-cards-snapshot.use-c
 const acme: Caller = { orgId: 'org_acme', keyId: 'key_1', scope: 'policy_write' };
 const other: Caller = { orgId: 'org_other', keyId: 'key_2', scope: 'policy_write' };
 const card = (id: string, over: Partial<InstallIntentCardDto> = {}): InstallIntentCardDto =>
-  ({ id, name: `card ${id}`, allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'] }, audiences: ['crm-api'], ...over }) as InstallIntentCardDto;
+  ({
+    id,
+    name: `card ${id}`,
+    allowed_scope: { operations: ['crm.read'], resources: ['crm://customers/*'] },
+    audiences: ['crm-api'],
+    ...over,
+  }) as InstallIntentCardDto;
 
 describe('GetIntentCardsSnapshotUseCase', () => {
   const setup = intentCardWorld;

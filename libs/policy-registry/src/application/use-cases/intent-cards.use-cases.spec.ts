@@ -42,7 +42,14 @@ describe('intent card use cases', () => {
     s.clock.advance(60_000);
     const second = await s.install.execute(acme, card({ id: 'crm', name: 'CRM v2', shadow: true }));
     expect(second.created).toBe(false);
-    expect(second.card).toMatchObject({ id: 'crm', name: 'CRM v2', shadow: true, version: 2, created_at: '2026-03-01T10:00:00.000Z', updated_at: '2026-03-01T10:01:00.000Z' });
+    expect(second.card).toMatchObject({
+      id: 'crm',
+      name: 'CRM v2',
+      shadow: true,
+      version: 2,
+      created_at: '2026-03-01T10:00:00.000Z',
+      updated_at: '2026-03-01T10:01:00.000Z',
+    });
     const theirs = await s.install.execute(other, card({ id: 'crm' }));
     expect(theirs).toMatchObject({ created: true, card: { version: 1 } });
     expect((await s.get.execute(acme, 'crm')).name).toBe('CRM v2');

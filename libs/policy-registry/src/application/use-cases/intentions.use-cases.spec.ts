@@ -9,7 +9,8 @@ const other: Caller = { orgId: 'org_other', keyId: 'key_2', scope: 'admin' };
 
 const setup = intentionWorld;
 
-const body = (label: string, extra: Partial<CreateIntentionDto> = {}): CreateIntentionDto => ({ label, intent_class: 'lookup', ...extra }) as CreateIntentionDto;
+const body = (label: string, extra: Partial<CreateIntentionDto> = {}): CreateIntentionDto =>
+  ({ label, intent_class: 'lookup', ...extra }) as CreateIntentionDto;
 const payloads = (repo: InMemoryIntentionRepository) => repo.outbox.map((e) => ({ type: e.type, org: e.org_id, data: e.data as IntentionEventV1 }));
 
 describe('intention use cases', () => {
@@ -92,7 +93,10 @@ describe('intention use cases', () => {
     expect(third).toMatchObject({ next_cursor: null });
     expect(third.data.map((i) => i.label)).toEqual(['a']);
     expect((await s.list.execute(acme, { status: 'active' })).data.map((i) => i.label)).toEqual(['b']);
-    await expect(s.list.execute(acme, { status: 'live' })).rejects.toMatchObject({ code: 'invalid_request', extra: { details: [{ path: 'status', message: expect.any(String) }] } });
+    await expect(s.list.execute(acme, { status: 'live' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      extra: { details: [{ path: 'status', message: expect.any(String) }] },
+    });
     await expect(s.list.execute(acme, { limit: '500' })).rejects.toMatchObject({ extra: { details: [expect.objectContaining({ path: 'limit' })] } });
   });
 });

@@ -93,7 +93,10 @@ export class OutboxRelay {
       this.failures++;
       delay = Math.min(5000, 100 * 2 ** Math.min(this.failures, 6));
       if (this.failures === 1 || this.failures % 20 === 0) {
-        this.options.logger?.warn({ relay: this.options.name, err: String((err as Error)?.message ?? err), failures: this.failures }, 'outbox relay cannot publish; retrying');
+        this.options.logger?.warn(
+          { relay: this.options.name, err: String((err as Error)?.message ?? err), failures: this.failures },
+          'outbox relay cannot publish; retrying',
+        );
       }
     }
     if (this.again) {

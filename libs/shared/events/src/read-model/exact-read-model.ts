@@ -174,7 +174,8 @@ export class ExactReadModel<S extends OrgState> {
         await this.warm();
         if (attempt > 1) logger?.log(`${this.options.name} loaded from ${this.options.owner}`);
       } catch (err) {
-        if (attempt === 1) logger?.warn(`${this.options.name} cannot be loaded from ${this.options.owner} yet; not ready, retrying: ${(err as Error)?.message ?? String(err)}`);
+        if (attempt === 1)
+          logger?.warn(`${this.options.name} cannot be loaded from ${this.options.owner} yet; not ready, retrying: ${(err as Error)?.message ?? String(err)}`);
         await new Promise((resolve) => setTimeout(resolve, Math.min(retryMs * attempt, 10_000)).unref?.());
       }
     }

@@ -20,7 +20,9 @@ export async function announceVersion(board: VersionBoard | null | undefined, ke
   try {
     await board.advance(key, version);
   } catch (err) {
-    logger.warn(`version board not advanced (${key} → ${version}); the change is committed, the caller is told to retry: ${(err as Error)?.message ?? String(err)}`);
+    logger.warn(
+      `version board not advanced (${key} → ${version}); the change is committed, the caller is told to retry: ${(err as Error)?.message ?? String(err)}`,
+    );
     throw new DependencyUnavailableError('version board', err);
   }
 }

@@ -59,7 +59,10 @@ export class RedisVersionBoard implements VersionBoard {
       const timer = setTimeout(() => reject(new VersionBoardUnavailableError(`version board ${what} timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
       op.then(
         (value) => (clearTimeout(timer), resolve(value)),
-        (err: unknown) => (clearTimeout(timer), reject(new VersionBoardUnavailableError(`version board ${what} failed: ${(err as Error)?.message ?? String(err)}`)))
+        (err: unknown) => (
+          clearTimeout(timer),
+          reject(new VersionBoardUnavailableError(`version board ${what} failed: ${(err as Error)?.message ?? String(err)}`))
+        ),
       );
     });
   }

@@ -46,7 +46,8 @@ export class HttpApprovalsClient implements ApprovalsApi {
       typeof body.id === 'string' &&
       body.org_id === orgId &&
       APPROVAL_STATUSES.includes(body.status as ApprovalDto['status']);
-    if (!ok) throw new DependencyUnavailableError(this.http.service, new Error(`approvals answered ${res.status} with a body that is not an approval of ${orgId}`));
+    if (!ok)
+      throw new DependencyUnavailableError(this.http.service, new Error(`approvals answered ${res.status} with a body that is not an approval of ${orgId}`));
     return body as ApprovalDto;
   }
 }

@@ -64,7 +64,12 @@ describe('HttpMandateIssuerClient (local node:http server)', () => {
       {
         method: 'GET',
         url: '/internal/mandates/revocations?after=5',
-        headers: expect.objectContaining({ 'x-igw-internal-token': TOKEN, 'x-igw-org-id': 'org_acme', 'x-igw-key-id': 'svc:decision-proxy', 'x-igw-scope': 'read_only' }),
+        headers: expect.objectContaining({
+          'x-igw-internal-token': TOKEN,
+          'x-igw-org-id': 'org_acme',
+          'x-igw-key-id': 'svc:decision-proxy',
+          'x-igw-scope': 'read_only',
+        }),
       },
     ]);
   });
@@ -88,7 +93,14 @@ describe('HttpMandateIssuerClient (local node:http server)', () => {
   });
 
   it('names the first invalid field in the cause', async () => {
-    handler = (res) => json(res, 200, { version: 2, revoked: [{ cred_id: 'a', expires_at: '2026-03-01T10:05:00.000Z' }, { cred_id: 'b', expires_at: 'soon' }] });
+    handler = (res) =>
+      json(res, 200, {
+        version: 2,
+        revoked: [
+          { cred_id: 'a', expires_at: '2026-03-01T10:05:00.000Z' },
+          { cred_id: 'b', expires_at: 'soon' },
+        ],
+      });
     const err = await expectUnavailable(issuer().revocationsSince('org_acme', 0));
     expect(err.cause.message).toMatch(/revoked\.1\.expires_at must be a valid ISO 8601/);
   });
@@ -101,9 +113,15 @@ describe('HttpMandateIssuerClient (local node:http server)', () => {
     await expectUnavailable(issuer('http://127.0.0.1:1').revocationsSince('org_acme', 0));
 
     handler = (res) => json(res, 400, { code: 'invalid_request', message: 'after must be a non-negative integer' });
-    const err = await issuer().revocationsSince('org_acme', 0).catch((e: unknown) => e);
+    const err = await issuer()
+      .revocationsSince('org_acme', 0)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InternalServiceResponseError);
     expect(err).not.toBeInstanceOf(DependencyUnavailableError);
-    expect(err).toMatchObject({ status: 400, code: 'invalid_request', message: 'mandate-issuer answered GET /internal/mandates/revocations with 400 invalid_request' });
+    expect(err).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: 'mandate-issuer answered GET /internal/mandates/revocations with 400 invalid_request',
+    });
   });
 });

@@ -131,7 +131,13 @@ describe('internal service clients over HTTP (local node:http server)', () => {
   describe('InternalServiceClient', () => {
     it('sends the internal token, the caller and the request id, and round-trips JSON', async () => {
       handler = (req, res) => json(res, 201, { echo: JSON.parse(req.body) as unknown, path: req.url });
-      const res = await client().request<{ echo: unknown; path: string }>('POST', '/internal/things?x=1', caller, { a: 1, b: ['ü', null] }, { requestId: 'req_abc' });
+      const res = await client().request<{ echo: unknown; path: string }>(
+        'POST',
+        '/internal/things?x=1',
+        caller,
+        { a: 1, b: ['ü', null] },
+        { requestId: 'req_abc' },
+      );
 
       expect(res).toEqual({ status: 201, body: { echo: { a: 1, b: ['ü', null] }, path: '/internal/things?x=1' } });
       expect(last().method).toBe('POST');
@@ -185,7 +191,12 @@ describe('internal service clients over HTTP (local node:http server)', () => {
       const down = client({ service: 'policy-registry' }, `http://127.0.0.1:${await closedPort()}`);
       const err = await down.request('GET', '/internal/x', caller).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DependencyUnavailableError);
-      expect(err).toMatchObject({ kind: 'unavailable', code: 'unavailable', dependency: 'policy-registry', cause: expect.objectContaining({ code: 'ECONNREFUSED' }) });
+      expect(err).toMatchObject({
+        kind: 'unavailable',
+        code: 'unavailable',
+        dependency: 'policy-registry',
+        cause: expect.objectContaining({ code: 'ECONNREFUSED' }),
+      });
     });
 
     it('fails closed when the service does not answer in time', async () => {
@@ -204,7 +215,9 @@ describe('internal service clients over HTTP (local node:http server)', () => {
     });
 
     it('refuses a path that is not absolute as a programming error', async () => {
-      const err = await client().request('GET', 'internal/x', caller).catch((e: unknown) => e);
+      const err = await client()
+        .request('GET', 'internal/x', caller)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(Error);
       expect(err).not.toBeInstanceOf(DependencyUnavailableError);
       expect(received).toEqual([]);
@@ -221,7 +234,12 @@ describe('internal service clients over HTTP (local node:http server)', () => {
       expect(await api.create({ orgId: 'org_acme', keyId: 'key_agent' }, request)).toEqual(approval());
       expect(last()).toMatchObject({ method: 'POST', url: '/internal/approvals' });
       expect(JSON.parse(last().body)).toEqual(request);
-      expect(last().headers).toMatchObject({ 'x-igw-org-id': 'org_acme', 'x-igw-key-id': 'key_agent', 'x-igw-scope': 'read_only', 'x-igw-internal-token': TOKEN });
+      expect(last().headers).toMatchObject({
+        'x-igw-org-id': 'org_acme',
+        'x-igw-key-id': 'key_agent',
+        'x-igw-scope': 'read_only',
+        'x-igw-internal-token': TOKEN,
+      });
 
       handler = (_req, res) => json(res, 200, approval());
       await api.create(caller, request);
@@ -242,7 +260,9 @@ describe('internal service clients over HTTP (local node:http server)', () => {
 
     it('treats any other 4xx as a programming error, not an outage', async () => {
       handler = (_req, res) => json(res, 400, { code: 'invalid_request', message: 'summary must be a string' });
-      const err = await approvals().create(caller, request).catch((e: unknown) => e);
+      const err = await approvals()
+        .create(caller, request)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InternalServiceResponseError);
       expect(err).not.toBeInstanceOf(DependencyUnavailableError);
       expect(err).toMatchObject({ status: 400, code: 'invalid_request', message: 'approvals answered POST /internal/approvals with 400 invalid_request' });
@@ -286,7 +306,11 @@ describe('internal service clients over HTTP (local node:http server)', () => {
     const cards = (r: HttpPolicyRegistryClient) => r.intentCards('org_acme');
     it.each<[string, (r: HttpPolicyRegistryClient) => Promise<unknown>, unknown]>([
       ['intentions: an intention with an unknown status', intentions, { version: 5, intentions: [intention({ status: 'live' as never })] }],
-      ['intentions: a data element without a path', intentions, { version: 5, intentions: [intention({ data_elements: [{ data_source_id: 'crm' } as never] })] }],
+      [
+        'intentions: a data element without a path',
+        intentions,
+        { version: 5, intentions: [intention({ data_elements: [{ data_source_id: 'crm' } as never] })] },
+      ],
       ['intentions: a negative version', intentions, { version: -1, intentions: [] }],
       ['intentions: a version as a string', intentions, { version: '5', intentions: [] }],
       ['intentions: no intentions', intentions, { version: 5 }],
@@ -307,7 +331,9 @@ describe('internal service clients over HTTP (local node:http server)', () => {
 
     it('names the first invalid field in the cause', async () => {
       handler = (_req, res) => json(res, 200, { version: 5, intentions: [intention(), intention({ status: 'live' as never })] });
-      const err = (await registry().activeIntentions('org_acme').catch((e: unknown) => e)) as { cause: Error };
+      const err = (await registry()
+        .activeIntentions('org_acme')
+        .catch((e: unknown) => e)) as { cause: Error };
       expect(err.cause.message).toMatch(/intentions\.1\.status must be one of/);
     });
 
@@ -330,7 +356,12 @@ describe('internal service clients over HTTP (local node:http server)', () => {
       handler = (_req, res) => json(res, 200, snapshot);
       expect(await registry().intentCards('org_acme')).toEqual(snapshot);
       expect(last()).toMatchObject({ method: 'GET', url: '/internal/intent-cards', body: '' });
-      expect(last().headers).toMatchObject({ 'x-igw-internal-token': TOKEN, 'x-igw-org-id': 'org_acme', 'x-igw-key-id': 'svc:intent-evaluator', 'x-igw-scope': 'read_only' });
+      expect(last().headers).toMatchObject({
+        'x-igw-internal-token': TOKEN,
+        'x-igw-org-id': 'org_acme',
+        'x-igw-key-id': 'svc:intent-evaluator',
+        'x-igw-scope': 'read_only',
+      });
 
       handler = (_req, res) => json(res, 200, { version: 0, cards: [] });
       expect(await registry().intentCards('org_acme')).toEqual({ version: 0, cards: [] });
@@ -338,7 +369,9 @@ describe('internal service clients over HTTP (local node:http server)', () => {
 
     it('names the first invalid card field in the cause', async () => {
       handler = (_req, res) => json(res, 200, { version: 4, cards: [cardEvent(), cardEvent({ shadow: 'yes' as never })] });
-      const err = (await registry().intentCards('org_acme').catch((e: unknown) => e)) as { cause: Error };
+      const err = (await registry()
+        .intentCards('org_acme')
+        .catch((e: unknown) => e)) as { cause: Error };
       expect(err.cause.message).toMatch(/GET \/internal\/intent-cards answered an invalid body: cards\.1\.shadow must be a boolean/);
     });
 
@@ -348,10 +381,14 @@ describe('internal service clients over HTTP (local node:http server)', () => {
       await expect(registry().intentCards('org_acme')).rejects.toBeInstanceOf(DependencyUnavailableError);
 
       handler = (_req, res) => json(res, 401, { code: 'unauthenticated', message: 'caller headers missing' });
-      const err = await registry().activeIntentions('org_acme').catch((e: unknown) => e);
+      const err = await registry()
+        .activeIntentions('org_acme')
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InternalServiceResponseError);
       expect(err).toMatchObject({ status: 401, code: 'unauthenticated' });
-      const cardsErr = await registry().intentCards('org_acme').catch((e: unknown) => e);
+      const cardsErr = await registry()
+        .intentCards('org_acme')
+        .catch((e: unknown) => e);
       expect(cardsErr).toBeInstanceOf(InternalServiceResponseError);
       expect(cardsErr).not.toBeInstanceOf(DependencyUnavailableError);
       expect(cardsErr).toMatchObject({ status: 401, code: 'unauthenticated', message: expect.stringContaining('GET /internal/intent-cards') });

@@ -9,7 +9,12 @@ import { InternalServiceResponseError, type InternalServiceClient } from './inte
  * that does not match is an outage (DependencyUnavailableError, 503); another status below 500
  * is InternalServiceResponseError (a bug, 500); unreachable, timeout or 5xx → 503.
  */
-export async function getValidated<T extends object>(http: InternalServiceClient, type: new () => T, path: string, caller: { orgId: string; keyId: string }): Promise<T> {
+export async function getValidated<T extends object>(
+  http: InternalServiceClient,
+  type: new () => T,
+  path: string,
+  caller: { orgId: string; keyId: string },
+): Promise<T> {
   const route = path.split('?')[0];
   const res = await http.request('GET', path, { orgId: caller.orgId, keyId: caller.keyId, scope: 'read_only' });
   if (res.status !== 200) throw InternalServiceResponseError.of(http.service, `GET ${route}`, res);

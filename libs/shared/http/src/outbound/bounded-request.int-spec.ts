@@ -28,7 +28,11 @@ describe('boundedRequest (local node:http server)', () => {
   });
 
   const opts = { method: 'GET' as const, dispatcher: agent, timeoutMs: 300, maxBytes: 1024 };
-  const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof OutboundRequestError ? e.failure : e));
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => (e instanceof OutboundRequestError ? e.failure : e),
+    );
 
   it('answers the status and the body of any status', async () => {
     expect(await boundedRequest(`${base}/ok`, opts)).toEqual({ status: 201, text: '{"a":1}' });

@@ -44,7 +44,13 @@ export async function boundedRequest(url: string, options: BoundedRequestOptions
   }, options.timeoutMs);
   timer.unref?.();
   try {
-    const res = await request(url, { method: options.method, headers: options.headers, body: options.body, signal: controller.signal, dispatcher: options.dispatcher });
+    const res = await request(url, {
+      method: options.method,
+      headers: options.headers,
+      body: options.body,
+      signal: controller.signal,
+      dispatcher: options.dispatcher,
+    });
     if (options.readBody && !options.readBody(res.statusCode)) {
       await res.body.dump().catch(() => undefined);
       return { status: res.statusCode, text: '' };
@@ -64,7 +70,12 @@ export async function boundedRequest(url: string, options: BoundedRequestOptions
     if (err instanceof OutboundRequestError) throw err;
     if (timedOut) throw new OutboundRequestError('timeout', `no answer within ${options.timeoutMs} ms`);
     const code = (err as { code?: unknown })?.code;
-    throw new OutboundRequestError('network', `unreachable${typeof code === 'string' ? ` (${code})` : ''}`, undefined, typeof code === 'string' ? code : undefined);
+    throw new OutboundRequestError(
+      'network',
+      `unreachable${typeof code === 'string' ? ` (${code})` : ''}`,
+      undefined,
+      typeof code === 'string' ? code : undefined,
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -31,7 +31,10 @@ export async function startApp(app: string, env: Record<string, string>, opts: {
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode} during start-up:\n${out.slice(-4000)}`);
-    const ok = await fetch(`${url}/livez`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/livez`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -35,7 +35,10 @@ export async function startFaultableSystem(opts: { env?: Record<string, string> 
   };
   try {
     const [db, kafka] = await Promise.all([createTestDatabase(), startKafkaInstance()]);
-    owned.push(() => db.drop(), () => kafka.destroy());
+    owned.push(
+      () => db.drop(),
+      () => kafka.destroy(),
+    );
     const postgres = await startTcpFaultProxy(hostPort(testDatabaseUrl()));
     owned.push(() => postgres.close());
     const redis = await startTcpFaultProxy(hostPort(testRedisUrl()));

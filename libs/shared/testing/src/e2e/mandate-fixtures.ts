@@ -4,7 +4,13 @@ import type { Client } from './http-client';
 export const CRM_SCOPE = { operations: ['crm.**'], resources: ['crm://**'] };
 
 /** An intent card body for audience `crm-api`; `rules` only when given. */
-export function cardBody(id: string, name: string, allowedScope: { operations: string[]; resources: string[]; forbidden_operations?: string[] }, maxTtlSeconds: number, rules?: unknown[]) {
+export function cardBody(
+  id: string,
+  name: string,
+  allowedScope: { operations: string[]; resources: string[]; forbidden_operations?: string[] },
+  maxTtlSeconds: number,
+  rules?: unknown[],
+) {
   return { id, name, allowed_scope: allowedScope, audiences: ['crm-api'], max_ttl_seconds: maxTtlSeconds, ...(rules ? { rules } : {}) };
 }
 
@@ -40,7 +46,10 @@ export async function dispenseMandate(
 export const mandateOrg = (credential: string): string => JSON.parse(Buffer.from(credential.split('.')[1]!, 'base64url').toString()).org;
 
 /** Creates an intention in the writer's org and publishes it (201, then 200 expected). */
-export async function createPublishedIntention(writer: Client, body: { label: string; intent_class: string; display_name: string; description: string }): Promise<void> {
+export async function createPublishedIntention(
+  writer: Client,
+  body: { label: string; intent_class: string; display_name: string; description: string },
+): Promise<void> {
   const intention = await writer.post('/v1/intentions', body);
   expect(intention.status).toBe(201);
   expect((await writer.post(`/v1/intentions/${intention.body.id}/publish`)).status).toBe(200);

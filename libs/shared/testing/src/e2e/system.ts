@@ -154,7 +154,13 @@ export async function startDistributedSystem(
     processes.push(await launch('approvals', common, { port: approvalsPort! }));
     processes.push(await launch('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: testGrantKey() }, { port: evaluatorPort! }));
     processes.push(await launch('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: randomBytes(32).toString('base64') }, { port: issuerPort! }));
-    processes.push(await launch('webhook-dispatcher', { ...common, WEBHOOK_KEK: webhookKek, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_CONSUMER_GROUP: `webhook-dispatcher.${randomBytes(4).toString('hex')}` }, { port: webhooksPort! }));
+    processes.push(
+      await launch(
+        'webhook-dispatcher',
+        { ...common, WEBHOOK_KEK: webhookKek, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_CONSUMER_GROUP: `webhook-dispatcher.${randomBytes(4).toString('hex')}` },
+        { port: webhooksPort! },
+      ),
+    );
     for (const port of proxyPorts) {
       processes.push(await launch('decision-proxy', { ...common, ...serviceUrls }, { port: port! }));
     }

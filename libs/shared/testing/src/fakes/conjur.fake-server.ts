@@ -82,7 +82,10 @@ export class ConjurFakeServer {
   }
 
   static async start(options: ConjurFakeOptions): Promise<ConjurFakeServer> {
-    return startFakeHttpServer((server, port) => new ConjurFakeServer(server, port, options), (fake, req, res) => fake.handle(req, res));
+    return startFakeHttpServer(
+      (server, port) => new ConjurFakeServer(server, port, options),
+      (fake, req, res) => fake.handle(req, res),
+    );
   }
 
   /** `CONJUR_URL` for clients. */
@@ -135,7 +138,13 @@ export class ConjurFakeServer {
     const [serviceId, account, hostInUrl] = [m[1], m[2], m[3]].map((s) => (s === undefined ? undefined : decodeURIComponent(s)));
     if (serviceId !== this.options.serviceId || account !== this.options.account) return this.send(res, 401);
     const jwt = new URLSearchParams(body).get('jwt');
-    if (!jwt) return this.send(res, 400, JSON.stringify({ error: { code: 'bad_request', message: 'The request body is missing the jwt parameter' } }), 'application/json');
+    if (!jwt)
+      return this.send(
+        res,
+        400,
+        JSON.stringify({ error: { code: 'bad_request', message: 'The request body is missing the jwt parameter' } }),
+        'application/json',
+      );
 
     let claims: JWTPayload;
     try {
@@ -194,7 +203,12 @@ export class ConjurFakeServer {
     const token = m?.[1];
     const host = token ? this.hostOf(token) : undefined;
     if (!host) return this.send(res, 401);
-    this.send(res, 200, JSON.stringify({ client_ip: '127.0.0.1', user_agent: String(req.headers['user-agent'] ?? ''), account: this.options.account, username: host }), 'application/json');
+    this.send(
+      res,
+      200,
+      JSON.stringify({ client_ip: '127.0.0.1', user_agent: String(req.headers['user-agent'] ?? ''), account: this.options.account, username: host }),
+      'application/json',
+    );
   }
 
   private send(res: ServerResponse, status: number, text?: string, contentType = 'text/plain'): void {

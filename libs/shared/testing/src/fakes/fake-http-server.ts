@@ -81,7 +81,10 @@ export type FakeConnectionReply = { hang: true } | { destroy: true } | { delayMs
  * Plays the connection-level part of `reply`. The reply, narrowed, when an answer should now be
  * written; null when the request is over (hung, destroyed, or the client went away during the delay).
  */
-export async function playFakeConnection<R extends FakeConnectionReply>(res: ServerResponse, reply: R): Promise<Exclude<R, { hang: true } | { destroy: true }> | null> {
+export async function playFakeConnection<R extends FakeConnectionReply>(
+  res: ServerResponse,
+  reply: R,
+): Promise<Exclude<R, { hang: true } | { destroy: true }> | null> {
   const r: FakeConnectionReply = reply;
   if ('hang' in r) return null;
   if ('destroy' in r) {

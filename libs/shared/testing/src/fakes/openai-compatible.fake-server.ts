@@ -51,7 +51,35 @@ export interface FakeServerOptions {
   synonyms?: Record<string, string>;
 }
 
-const STOP = new Set(['a', 'an', 'and', 'the', 'of', 'to', 'in', 'on', 'for', 'or', 'by', 'with', 'from', 'is', 'are', 'be', 'this', 'that', 'it', 'as', 'at', 'my', 'me', 'i', 'you', 'your', 'please']);
+const STOP = new Set([
+  'a',
+  'an',
+  'and',
+  'the',
+  'of',
+  'to',
+  'in',
+  'on',
+  'for',
+  'or',
+  'by',
+  'with',
+  'from',
+  'is',
+  'are',
+  'be',
+  'this',
+  'that',
+  'it',
+  'as',
+  'at',
+  'my',
+  'me',
+  'i',
+  'you',
+  'your',
+  'please',
+]);
 
 function fnv1a(text: string, seed = 0x811c9dc5): number {
   let h = seed >>> 0;
@@ -84,7 +112,6 @@ export function fakeEmbedding(text: string, dimensions = 1024, synonyms: Record<
   return norm > 0 ? v.map((x) => x / norm) : v;
 }
 
-
 export class OpenAiCompatibleFakeServer {
   readonly requests: RecordedRequest[] = [];
   /** The chat answer when no scripted reply is queued. */
@@ -101,7 +128,10 @@ export class OpenAiCompatibleFakeServer {
   ) {}
 
   static async start(options: FakeServerOptions = {}): Promise<OpenAiCompatibleFakeServer> {
-    return startFakeHttpServer((server, port) => new OpenAiCompatibleFakeServer(server, port, options), (fake, req, res) => fake.handle(req, res));
+    return startFakeHttpServer(
+      (server, port) => new OpenAiCompatibleFakeServer(server, port, options),
+      (fake, req, res) => fake.handle(req, res),
+    );
   }
 
   /** The base URL clients are configured with (`EMBEDDINGS_URL`, `LLM_URL`). */
@@ -152,7 +182,10 @@ export class OpenAiCompatibleFakeServer {
     this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
 
     if (this.options.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.options.apiKey}`) {
-      return this.reply(res, { status: 401, json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } });
+      return this.reply(res, {
+        status: 401,
+        json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } },
+      });
     }
     if (req.method === 'POST' && path === '/v1/embeddings') return this.reply(res, this.embeddingsQueue.shift() ?? this.embeddingsAnswer(body));
     if (req.method === 'POST' && path === '/v1/chat/completions') {
@@ -166,7 +199,10 @@ export class OpenAiCompatibleFakeServer {
     const { input, model } = (body ?? {}) as { input?: unknown; model?: unknown };
     const inputs = typeof input === 'string' ? [input] : input;
     if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((t) => typeof t === 'string') || typeof model !== 'string') {
-      return { status: 400, json: { error: { message: "'input' must be a string or a non-empty array of strings and 'model' a string", type: 'invalid_request_error' } } };
+      return {
+        status: 400,
+        json: { error: { message: "'input' must be a string or a non-empty array of strings and 'model' a string", type: 'invalid_request_error' } },
+      };
     }
     const data = (inputs as string[]).map((text, index) => ({ object: 'embedding', index, embedding: this.embed(text) })).reverse();
     const tokens = (inputs as string[]).reduce((n, t) => n + fakeEmbeddingWords(t).length, 0);

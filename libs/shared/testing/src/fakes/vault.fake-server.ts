@@ -192,7 +192,8 @@ export class VaultFakeServer {
     if (scripted) {
       const answer = await playFakeConnection(res, scripted);
       if (!answer) return;
-      if (answer.status !== undefined || answer.json !== undefined || answer.text !== undefined) return this.send(res, answer.status ?? 200, answer.json, answer.text);
+      if (answer.status !== undefined || answer.json !== undefined || answer.text !== undefined)
+        return this.send(res, answer.status ?? 200, answer.json, answer.text);
     }
     if (res.destroyed) return;
     if (this.sealed) return this.send(res, 503, { errors: ['Vault is sealed'] });
@@ -221,7 +222,8 @@ export class VaultFakeServer {
           route === 'revoke'
             ? this.live(typeof b['token'] === 'string' ? b['token'] : undefined)
             : [...this.tokens.values()].find((t) => t.accessor !== '' && t.accessor === b['accessor'] && this.isLive(t.id));
-        if (route === 'lookup-accessor') return target ? this.send(res, 200, this.wrapData(this.describe(target, false))) : this.send(res, 400, { errors: ['invalid accessor'] });
+        if (route === 'lookup-accessor')
+          return target ? this.send(res, 200, this.wrapData(this.describe(target, false))) : this.send(res, 400, { errors: ['invalid accessor'] });
         if (route === 'revoke-accessor' && !target) return this.send(res, 400, { errors: ['invalid accessor'] });
         if (target) this.tokens.delete(target.id);
         return this.send(res, 204);
@@ -265,7 +267,8 @@ export class VaultFakeServer {
     }
     const aud = claims.aud === undefined ? [] : Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     if (role.bound_audiences?.length) {
-      if (!aud.some((a) => role.bound_audiences!.includes(a))) return this.bad(res, 'error validating claims: invalid audience (aud) claim: audience claim does not match any expected audience');
+      if (!aud.some((a) => role.bound_audiences!.includes(a)))
+        return this.bad(res, 'error validating claims: invalid audience (aud) claim: audience claim does not match any expected audience');
     } else if (aud.length > 0) {
       return this.bad(res, 'audience claim found in JWT but no audiences bound to the role');
     }
@@ -274,7 +277,8 @@ export class VaultFakeServer {
       const actual = claims[claim];
       const allowed = Array.isArray(expected) ? expected : [expected];
       const values = Array.isArray(actual) ? actual : [actual];
-      if (!values.some((v) => typeof v === 'string' && allowed.includes(v))) return this.bad(res, `claim "${claim}" does not match any associated bound claim values`);
+      if (!values.some((v) => typeof v === 'string' && allowed.includes(v)))
+        return this.bad(res, `claim "${claim}" does not match any associated bound claim values`);
     }
     const userClaim = role.user_claim ?? 'sub';
     const user = claims[userClaim];

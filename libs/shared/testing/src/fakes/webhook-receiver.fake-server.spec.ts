@@ -51,7 +51,14 @@ describe('WebhookReceiver', () => {
     expect(res.status).toBe(200);
     expect(hook.received).toHaveLength(1);
     const [w] = hook.received;
-    expect(w).toMatchObject({ id: VECTOR.id, timestamp: VECTOR.timestamp, signature: VECTOR.signature, body: VECTOR.body, json: { test: 2432232314 }, path: '/hook' });
+    expect(w).toMatchObject({
+      id: VECTOR.id,
+      timestamp: VECTOR.timestamp,
+      signature: VECTOR.signature,
+      body: VECTOR.body,
+      json: { test: 2432232314 },
+      path: '/hook',
+    });
     expect(w!.headers['x-extra']).toBe('yes');
     expect(w!.receivedAt).toBeGreaterThanOrEqual(before);
     expect(verifyStandardWebhook(SECRET, w!)).toBe(true);

@@ -72,7 +72,11 @@ export class WebhookReceiver {
 
   static async start(opts: { host?: string } = {}): Promise<WebhookReceiver> {
     const host = opts.host ?? '127.0.0.1';
-    return startFakeHttpServer((server, port) => new WebhookReceiver(server, host, port), (receiver, req, res) => receiver.handle(req, res), { host });
+    return startFakeHttpServer(
+      (server, port) => new WebhookReceiver(server, host, port),
+      (receiver, req, res) => receiver.handle(req, res),
+      { host },
+    );
   }
 
   /** Decides every following answer; `n` is the 1-based count of requests received so far (this one included). */

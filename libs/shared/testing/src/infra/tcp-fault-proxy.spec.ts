@@ -136,7 +136,9 @@ describe('startTcpFaultProxy', () => {
   });
 
   it('rewrites a URL to point at the proxy, keeping the rest', () => {
-    expect(proxy.rewrite('postgresql://postgres@127.0.0.1:5432/igw_x?sslmode=disable')).toBe(`postgresql://postgres@127.0.0.1:${proxy.port}/igw_x?sslmode=disable`);
+    expect(proxy.rewrite('postgresql://postgres@127.0.0.1:5432/igw_x?sslmode=disable')).toBe(
+      `postgresql://postgres@127.0.0.1:${proxy.port}/igw_x?sslmode=disable`,
+    );
     expect(proxy.rewrite('redis://localhost:6379/2')).toBe(`redis://127.0.0.1:${proxy.port}/2`);
   });
 });

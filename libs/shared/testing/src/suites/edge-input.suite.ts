@@ -70,10 +70,21 @@ export function describeEdgeInput(mode: string, start: () => Promise<TestSystem>
       const doc = (await client(sys.url).get('/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
       const routes: [string, string][] = [];
       for (const [path, ops] of Object.entries(doc.paths)) {
-        for (const method of ['post', 'put', 'patch']) if (ops[method]) routes.push([method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'edge_0123456789abcdef')]);
+        for (const method of ['post', 'put', 'patch'])
+          if (ops[method]) routes.push([method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'edge_0123456789abcdef')]);
       }
       const posts = routes.filter(([m]) => m === 'POST').map(([, p]) => p);
-      for (const known of ['/v1/intentions', '/v1/intent/evaluate', '/v1/mandate/dispense', '/v1/mcp-proxy/call', '/v1/api-keys', '/v1/orgs', '/v1/webhooks', '/v1/grants/verify']) expect(posts).toContain(known);
+      for (const known of [
+        '/v1/intentions',
+        '/v1/intent/evaluate',
+        '/v1/mandate/dispense',
+        '/v1/mcp-proxy/call',
+        '/v1/api-keys',
+        '/v1/orgs',
+        '/v1/webhooks',
+        '/v1/grants/verify',
+      ])
+        expect(posts).toContain(known);
       const deep = `{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
       const headers = { 'x-service-mandate': mandate };
       for (const [method, path] of routes) {
@@ -91,7 +102,12 @@ export function describeEdgeInput(mode: string, start: () => Promise<TestSystem>
     // with a clean value, which must be accepted — so the refusal is the surrogate's and nothing else's.
     const cases: [string, (v: string) => [string, unknown, Record<string, string>?], string | ((v: string) => string), number][] = [
       ['evaluate user_id', (v) => ['/v1/intent/evaluate', { tool_call: { name: 'crm_lookup' }, user_id: `u_${v}` }], 'user_id', 200],
-      ['evaluate tool_call.arguments', (v) => ['/v1/intent/evaluate', { tool_call: { name: 'crm_lookup', arguments: { x: v } } }], 'tool_call.arguments.x', 200],
+      [
+        'evaluate tool_call.arguments',
+        (v) => ['/v1/intent/evaluate', { tool_call: { name: 'crm_lookup', arguments: { x: v } } }],
+        'tool_call.arguments.x',
+        200,
+      ],
       ['dispense actor', (v) => ['/v1/mandate/dispense', dispenseBody(`agent:${v}`)], 'actor', 200],
       ['dispense context value', (v) => ['/v1/mandate/dispense', dispenseBody(undefined, { ticket: v })], 'context.ticket', 200],
       ['dispense context key', (v) => ['/v1/mandate/dispense', dispenseBody(undefined, { [`k${v}`]: 1 })], (v) => `context.k${v}`, 200],
@@ -102,7 +118,12 @@ export function describeEdgeInput(mode: string, start: () => Promise<TestSystem>
         201,
       ],
       ['api-key name', (v) => ['/v1/api-keys', { name: `key ${v}`, scope: 'read_only' }], 'name', 201],
-      ['mcp-proxy action.operation', (v) => ['/v1/mcp-proxy/call', proxyCall(`crm.contacts.${v}read`), { 'x-service-mandate': mandate }], 'action.operation', 200],
+      [
+        'mcp-proxy action.operation',
+        (v) => ['/v1/mcp-proxy/call', proxyCall(`crm.contacts.${v}read`), { 'x-service-mandate': mandate }],
+        'action.operation',
+        200,
+      ],
     ];
 
     it.each(cases)('a lone surrogate in %s is 400 naming the field; the clean request passes', async (_name, build, path, cleanStatus) => {
@@ -145,7 +166,7 @@ export function describeEdgeInput(mode: string, start: () => Promise<TestSystem>
       expect((await admin.get('/v1/intentions')).status).toBe(200);
     });
 
-    it("concurrent evaluations of two orgs, one sending poison: the other org gets only 200s, and only its events are stored", async () => {
+    it('concurrent evaluations of two orgs, one sending poison: the other org gets only 200s, and only its events are stored', async () => {
       const other = await client(sys.url, sys.platformKey).post('/v1/orgs', { name: `edge-other-${randomBytes(3).toString('hex')}` });
       expect(other.status).toBe(201);
       const orgs = { poison: sys.adminKey, clean: other.body.api_key.key as string };

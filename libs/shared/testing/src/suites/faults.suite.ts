@@ -77,7 +77,12 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
       ]);
       await installCard(writer, card);
       credential = (await dispenseMandate(writer, { intentId: card.id, actor: 'agent:faults', promptId: 'prm_f' })).credential;
-      await createPublishedIntention(writer, { label: 'faults.ledger_lookup', intent_class: 'lookup', display_name: 'Fault drill ledger lookup', description: 'Look up a ledger account during the fault drill' });
+      await createPublishedIntention(writer, {
+        label: 'faults.ledger_lookup',
+        intent_class: 'lookup',
+        display_name: 'Fault drill ledger lookup',
+        description: 'Look up a ledger account during the fault drill',
+      });
 
       let n = 0;
       const decision = (name: string, expects: string, operation: string): StreamLoop => ({
@@ -165,7 +170,11 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
     it('PostgreSQL cut: decisions and evaluations answer 503 (nothing answered unrecorded), then recover', async () => {
       // Both routes commit their record (group commit) before answering: without the database
       // there is nothing to answer but 503.
-      const down = await outage('postgres cut', () => f.postgres.cut(), () => f.postgres.restore());
+      const down = await outage(
+        'postgres cut',
+        () => f.postgres.cut(),
+        () => f.postgres.restore(),
+      );
       expectAllUnavailable(of(down, 'decision'));
       expectAllUnavailable(of(down, 'evaluation'));
       alive();
@@ -179,23 +188,47 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
         // The gateway must look this key up in its store, which hangs: that too must end in a 503
         // (the statement bound), whether or not the lookup got a pooled connection that hangs.
         cold = client(f.sys.url, coldKey)
-          .post('/v1/mcp-proxy/call', { action: { surface: 'sdk', operation: 'crm.contacts.read', target_resource: 'crm://contacts/1' }, context: { actor: 'agent:faults', prompt_id: 'prm_f' }, audience: 'crm-api' }, { 'x-service-mandate': credential })
+          .post(
+            '/v1/mcp-proxy/call',
+            {
+              action: { surface: 'sdk', operation: 'crm.contacts.read', target_resource: 'crm://contacts/1' },
+              context: { actor: 'agent:faults', prompt_id: 'prm_f' },
+              audience: 'crm-api',
+            },
+            { 'x-service-mandate': credential },
+          )
           .then((res) => ({ status: res.status, code: res.body?.code, answeredAt: Date.now() }));
       };
-      const down = await outage('postgres blackhole', () => (f.postgres.blackhole(), coldCall()), () => f.postgres.restore(), HANG_MS);
+      const down = await outage(
+        'postgres blackhole',
+        () => (f.postgres.blackhole(), coldCall()),
+        () => f.postgres.restore(),
+        HANG_MS,
+      );
       expectAllUnavailable(of(down, 'decision'));
       expectAllUnavailable(of(down, 'evaluation'));
       const phase = phases.find((p) => p.name === 'postgres blackhole')!;
       const answer = await cold!;
-      console.log(`[faults] a call with a key the gateway had not cached, during the PostgreSQL hang: ${answer.status} ${answer.code ?? ''} after ${answer.answeredAt - phase.downFrom} ms`);
-      expect({ ...answer, beforeReturn: answer.answeredAt <= phase.downTo }).toEqual({ status: 503, code: 'unavailable', answeredAt: expect.any(Number), beforeReturn: true });
+      console.log(
+        `[faults] a call with a key the gateway had not cached, during the PostgreSQL hang: ${answer.status} ${answer.code ?? ''} after ${answer.answeredAt - phase.downFrom} ms`,
+      );
+      expect({ ...answer, beforeReturn: answer.answeredAt <= phase.downTo }).toEqual({
+        status: 503,
+        code: 'unavailable',
+        answeredAt: expect.any(Number),
+        beforeReturn: true,
+      });
       alive();
     });
 
     it('Redis cut: decisions and evaluations answer 503 (the version board cannot be read), then recover', async () => {
       // Each call reads the org's counters on the version board before trusting its read models:
       // without Redis the models cannot be known current, so the call fails closed.
-      const down = await outage('redis cut', () => f.redis.cut(), () => f.redis.restore());
+      const down = await outage(
+        'redis cut',
+        () => f.redis.cut(),
+        () => f.redis.restore(),
+      );
       expectAllUnavailable(of(down, 'decision'));
       expectAllUnavailable(of(down, 'evaluation'));
       alive();
@@ -203,7 +236,12 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
 
     it('Redis hung (blackhole): decisions and evaluations answer 503 in bounded time, then recover', async () => {
       // A board read that gets no answer is bounded and fails closed like a refused one.
-      const down = await outage('redis blackhole', () => f.redis.blackhole(), () => f.redis.restore(), HANG_MS);
+      const down = await outage(
+        'redis blackhole',
+        () => f.redis.blackhole(),
+        () => f.redis.restore(),
+        HANG_MS,
+      );
       expectAllUnavailable(of(down, 'decision'));
       expectAllUnavailable(of(down, 'evaluation'));
       alive();
@@ -212,14 +250,22 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
     it('Kafka stopped: decisions and evaluations go on (their events wait in the outbox)', async () => {
       // Nothing on the call path waits for Kafka: records and their events commit together to
       // PostgreSQL, the relay publishes later; read models are kept exact by the board, not by events.
-      const down = await outage('kafka stopped', () => f.kafka.stop(), () => f.kafka.start());
+      const down = await outage(
+        'kafka stopped',
+        () => f.kafka.stop(),
+        () => f.kafka.start(),
+      );
       expectAllServed(of(down, 'decision'));
       expectAllServed(of(down, 'evaluation'));
       alive();
       // Consumers reconnect by themselves too: an intention published now reaches the webhook.
       const published = Date.now();
       // Words unlike the stream's tool, so its evaluations keep classifying as before.
-      const created = await writer.post('/v1/intentions', { label: `probe.webhook_${published}`, intent_class: 'lookup', description: 'Webhook probe after the broker returned' });
+      const created = await writer.post('/v1/intentions', {
+        label: `probe.webhook_${published}`,
+        intent_class: 'lookup',
+        description: 'Webhook probe after the broker returned',
+      });
       expect(created.status).toBe(201);
       expect((await writer.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
       await hook.waitFor((all) => all.some((w) => w.json?.data?.id === created.body.id), KAFKA_CONSUMER_RECOVERY_MS);
@@ -269,8 +315,12 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
       let foundDecisions: number;
       let foundEvaluations: number;
       try {
-        foundDecisions = (await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM decision_proxy.decisions WHERE decision_id = ANY($1::text[])', [decisions])).rows[0]!.n;
-        foundEvaluations = (await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM intent_evaluator.intent_events WHERE id = ANY($1::text[])', [evaluations])).rows[0]!.n;
+        foundDecisions = (
+          await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM decision_proxy.decisions WHERE decision_id = ANY($1::text[])', [decisions])
+        ).rows[0]!.n;
+        foundEvaluations = (
+          await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM intent_evaluator.intent_events WHERE id = ANY($1::text[])', [evaluations])
+        ).rows[0]!.n;
       } finally {
         await pg.end();
       }
@@ -285,7 +335,11 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
       const pg = new PgClient({ connectionString: f.databaseUrl });
       await pg.connect();
       const unpublished = async () =>
-        (await pg.query<{ n: number }>('SELECT (SELECT count(*) FROM decision_proxy.outbox_events WHERE published_at IS NULL) + (SELECT count(*) FROM intent_evaluator.outbox_events WHERE published_at IS NULL) AS n')).rows[0]!.n;
+        (
+          await pg.query<{ n: number }>(
+            'SELECT (SELECT count(*) FROM decision_proxy.outbox_events WHERE published_at IS NULL) + (SELECT count(*) FROM intent_evaluator.outbox_events WHERE published_at IS NULL) AS n',
+          )
+        ).rows[0]!.n;
       try {
         const deadline = Date.now() + 60_000;
         let left = Number(await unpublished());
@@ -328,7 +382,12 @@ function report(samples: Sample[], phases: Phase[], found: { decisions: [number,
     const mine = samples.filter((s) => s.kind === kind);
     const byStatus = new Map<number, number>();
     for (const s of mine) byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
-    lines.push(`  ${kind}s sent: ${mine.length}, by status: ${[...byStatus].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}×${v}`).join(' ')}`);
+    lines.push(
+      `  ${kind}s sent: ${mine.length}, by status: ${[...byStatus]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, v]) => `${k}×${v}`)
+        .join(' ')}`,
+    );
   }
   lines.push(`  decisions answered with a decision_id: ${found.decisions[0]}, found in decision_proxy.decisions: ${found.decisions[1]}`);
   lines.push(`  evaluations answered with an intent_event_id: ${found.evaluations[0]}, found in intent_evaluator.intent_events: ${found.evaluations[1]}`);

@@ -56,8 +56,14 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
         expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
       }
       // A field left out says it is required (not that some value of it is off).
-      expect((await evaluate(agent, {})).body).toMatchObject({ message: 'tool_call is required', details: [{ path: 'tool_call', message: 'tool_call is required' }] });
-      expect((await evaluate(agent, { tool_call: { arguments: {} } })).body).toMatchObject({ message: 'tool_call.name is required', details: [{ path: 'tool_call.name', message: 'tool_call.name is required' }] });
+      expect((await evaluate(agent, {})).body).toMatchObject({
+        message: 'tool_call is required',
+        details: [{ path: 'tool_call', message: 'tool_call is required' }],
+      });
+      expect((await evaluate(agent, { tool_call: { arguments: {} } })).body).toMatchObject({
+        message: 'tool_call.name is required',
+        details: [{ path: 'tool_call.name', message: 'tool_call.name is required' }],
+      });
       let deep: unknown = 'leaf';
       for (let i = 0; i < 100; i++) deep = { d: deep };
       const tooDeep = await evaluate(agent, { tool_call: { name: 'x', arguments: deep } });
@@ -69,29 +75,55 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
     it('a call no active intention covers is ambient: denied, class other, policy ambient, no grant, recorded', async () => {
       const res = await evaluate(agent, { tool_call: { name: 'zz_unmatched_widget_frobnicate' }, user_id: 'u_amb' });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ outcome: 'denied', intent_label: 'ambient', intent_class: 'other', policy_id: 'ambient', data_elements: [], shadow_mode: false, approval_request_id: null });
+      expect(res.body).toMatchObject({
+        outcome: 'denied',
+        intent_label: 'ambient',
+        intent_class: 'other',
+        policy_id: 'ambient',
+        data_elements: [],
+        shadow_mode: false,
+        approval_request_id: null,
+      });
       expect(res.body.grant).toBeUndefined();
       expect(res.body.confidence).toBeGreaterThanOrEqual(0);
       expect(res.body.confidence).toBeLessThanOrEqual(1);
       expect(Number.isInteger(res.body.processing_time_ms)).toBe(true);
       expect(res.body.classification_evidence).toMatchObject({ schema_version: 1, classification_method: 'lexical', evaluation_layers_consulted: ['lexical'] });
       const history = await agent.get('/v1/intent/history?limit=200');
-      expect(history.body.data.find((e: { id: string }) => e.id === res.body.intent_event_id)).toMatchObject({ outcome: 'denied', intent_label: 'ambient', user_id: 'u_amb', tool_name: 'zz_unmatched_widget_frobnicate' });
+      expect(history.body.data.find((e: { id: string }) => e.id === res.body.intent_event_id)).toMatchObject({
+        outcome: 'denied',
+        intent_label: 'ambient',
+        user_id: 'u_amb',
+        tool_name: 'zz_unmatched_widget_frobnicate',
+      });
     });
 
     it('a publish decides the very next evaluation, and an archive the one after it', async () => {
       const call = { tool_call: { name: 'zendesk.get_ticket', arguments: { ticket_id: 'T-1' } } };
       const id = await intention(
-        { label: 'support.ticket_lookup', display_name: 'Look up a support ticket', description: 'Read a Zendesk ticket to answer a customer.', data_elements: [{ data_source_id: 'zendesk', path: 'tickets.subject' }] },
+        {
+          label: 'support.ticket_lookup',
+          display_name: 'Look up a support ticket',
+          description: 'Read a Zendesk ticket to answer a customer.',
+          data_elements: [{ data_source_id: 'zendesk', path: 'tickets.subject' }],
+        },
         false,
       );
       expect((await evaluate(agent, call)).body.outcome).toBe('denied');
       const published = await writer.post(`/v1/intentions/${id}/publish`);
       const allowed = await evaluate(agent, call);
-      expect(allowed.body).toMatchObject({ outcome: 'allowed', intent_label: 'support.ticket_lookup', intent_class: 'lookup', policy_id: `${id}@${published.body.version}` });
+      expect(allowed.body).toMatchObject({
+        outcome: 'allowed',
+        intent_label: 'support.ticket_lookup',
+        intent_class: 'lookup',
+        policy_id: `${id}@${published.body.version}`,
+      });
       expect(allowed.body.grant).toEqual(expect.any(String));
       expect(allowed.body.data_elements).toEqual(['zendesk:tickets.subject']);
-      expect(allowed.body.classification_evidence.supporting_evidence[0]).toMatchObject({ intent_label: 'support.ticket_lookup', matched_terms: expect.arrayContaining(['ticket']) });
+      expect(allowed.body.classification_evidence.supporting_evidence[0]).toMatchObject({
+        intent_label: 'support.ticket_lookup',
+        matched_terms: expect.arrayContaining(['ticket']),
+      });
       expect((await writer.post(`/v1/intentions/${id}/archive`)).status).toBe(200);
       expect((await evaluate(agent, call)).body).toMatchObject({ outcome: 'denied', intent_label: 'ambient' });
     });
@@ -108,12 +140,26 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
           { data_source_id: 'salesforce', path: 'contacts.email' },
         ],
       });
-      const call = (args: Record<string, unknown>, extra: Record<string, unknown> = {}) => evaluate(agent, { tool_call: { name: 'hubspot.get_contact', arguments: args }, ...extra });
-      expect((await call({ email: 'ada@example.com', fields: ['email'] }, { data_source_id: 'hubspot' })).body).toMatchObject({ outcome: 'allowed', data_elements: ['hubspot:contacts.email'] });
-      expect((await call({ columns: 'email, phone' })).body.data_elements).toEqual(['hubspot:contacts.email', 'hubspot:contacts.phone', 'salesforce:contacts.email']);
+      const call = (args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+        evaluate(agent, { tool_call: { name: 'hubspot.get_contact', arguments: args }, ...extra });
+      expect((await call({ email: 'ada@example.com', fields: ['email'] }, { data_source_id: 'hubspot' })).body).toMatchObject({
+        outcome: 'allowed',
+        data_elements: ['hubspot:contacts.email'],
+      });
+      expect((await call({ columns: 'email, phone' })).body.data_elements).toEqual([
+        'hubspot:contacts.email',
+        'hubspot:contacts.phone',
+        'salesforce:contacts.email',
+      ]);
       expect((await call({ email: 'ada@example.com' })).body.data_elements).toHaveLength(3);
       const refused = await call({ fields: ['email', 'ssn'] });
-      expect(refused.body).toMatchObject({ outcome: 'denied', intent_label: 'crm.contact_lookup', data_elements: [], reason: 'data_element_refused', refused_fields: ['ssn'] });
+      expect(refused.body).toMatchObject({
+        outcome: 'denied',
+        intent_label: 'crm.contact_lookup',
+        data_elements: [],
+        reason: 'data_element_refused',
+        refused_fields: ['ssn'],
+      });
       expect(refused.body.grant).toBeUndefined();
       // Another org's evaluation never sees this org's intentions.
       expect((await evaluate(otherOrg, callOf)).body).toMatchObject({ outcome: 'denied', intent_label: 'ambient' });
@@ -123,14 +169,31 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
     });
 
     it('approval: pending (listed before the answer), self-approval refused, approved once with a grant, then pending again', async () => {
-      await intention({ label: 'billing.refund_issue', display_name: 'Issue a refund', description: 'Refund a Stripe charge for a customer.', intent_class: 'write', approval_required: true, ttl_minutes: 5 });
+      await intention({
+        label: 'billing.refund_issue',
+        display_name: 'Issue a refund',
+        description: 'Refund a Stripe charge for a customer.',
+        intent_class: 'write',
+        approval_required: true,
+        ttl_minutes: 5,
+      });
       const body = { tool_call: { name: 'stripe.create_refund', arguments: { charge: 'ch_42', amount: 500 } }, user_id: 'u_refund', session_id: 's_1' };
       const pending = await evaluate(admin, body);
-      expect(pending.body).toMatchObject({ outcome: 'pending_approval', intent_label: 'billing.refund_issue', approval_request_id: expect.stringMatching(/^apr_/) });
+      expect(pending.body).toMatchObject({
+        outcome: 'pending_approval',
+        intent_label: 'billing.refund_issue',
+        approval_request_id: expect.stringMatching(/^apr_/),
+      });
       expect(pending.body.grant).toBeUndefined();
       const requestId = pending.body.approval_request_id;
       const listed = await writer.get('/v1/approvals?status=pending&limit=200');
-      expect(listed.body.data.find((a: { id: string }) => a.id === requestId)).toMatchObject({ status: 'pending', source: 'evaluate', intent_label: 'billing.refund_issue', tool_name: 'stripe.create_refund', user_id: 'u_refund' });
+      expect(listed.body.data.find((a: { id: string }) => a.id === requestId)).toMatchObject({
+        status: 'pending',
+        source: 'evaluate',
+        intent_label: 'billing.refund_issue',
+        tool_name: 'stripe.create_refund',
+        user_id: 'u_refund',
+      });
       // Asking again while it waits does not queue a second request.
       expect((await evaluate(admin, body)).body.approval_request_id).toBe(requestId);
       // Shadow mode never blocks and never creates approvals.
@@ -141,7 +204,9 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
       expect((await writer.post(`/v1/approvals/${requestId}/approve`)).body.status).toBe('approved');
       // Not the same call: another session, other arguments, another org.
       expect((await evaluate(admin, { ...body, session_id: 's_2' })).body.outcome).toBe('pending_approval');
-      expect((await evaluate(admin, { ...body, tool_call: { ...body.tool_call, arguments: { charge: 'ch_42', amount: 501 } } })).body.outcome).toBe('pending_approval');
+      expect((await evaluate(admin, { ...body, tool_call: { ...body.tool_call, arguments: { charge: 'ch_42', amount: 501 } } })).body.outcome).toBe(
+        'pending_approval',
+      );
 
       // Key order in arguments does not make it another call.
       const approved = await evaluate(admin, { ...body, tool_call: { name: 'stripe.create_refund', arguments: { amount: 500, charge: 'ch_42' } } });
@@ -156,7 +221,12 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
     });
 
     it('a grant is bound to its call: valid with it, other_call with another tool name or other arguments (DESIGN 6.5)', async () => {
-      await intention({ label: 'crm.deal_lookup', display_name: 'Look up a deal', description: 'Read a Pipedrive deal by id.', data_elements: [{ data_source_id: 'pipedrive', path: 'deals.value' }] });
+      await intention({
+        label: 'crm.deal_lookup',
+        display_name: 'Look up a deal',
+        description: 'Read a Pipedrive deal by id.',
+        data_elements: [{ data_source_id: 'pipedrive', path: 'deals.value' }],
+      });
       const own = { name: 'pipedrive.get_deal', arguments: { deal_id: 'D-7', fields: ['value'] } };
       const res = await evaluate(agent, { tool_call: own });
       expect(res.body.outcome).toBe('allowed');
@@ -186,7 +256,13 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
     });
 
     it('grants verify for their org only; tampered, foreign, malformed and mandate tokens are not valid grants', async () => {
-      await intention({ label: 'hr.employee_lookup', display_name: 'Look up an employee', description: 'Read an employee record from Workday.', data_elements: [{ data_source_id: 'workday', path: 'employees.title' }], ttl_minutes: 10 });
+      await intention({
+        label: 'hr.employee_lookup',
+        display_name: 'Look up an employee',
+        description: 'Read an employee record from Workday.',
+        data_elements: [{ data_source_id: 'workday', path: 'employees.title' }],
+        ttl_minutes: 10,
+      });
       const res = await evaluate(agent, { tool_call: { name: 'workday.get_employee', arguments: { employee_id: 'E1' } }, user_id: 'u_hr' });
       expect(res.body.outcome).toBe('allowed');
       const token: string = res.body.grant;
@@ -194,7 +270,13 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
       expect(verified.status).toBe(200);
       expect(verified.body).toEqual({
         valid: true,
-        grant: { data_elements: ['workday:employees.title'], intent_label: 'hr.employee_lookup', intent_event_id: res.body.intent_event_id, user_id: 'u_hr', expires_at: expect.any(String) },
+        grant: {
+          data_elements: ['workday:employees.title'],
+          intent_label: 'hr.employee_lookup',
+          intent_event_id: res.body.intent_event_id,
+          user_id: 'u_hr',
+          expires_at: expect.any(String),
+        },
       });
       const ttl = Date.parse(verified.body.grant.expires_at) - Date.now();
       expect(ttl).toBeGreaterThan(8 * 60_000);
@@ -250,7 +332,9 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: { body: { data: { id: string; tool_name: string }[]; next_cursor: string | null } } = await agent.get(`/v1/intent/history?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        const page: { body: { data: { id: string; tool_name: string }[]; next_cursor: string | null } } = await agent.get(
+          `/v1/intent/history?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        );
         seen.push(...page.body.data.filter((e) => e.tool_name === tool).map((e) => e.id));
         cursor = page.body.next_cursor;
         // Events recorded while walking never shift the pages still to come.

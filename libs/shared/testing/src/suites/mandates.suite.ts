@@ -85,7 +85,15 @@ export function describeMandates(mode: string, start: () => Promise<TestSystem>)
 
       const view = await reader.get(`/v1/mandate/${res.body.cred_id}`);
       expect(view.status).toBe(200);
-      expect(view.body).toMatchObject({ cred_id: res.body.cred_id, actor: 'agent:support-bot', status: 'active', refresh_count: 0, revoked_at: null, broker: null, classification_evidence: { intent_id: card.id, confidence: 0.9 } });
+      expect(view.body).toMatchObject({
+        cred_id: res.body.cred_id,
+        actor: 'agent:support-bot',
+        status: 'active',
+        refresh_count: 0,
+        revoked_at: null,
+        broker: null,
+        classification_evidence: { intent_id: card.id, confidence: 0.9 },
+      });
       expect(JSON.stringify(view.body)).not.toContain(res.body.credential.split('.')[2]);
       expect((await otherOrg.get(`/v1/mandate/${res.body.cred_id}`)).status).toBe(404);
       // A mandate is never a valid grant.
@@ -96,14 +104,23 @@ export function describeMandates(mode: string, start: () => Promise<TestSystem>)
       expect((await writer.post('/v1/mandate/dispense', dispenseBody({ ttl_seconds: 99_999 }))).body.ttl_seconds).toBe(600);
       const beyond = await writer.post(
         '/v1/mandate/dispense',
-        dispenseBody({ requested_scope: { operations: ['crm.contacts.read', 'crm.contacts.delete', 'crm.deals.write'], resources: ['crm://contacts/*', 'crm://deals/*'] } }),
+        dispenseBody({
+          requested_scope: { operations: ['crm.contacts.read', 'crm.contacts.delete', 'crm.deals.write'], resources: ['crm://contacts/*', 'crm://deals/*'] },
+        }),
       );
       expect(beyond.status).toBe(403);
       expect(beyond.body).toMatchObject({ code: 'mandate_violation', message: expect.any(String) });
-      expect(beyond.body.suggested_scope).toEqual({ operations: ['crm.contacts.read'], resources: ['crm://contacts/*'], forbidden_operations: ['crm.contacts.delete'] });
+      expect(beyond.body.suggested_scope).toEqual({
+        operations: ['crm.contacts.read'],
+        resources: ['crm://contacts/*'],
+        forbidden_operations: ['crm.contacts.delete'],
+      });
       expect((await writer.post('/v1/mandate/dispense', dispenseBody({ audience: 'billing-api' }))).body.code).toBe('mandate_violation');
       expect((await writer.post('/v1/mandate/dispense', dispenseBody({ intent_id: 'no-such-card' }))).body.code).toBe('intent_not_found');
-      const foreign = await client(sys.url, (await otherOrg.post('/v1/api-keys', { name: 'w', scope: 'policy_write' })).body.key).post('/v1/mandate/dispense', dispenseBody());
+      const foreign = await client(sys.url, (await otherOrg.post('/v1/api-keys', { name: 'w', scope: 'policy_write' })).body.key).post(
+        '/v1/mandate/dispense',
+        dispenseBody(),
+      );
       expect(foreign).toMatchObject({ status: 404, body: { code: 'intent_not_found' } });
       expect((await reader.post('/v1/mandate/dispense', dispenseBody())).body.code).toBe('insufficient_scope');
       for (const [body, path] of [
@@ -132,9 +149,14 @@ export function describeMandates(mode: string, start: () => Promise<TestSystem>)
       expect((await reader.get(`/v1/mandate/${res.body.cred_id}`)).body).toMatchObject({ cred_id: res.body.cred_id, prompt_id: null, status: 'active' });
       const refreshed = await writer.post('/v1/mandate/refresh', { cred_id: res.body.cred_id });
       expect(refreshed.status).toBe(200);
-      expect((await jwtVerify(refreshed.body.credential, await jwks(), { algorithms: ['RS256'], audience: 'crm-api' })).payload).not.toHaveProperty('prompt_id');
+      expect((await jwtVerify(refreshed.body.credential, await jwks(), { algorithms: ['RS256'], audience: 'crm-api' })).payload).not.toHaveProperty(
+        'prompt_id',
+      );
       expect((await writer.post('/v1/mandate/dispense', { ...body, prompt_id: null })).status).toBe(200);
-      expect((await writer.post('/v1/mandate/dispense', { ...body, prompt_id: '' })).body).toMatchObject({ code: 'invalid_request', details: [{ path: 'prompt_id' }] });
+      expect((await writer.post('/v1/mandate/dispense', { ...body, prompt_id: '' })).body).toMatchObject({
+        code: 'invalid_request',
+        details: [{ path: 'prompt_id' }],
+      });
     });
 
     it('a dispense without a required field (actor, intent_id, requested_scope, audience) says the field is required', async () => {

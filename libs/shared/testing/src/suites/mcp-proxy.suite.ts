@@ -40,14 +40,25 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
         rule('deny-export', 'crm.contacts.export', { kind: 'deny', reason: 'bulk_export', message: 'bulk export is not allowed' }),
         rule('reroute-billing', 'crm.invoices.read', { kind: 'deny_with_reroute', reroute_card_id: 'billing-agent', message: 'use the billing agent' }),
         rule('substitute-delete', 'crm.contacts.delete', { kind: 'substitute', replacement_action: { operation: 'crm.contacts.archive' } }),
-        rule('negotiate-search', 'crm.contacts.search_all', { kind: 'negotiate', suggested_action: { operation: 'crm.contacts.search', arguments: { limit: 50 } }, message: 'search at most 50' }),
+        rule('negotiate-search', 'crm.contacts.search_all', {
+          kind: 'negotiate',
+          suggested_action: { operation: 'crm.contacts.search', arguments: { limit: 50 } },
+          message: 'search at most 50',
+        }),
         rule('log-read', 'crm.contacts.read_sensitive', { kind: 'allow_with_log_extra', log_fields: { sensitivity: 'high' } }),
         rule('redact-notes', 'crm.notes.read', { kind: 'allow_with_redact', redact_fields: ['ssn', 'dob'] }),
-        rule('downgrade-write', 'crm.contacts.write_all', { kind: 'allow_with_downgrade', downgraded_action: { operation: 'crm.contacts.write', arguments: { dry_run: true } } }),
+        rule('downgrade-write', 'crm.contacts.write_all', {
+          kind: 'allow_with_downgrade',
+          downgraded_action: { operation: 'crm.contacts.write', arguments: { dry_run: true } },
+        }),
         rule('defer-merge', 'crm.contacts.merge', { kind: 'defer' }),
         rule('approve-refund', 'crm.refunds.create', { kind: 'approval' }),
         rule('step-up-pay', 'crm.payments.send', { kind: 'step_up', required_acr: 'hwk' }),
-        { id: 'big-amount', when: 'has(action.arguments.amount) && action.arguments.amount > 10000', decision: { kind: 'deny', reason: 'amount_limit', message: 'too large' } },
+        {
+          id: 'big-amount',
+          when: 'has(action.arguments.amount) && action.arguments.amount > 10000',
+          decision: { kind: 'deny', reason: 'amount_limit', message: 'too large' },
+        },
       ],
       ...extra,
     });
@@ -108,18 +119,49 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(rec!.status).toBe(200);
-      expect(rec!.body).toMatchObject({ decision_id: id, decision: res.body.decision, cred_id: mandate.cred_id, operation: 'crm.contacts.read', arguments_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(rec!.body).toMatchObject({
+        decision_id: id,
+        decision: res.body.decision,
+        cred_id: mandate.cred_id,
+        operation: 'crm.contacts.read',
+        arguments_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
       expect((await otherOrg.get(`/v1/mcp-proxy/decisions/${id}`)).status).toBe(404);
     });
 
     it.each([
       ['deny', 'crm.contacts.export', 403, { kind: 'deny', rule_id: 'deny-export', reason: 'bulk_export', message: 'bulk export is not allowed' }],
-      ['deny_with_reroute', 'crm.invoices.read', 403, { kind: 'deny_with_reroute', rule_id: 'reroute-billing', reroute_card_id: 'billing-agent', message: 'use the billing agent' }],
-      ['substitute', 'crm.contacts.delete', 202, { kind: 'substitute', rule_id: 'substitute-delete', replacement_action: { operation: 'crm.contacts.archive' } }],
-      ['negotiate', 'crm.contacts.search_all', 202, { kind: 'negotiate', rule_id: 'negotiate-search', suggested_action: { operation: 'crm.contacts.search', arguments: { limit: 50 } }, message: 'search at most 50' }],
+      [
+        'deny_with_reroute',
+        'crm.invoices.read',
+        403,
+        { kind: 'deny_with_reroute', rule_id: 'reroute-billing', reroute_card_id: 'billing-agent', message: 'use the billing agent' },
+      ],
+      [
+        'substitute',
+        'crm.contacts.delete',
+        202,
+        { kind: 'substitute', rule_id: 'substitute-delete', replacement_action: { operation: 'crm.contacts.archive' } },
+      ],
+      [
+        'negotiate',
+        'crm.contacts.search_all',
+        202,
+        {
+          kind: 'negotiate',
+          rule_id: 'negotiate-search',
+          suggested_action: { operation: 'crm.contacts.search', arguments: { limit: 50 } },
+          message: 'search at most 50',
+        },
+      ],
       ['allow_with_log_extra', 'crm.contacts.read_sensitive', 200, { kind: 'allow_with_log_extra', rule_id: 'log-read', log_fields: { sensitivity: 'high' } }],
       ['allow_with_redact', 'crm.notes.read', 200, { kind: 'allow_with_redact', rule_id: 'redact-notes', redact_fields: ['ssn', 'dob'] }],
-      ['allow_with_downgrade', 'crm.contacts.write_all', 200, { kind: 'allow_with_downgrade', rule_id: 'downgrade-write', downgraded_action: { operation: 'crm.contacts.write', arguments: { dry_run: true } } }],
+      [
+        'allow_with_downgrade',
+        'crm.contacts.write_all',
+        200,
+        { kind: 'allow_with_downgrade', rule_id: 'downgrade-write', downgraded_action: { operation: 'crm.contacts.write', arguments: { dry_run: true } } },
+      ],
       ['step_up', 'crm.payments.send', 428, { kind: 'step_up', rule_id: 'step-up-pay', required_acr: 'hwk' }],
     ])('%s: a rule decides, with the status of the spec and the fields of DESIGN 6.9', async (_kind, operation, status, decision) => {
       const res = await call(reader, mandate.credential, body(operation));
@@ -155,14 +197,22 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       expect(resolved.body).toMatchObject({ review_id: reviewId, status: 'accepted', note: 'fine', operation: 'crm.contacts.merge' });
       expect((await approver.post(`/v1/mcp-proxy/reviews/${reviewId}/resolve`, { status: 'rejected' })).status).toBe(409);
       expect((await otherOrg.post(`/v1/mcp-proxy/reviews/${reviewId}/resolve`, { status: 'rejected' })).status).toBe(404);
-      expect((await approver.post(`/v1/mcp-proxy/reviews/${reviewId}/resolve`, { status: 'maybe' })).body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('status') });
+      expect((await approver.post(`/v1/mcp-proxy/reviews/${reviewId}/resolve`, { status: 'maybe' })).body).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining('status'),
+      });
     });
 
     it('approval: 428 with an approval request; after approval the same action passes once', async () => {
       const refund = body('crm.refunds.create', { action: { arguments: { order: 'o-1', amount: 30 } } });
       const first = await call(writer, mandate.credential, refund);
       expect(first.status).toBe(428);
-      expect(first.body.decision).toEqual({ kind: 'approval', decision_id: expect.any(String), rule_id: 'approve-refund', approval_request_id: expect.any(String) });
+      expect(first.body.decision).toEqual({
+        kind: 'approval',
+        decision_id: expect.any(String),
+        rule_id: 'approve-refund',
+        approval_request_id: expect.any(String),
+      });
       const requestId = first.body.decision.approval_request_id;
       const approval = await reader.get(`/v1/approvals/${requestId}`);
       expect(approval.body).toMatchObject({ status: 'pending', source: 'mcp_proxy', intent_card_id: cardId, operation: 'crm.refunds.create' });
@@ -190,7 +240,11 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       const narrow = await dispense({ requested_scope: { operations: ['crm.contacts.read', 'crm.contacts.search'], resources: ['crm://contacts/*'] } });
       const negotiated = await call(reader, narrow.credential, body('crm.contacts.export_csv'));
       expect(negotiated.status).toBe(202);
-      expect(negotiated.body.decision).toMatchObject({ kind: 'negotiate', suggested_action: { operation: 'crm.contacts.read', target_resource: 'crm://contacts/42' }, message: expect.any(String) });
+      expect(negotiated.body.decision).toMatchObject({
+        kind: 'negotiate',
+        suggested_action: { operation: 'crm.contacts.read', target_resource: 'crm://contacts/42' },
+        message: expect.any(String),
+      });
       const outside = await call(reader, narrow.credential, body('billing.read'));
       expect(outside.status).toBe(403);
       expect(outside.body.decision).toMatchObject({ kind: 'deny', reason: 'scope_outside_intent' });
@@ -208,7 +262,10 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       const unbound = await dispense({ prompt_id: undefined });
       const res = await call(reader, unbound.credential, body('crm.contacts.read', { context: { prompt_id: 'prm_any' } }));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ decision: { kind: 'allow', decision_id: expect.stringMatching(/^dec_/) }, mandate: { cred_id: unbound.cred_id, prompt_id: null, intent_id: cardId } });
+      expect(res.body).toEqual({
+        decision: { kind: 'allow', decision_id: expect.stringMatching(/^dec_/) },
+        mandate: { cred_id: unbound.cred_id, prompt_id: null, intent_id: cardId },
+      });
       const deputy = await call(reader, unbound.credential, body('crm.contacts.read', { context: { actor: 'agent:other', prompt_id: 'prm_any' } }));
       expect(deputy.body.decision).toMatchObject({ kind: 'deny', reason: 'confused_deputy' });
       let rec: JsonResponse | undefined;
@@ -281,10 +338,17 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
     it('400 invalid_request names the field', async () => {
       const missing = await call(reader, mandate.credential, { audience: 'crm-api', context: {} });
       expect(missing.status).toBe(400);
-      expect(missing.body).toMatchObject({ code: 'invalid_request', message: 'action is required', details: [{ path: 'action', message: 'action is required' }] });
+      expect(missing.body).toMatchObject({
+        code: 'invalid_request',
+        message: 'action is required',
+        details: [{ path: 'action', message: 'action is required' }],
+      });
       const noOp = await call(reader, mandate.credential, { action: { surface: 'sdk' }, audience: 'crm-api' });
       expect(noOp.status).toBe(400);
-      expect(noOp.body).toMatchObject({ message: 'action.operation is required', details: [{ path: 'action.operation', message: 'action.operation is required' }] });
+      expect(noOp.body).toMatchObject({
+        message: 'action.operation is required',
+        details: [{ path: 'action.operation', message: 'action.operation is required' }],
+      });
       const noAudience = await call(reader, mandate.credential, { action: { surface: 'sdk', operation: 'crm.contacts.read' } });
       expect(noAudience.body).toMatchObject({ code: 'invalid_request', message: 'audience is required' });
       let deep: unknown = 1;
@@ -310,7 +374,9 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       expect((await writer.post('/v1/intent-cards', card({ id: 'crm-change', rules: [] }))).status).toBe(201);
       const cm = await dispense({ intent_id: 'crm-change' });
       expect((await call(writerB, cm.credential, body('crm.contacts.read'))).status).toBe(200);
-      expect((await writer.post('/v1/intent-cards', card({ id: 'crm-change', rules: [rule('block-read', 'crm.contacts.read', { kind: 'deny' })] }))).status).toBe(200);
+      expect(
+        (await writer.post('/v1/intent-cards', card({ id: 'crm-change', rules: [rule('block-read', 'crm.contacts.read', { kind: 'deny' })] }))).status,
+      ).toBe(200);
       const changed = await call(writerB, cm.credential, body('crm.contacts.read'));
       expect(changed.status).toBe(403);
       expect(changed.body.decision).toMatchObject({ kind: 'deny', rule_id: 'block-read', reason: 'rule_denied' });

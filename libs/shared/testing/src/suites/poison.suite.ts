@@ -68,10 +68,16 @@ export function describePoison(mode: 'embedded' | 'distributed', start: () => Pr
         `{"action":{"surface":"sdk","operation":${operation},"target_resource":"crm://contacts/1"},"context":{"actor":"agent:poison","prompt_id":"prm_p"},"audience":"crm-api"}`,
         { 'x-service-mandate': mandate },
       );
-    const health = async () => (await client(sys.url, sys.adminKey).get('/v1/health')).body as { status: string; checks: Record<string, string>; details?: Record<string, Record<string, unknown>> };
+    const health = async () =>
+      (await client(sys.url, sys.adminKey).get('/v1/health')).body as {
+        status: string;
+        checks: Record<string, string>;
+        details?: Record<string, Record<string, unknown>>;
+      };
     /** Where this mode's health reports the proxy's set-aside records. */
     const setAside = (h: Awaited<ReturnType<typeof health>>): number => {
-      const records = mode === 'embedded' ? h.details?.['records'] : (h.details?.['decision_proxy'] as Record<string, Record<string, unknown>> | undefined)?.['records'];
+      const records =
+        mode === 'embedded' ? h.details?.['records'] : (h.details?.['decision_proxy'] as Record<string, Record<string, unknown>> | undefined)?.['records'];
       return Number(records?.['set_aside'] ?? 0);
     };
 

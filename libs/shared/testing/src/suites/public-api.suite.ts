@@ -59,7 +59,24 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         const res = await client(sys.url).get('/v1/openapi.json');
         expect(res.status).toBe(200);
         expect(res.body.openapi).toMatch(/^3\./);
-        for (const p of ['/v1/intentions', '/v1/purposes', '/v1/intent-cards', '/v1/api-keys', '/v1/orgs', '/v1/health', '/v1/approvals', '/v1/intent/evaluate', '/v1/intent/history', '/v1/grants/verify', '/v1/mandate/dispense', '/v1/mandate/jwks', '/v1/mcp-proxy/call', '/v1/mcp-proxy/reviews', '/v1/webhooks', '/v1/webhooks/{id}/deliveries']) {
+        for (const p of [
+          '/v1/intentions',
+          '/v1/purposes',
+          '/v1/intent-cards',
+          '/v1/api-keys',
+          '/v1/orgs',
+          '/v1/health',
+          '/v1/approvals',
+          '/v1/intent/evaluate',
+          '/v1/intent/history',
+          '/v1/grants/verify',
+          '/v1/mandate/dispense',
+          '/v1/mandate/jwks',
+          '/v1/mcp-proxy/call',
+          '/v1/mcp-proxy/reviews',
+          '/v1/webhooks',
+          '/v1/webhooks/{id}/deliveries',
+        ]) {
           expect(Object.keys(res.body.paths)).toContain(p);
         }
         const docs = await fetch(`${sys.url}/docs`);
@@ -81,7 +98,12 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
 
     describe('authentication and errors', () => {
       it('401 unauthenticated for a missing, malformed, unknown or non-bearer key', async () => {
-        for (const headers of [{} as Record<string, string>, { authorization: 'Bearer nope' }, { authorization: `Bearer igw_${'A'.repeat(38)}` }, { authorization: `Basic ${sys.adminKey}` }]) {
+        for (const headers of [
+          {} as Record<string, string>,
+          { authorization: 'Bearer nope' },
+          { authorization: `Bearer igw_${'A'.repeat(38)}` },
+          { authorization: `Basic ${sys.adminKey}` },
+        ]) {
           const res = await client(sys.url).get('/v1/intentions', headers);
           expect(res.status).toBe(401);
           expect(res.body).toEqual({ code: 'unauthenticated', message: expect.any(String) });
@@ -121,7 +143,10 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         expect(bad.body.details[0].path).toBe('name');
         // A missing field says it is required, not that its value is off (there is none).
         const missing = await platform.post('/v1/orgs', {});
-        expect(missing).toMatchObject({ status: 400, body: { code: 'invalid_request', message: 'name is required', details: [{ path: 'name', message: 'name is required' }] } });
+        expect(missing).toMatchObject({
+          status: 400,
+          body: { code: 'invalid_request', message: 'name is required', details: [{ path: 'name', message: 'name is required' }] },
+        });
         const ok = await platform.post('/v1/orgs', { name: 'acme' });
         expect(ok.status).toBe(201);
         expect(ok.body.org).toMatchObject({ name: 'acme', rate_limit: { requests_per_second: 100, burst: 200 } });
@@ -132,7 +157,13 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
       it('keys are shown once, listed without secrets, scoped, and revoked keys fail at once', async () => {
         const created = await admin.post('/v1/api-keys', { name: 'temp', scope: 'read_only' });
         expect(created.status).toBe(201);
-        expect(created.body).toMatchObject({ id: expect.any(String), name: 'temp', scope: 'read_only', key: expect.stringMatching(/^igw_/), created_at: expect.any(String) });
+        expect(created.body).toMatchObject({
+          id: expect.any(String),
+          name: 'temp',
+          scope: 'read_only',
+          key: expect.stringMatching(/^igw_/),
+          created_at: expect.any(String),
+        });
         secrets.push(created.body.key);
         const list = await admin.get('/v1/api-keys');
         expect(list.status).toBe(200);
@@ -163,7 +194,10 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         for (const field of ['name', 'scope']) {
           const { [field]: _left, ...body } = { name: 'x', scope: 'admin' } as Record<string, string>;
           const missing = await admin.post('/v1/api-keys', body);
-          expect(missing).toMatchObject({ status: 400, body: { code: 'invalid_request', message: `${field} is required`, details: [{ path: field, message: `${field} is required` }] } });
+          expect(missing).toMatchObject({
+            status: 400,
+            body: { code: 'invalid_request', message: `${field} is required`, details: [{ path: field, message: `${field} is required` }] },
+          });
         }
       });
     });
@@ -216,7 +250,11 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
       });
 
       it('one resource under two paths: a label collides across both (409 label_conflict)', async () => {
-        const p = await writer.post('/v1/purposes', { label: 'billing.export', intent_class: 'export', data_elements: [{ data_source_id: 'billing', path: 'invoices.total' }] });
+        const p = await writer.post('/v1/purposes', {
+          label: 'billing.export',
+          intent_class: 'export',
+          data_elements: [{ data_source_id: 'billing', path: 'invoices.total' }],
+        });
         expect(p.status).toBe(201);
         const dup = await writer.post('/v1/intentions', { label: 'billing.export', intent_class: 'export' });
         expect(dup.status).toBe(409);
@@ -267,7 +305,11 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
     describe('intent cards', () => {
       const scope = { operations: ['crm.read*', 'crm.search'], resources: ['crm://customers/*'], forbidden_operations: ['crm.delete*'] };
       const card = cardBody('crm-assistant', 'CRM assistant', scope, 900, [
-        { id: 'no-bulk', when: 'action.operation == "crm.search" && size(action.arguments) > 3', decision: { kind: 'deny', reason: 'bulk', message: 'too broad' } },
+        {
+          id: 'no-bulk',
+          when: 'action.operation == "crm.search" && size(action.arguments) > 3',
+          decision: { kind: 'deny', reason: 'bulk', message: 'too broad' },
+        },
       ]);
 
       it('installs, lists, gets, replaces and deletes a card (policy_write)', async () => {
@@ -290,12 +332,19 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
       });
 
       it('rejects an invalid CEL rule at install with the rule path', async () => {
-        const res = await writer.post('/v1/intent-cards', { ...card, id: 'broken', rules: [{ id: 'r1', when: 'action.operation ==', decision: { kind: 'allow' } }] });
+        const res = await writer.post('/v1/intent-cards', {
+          ...card,
+          id: 'broken',
+          rules: [{ id: 'r1', when: 'action.operation ==', decision: { kind: 'allow' } }],
+        });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('invalid_request');
         expect(res.body.details.map((d: { path: string }) => d.path)).toContain('rules[0].when');
         const { audiences: _audiences, ...noAudiences } = card;
-        expect((await writer.post('/v1/intent-cards', { ...noAudiences, id: 'no-audiences' })).body).toMatchObject({ code: 'invalid_request', message: 'audiences is required' });
+        expect((await writer.post('/v1/intent-cards', { ...noAudiences, id: 'no-audiences' })).body).toMatchObject({
+          code: 'invalid_request',
+          message: 'audiences is required',
+        });
         const noWhen = await writer.post('/v1/intent-cards', { ...card, id: 'no-when', rules: [{ id: 'r1', decision: { kind: 'allow' } }] });
         expect(noWhen.body).toMatchObject({ code: 'invalid_request', message: 'rules[0].when is required' });
         const kind = await writer.post('/v1/intent-cards', { ...card, id: 'broken2', rules: [{ id: 'r1', when: 'true', decision: { kind: 'substitute' } }] });
@@ -304,7 +353,7 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
     });
 
     describe('approvals', () => {
-      it('lists the org\'s approval requests (none yet) to any key, and scopes decisions', async () => {
+      it("lists the org's approval requests (none yet) to any key, and scopes decisions", async () => {
         const list = await reader.get('/v1/approvals');
         expect(list.status).toBe(200);
         expect(list.body).toEqual({ data: [], next_cursor: null });

@@ -22,7 +22,11 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
     const call = (credential: string): Promise<JsonResponse> =>
       writer.post(
         '/v1/mcp-proxy/call',
-        { action: { surface: 'sdk', operation: 'crm.contacts.read', target_resource: 'crm://contacts/1' }, context: { actor: 'agent:restart', prompt_id: 'prm_r' }, audience: 'crm-api' },
+        {
+          action: { surface: 'sdk', operation: 'crm.contacts.read', target_resource: 'crm://contacts/1' },
+          context: { actor: 'agent:restart', prompt_id: 'prm_r' },
+          audience: 'crm-api',
+        },
         { 'x-service-mandate': credential },
       );
     const revoke = async (credId: string) => expect((await writer.post('/v1/mandate/revoke', { cred_id: credId, reason: 'restart drill' })).status).toBe(200);
@@ -52,7 +56,12 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
       const admin = client(sys.url, sys.adminKey);
       writer = client(sys.url, (await admin.post('/v1/api-keys', { name: 'restart-writer', scope: 'policy_write' })).body.key);
       await installCard(writer, card);
-      await createPublishedIntention(writer, { label: 'restart.ledger_lookup', intent_class: 'lookup', display_name: 'Restart ledger lookup', description: 'Look up a ledger account during the restart drill' });
+      await createPublishedIntention(writer, {
+        label: 'restart.ledger_lookup',
+        intent_class: 'lookup',
+        display_name: 'Restart ledger lookup',
+        description: 'Look up a ledger account during the restart drill',
+      });
       const m = await dispense();
       orgId = mandateOrg(m.credential);
     });

@@ -67,7 +67,16 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
       const r = await receiver();
       const res = await admin.post('/v1/webhooks', { url: r.url, events: ['decision.made'] });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: expect.stringMatching(/^whk_/), url: r.url, events: ['decision.made'], description: null, status: 'active', disabled_reason: null, created_at: expect.any(String), secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{32}$/) });
+      expect(res.body).toEqual({
+        id: expect.stringMatching(/^whk_/),
+        url: r.url,
+        events: ['decision.made'],
+        description: null,
+        status: 'active',
+        disabled_reason: null,
+        created_at: expect.any(String),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{32}$/),
+      });
       const list = await admin.get('/v1/webhooks');
       expect(list.body.data.find((w: { id: string }) => w.id === res.body.id)).toEqual({ ...res.body, secret: undefined });
       expect(JSON.stringify(list.body)).not.toContain(res.body.secret);
@@ -107,9 +116,21 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
       const approvalId = evaluated.body.approval_request_id;
       expect((await admin.post(`/v1/approvals/${approvalId}/approve`)).status).toBe(200);
       // mandate.dispensed, decision.made, mandate.revoked
-      const card = { id: `wh-card-${randomBytes(3).toString('hex')}`, name: 'wh', allowed_scope: { operations: ['crm.**'], resources: ['crm://**'] }, audiences: ['crm-api'], max_ttl_seconds: 600 };
+      const card = {
+        id: `wh-card-${randomBytes(3).toString('hex')}`,
+        name: 'wh',
+        allowed_scope: { operations: ['crm.**'], resources: ['crm://**'] },
+        audiences: ['crm-api'],
+        max_ttl_seconds: 600,
+      };
       expect((await writer.post('/v1/intent-cards', card)).status).toBe(201);
-      const mandate = await writer.post('/v1/mandate/dispense', { actor: 'agent:wh', intent_id: card.id, prompt_id: 'p', requested_scope: { operations: ['crm.read'], resources: ['crm://a'] }, audience: 'crm-api' });
+      const mandate = await writer.post('/v1/mandate/dispense', {
+        actor: 'agent:wh',
+        intent_id: card.id,
+        prompt_id: 'p',
+        requested_scope: { operations: ['crm.read'], resources: ['crm://a'] },
+        audience: 'crm-api',
+      });
       expect(mandate.status).toBe(200);
       const decision = await writer.post(
         '/v1/mcp-proxy/call',
@@ -119,7 +140,15 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
       expect(decision.status).toBe(200);
       expect((await writer.post('/v1/mandate/revoke', { cred_id: mandate.body.cred_id })).status).toBe(200);
 
-      const expected = ['intention.published', 'intent.evaluated', 'approval.requested', 'approval.approved', 'mandate.dispensed', 'decision.made', 'mandate.revoked'];
+      const expected = [
+        'intention.published',
+        'intent.evaluated',
+        'approval.requested',
+        'approval.approved',
+        'mandate.dispensed',
+        'decision.made',
+        'mandate.revoked',
+      ];
       const got = await mine.waitFor((all) => expected.every((t) => ofType(t)(all)), 20_000);
       for (const w of got) {
         expect(verifyStandardWebhook(hook.secret, w)).toBe(true);
@@ -129,7 +158,11 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
         expect(w.headers['content-type']).toContain('application/json');
       }
       expect(new Set(got.map((w) => w.id)).size).toBe(got.length);
-      expect(got.find((w) => w.json.type === 'decision.made')!.json.data).toMatchObject({ decision_id: decision.body.decision.decision_id, kind: 'allow', cred_id: mandate.body.cred_id });
+      expect(got.find((w) => w.json.type === 'decision.made')!.json.data).toMatchObject({
+        decision_id: decision.body.decision.decision_id,
+        kind: 'allow',
+        cred_id: mandate.body.cred_id,
+      });
       expect(got.find((w) => w.json.type === 'mandate.revoked')!.json.data).toMatchObject({ cred_id: mandate.body.cred_id, status: 'revoked' });
       expect(got.find((w) => w.json.type === 'intention.published')!.json.data).toMatchObject({ id: intention.id, status: 'active' });
       // Give the other org's endpoint time to (wrongly) receive anything.
@@ -152,7 +185,14 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
         list = await deliveries(hook.id);
         await new Promise((res) => setTimeout(res, 100));
       }
-      expect(list[0]).toMatchObject({ status: 'succeeded', attempts: 3, last_response_code: 200, event_type: 'intention.published', next_attempt_at: null, delivered_at: expect.any(String) });
+      expect(list[0]).toMatchObject({
+        status: 'succeeded',
+        attempts: 3,
+        last_response_code: 200,
+        event_type: 'intention.published',
+        next_attempt_at: null,
+        delivered_at: expect.any(String),
+      });
     });
 
     it('honours Retry-After', async () => {
@@ -167,7 +207,8 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
     it('410 Gone disables the endpoint: no more deliveries', async () => {
       const { r, hook } = await firstDeliveryAnswered({ status: 410 });
       const listed = await pollFor(
-        async (): Promise<Record<string, any> | undefined> => (await admin.get('/v1/webhooks?limit=200')).body.data.find((w: { id: string }) => w.id === hook.id),
+        async (): Promise<Record<string, any> | undefined> =>
+          (await admin.get('/v1/webhooks?limit=200')).body.data.find((w: { id: string }) => w.id === hook.id),
         (l) => l?.status === 'disabled',
         30,
       );
@@ -192,7 +233,11 @@ export function describeWebhooks(mode: string, start: (env: Record<string, strin
       await publishIntention();
       const got = await r.waitFor((all) => all.length >= 2, 15_000);
       expect(got[1]!.id).toBe(got[0]!.id);
-      const list = await pollFor(() => deliveries(hook.id), (l) => l[0]?.status === 'succeeded', 40);
+      const list = await pollFor(
+        () => deliveries(hook.id),
+        (l) => l[0]?.status === 'succeeded',
+        40,
+      );
       expect(list[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
     });
 

@@ -8,7 +8,10 @@ export interface CursorPage<T> {
  * Follows `next_cursor` from the first page to the last, running `between` once after the first
  * page (a row arriving mid-walk); answers every item seen, in order, and the number of pages.
  */
-export async function walkCursorPages<T>(page: (cursor: string | undefined) => Promise<CursorPage<T>>, between: () => Promise<void>): Promise<{ items: T[]; pages: number }> {
+export async function walkCursorPages<T>(
+  page: (cursor: string | undefined) => Promise<CursorPage<T>>,
+  between: () => Promise<void>,
+): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | undefined;
   let pages = 0;

@@ -41,7 +41,12 @@ function setup(opts: { pollMs?: number; enabled?: boolean; nextDueAt?: () => Dat
       return opts.nextDueAt ? opts.nextDueAt() : null;
     },
   } as unknown as DeliveryRepository;
-  const worker = new DeliveryWorker(rounds as unknown as DeliverDueUseCase, repo, { pollMs: opts.pollMs ?? 60_000, enabled: opts.enabled ?? true, maxInFlightHint: 500 }, systemClock);
+  const worker = new DeliveryWorker(
+    rounds as unknown as DeliverDueUseCase,
+    repo,
+    { pollMs: opts.pollMs ?? 60_000, enabled: opts.enabled ?? true, maxInFlightHint: 500 },
+    systemClock,
+  );
   return { worker, rounds, dueQueries: () => dueQueries };
 }
 

@@ -82,10 +82,14 @@ describe('HttpWebhookSender (real HTTP on 127.0.0.1)', () => {
 
     it('destinationProblem refuses a name that does not resolve, or resolves to any non-public address', async () => {
       const s = sender({
-        lookup: fakeLookup((host) => (host === 'mixed.example.test' ? [v4('93.184.216.34'), v4('10.1.2.3')] : host === 'public.example.test' ? [v4('93.184.216.34')] : notFound(host))),
+        lookup: fakeLookup((host) =>
+          host === 'mixed.example.test' ? [v4('93.184.216.34'), v4('10.1.2.3')] : host === 'public.example.test' ? [v4('93.184.216.34')] : notFound(host),
+        ),
       });
       expect(await s.destinationProblem('https://nowhere.example.test/x')).toBe('url host nowhere.example.test does not resolve');
-      expect(await s.destinationProblem('https://mixed.example.test/x')).toBe('url host mixed.example.test resolves to 10.1.2.3, which is not a public address');
+      expect(await s.destinationProblem('https://mixed.example.test/x')).toBe(
+        'url host mixed.example.test resolves to 10.1.2.3, which is not a public address',
+      );
       expect(await s.destinationProblem('https://public.example.test/x')).toBeNull();
     });
 

@@ -75,7 +75,14 @@ export class HttpWebhookSender implements WebhookSender {
       const e = err as Error & { cause?: Error };
       const refused = e instanceof DestinationRefusedError || e.cause instanceof DestinationRefusedError;
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.name ?? '') || /Timeout/.test(e.constructor?.name ?? '');
-      return { status: null, error: refused ? (e.cause ?? e).message : timedOut ? `no answer within ${this.options.timeoutMs} ms` : `${e.message}${e.cause ? `: ${e.cause.message}` : ''}` };
+      return {
+        status: null,
+        error: refused
+          ? (e.cause ?? e).message
+          : timedOut
+            ? `no answer within ${this.options.timeoutMs} ms`
+            : `${e.message}${e.cause ? `: ${e.cause.message}` : ''}`,
+      };
     }
   }
 
@@ -83,7 +90,9 @@ export class HttpWebhookSender implements WebhookSender {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) return this.options.allowPrivate || isPublicAddress(host) ? null : `url points at ${host}, which is not a public address`;
     const resolve = this.options.lookup ?? dnsLookup;
-    const addresses = await new Promise<LookupAddress[] | null>((done) => resolve(host, { all: true }, (err, list) => done(err ? null : (list as unknown as LookupAddress[]))));
+    const addresses = await new Promise<LookupAddress[] | null>((done) =>
+      resolve(host, { all: true }, (err, list) => done(err ? null : (list as unknown as LookupAddress[]))),
+    );
     if (addresses === null || addresses.length === 0) return `url host ${host} does not resolve`;
     if (this.options.allowPrivate) return null;
     const bad = addresses.find((a) => !isPublicAddress(a.address));

@@ -20,7 +20,14 @@ const run = randomUUID().slice(0, 8);
 const orgA = `org_wh_a_${run}`;
 const orgB = `org_wh_b_${run}`;
 
-const envelope = (type: string, orgId: string, data: unknown): EventEnvelope => ({ id: `evt_${randomUUID()}`, type, org_id: orgId, occurred_at: new Date().toISOString(), schema_version: 1, data });
+const envelope = (type: string, orgId: string, data: unknown): EventEnvelope => ({
+  id: `evt_${randomUUID()}`,
+  type,
+  org_id: orgId,
+  occurred_at: new Date().toISOString(),
+  schema_version: 1,
+  data,
+});
 
 function webhook(orgId: string, events: string[]): Webhook {
   const now = new Date();
@@ -72,7 +79,12 @@ describe('WebhookEventsConsumer (Kafka + PostgreSQL)', () => {
     const webhooks = new SqlWebhookRepository(db, board);
     for (const w of [hookA, hookAOther, hookB]) await webhooks.create(w);
 
-    fanOut = new FanOutEventUseCase(new SqlDeliveryRepository(db, board), new WebhookSubscriptions(board, webhooks, systemClock), { nudge: () => void nudges++ }, systemClock);
+    fanOut = new FanOutEventUseCase(
+      new SqlDeliveryRepository(db, board),
+      new WebhookSubscriptions(board, webhooks, systemClock),
+      { nudge: () => void nudges++ },
+      systemClock,
+    );
     const execute = fanOut.execute.bind(fanOut);
     // `handled` records an event once its fan-out has finished (events of a partition are handled
     // concurrently, so "handled" must mean "committed", not "started").
@@ -183,6 +195,8 @@ describe('WebhookEventsConsumer (Kafka + PostgreSQL)', () => {
     });
     expect((await deliveries(hookA.id)).some((d) => d.event_id === bad.id)).toBe(false);
     const letters = await lettersOf(bad.id);
-    expect(letters).toEqual([{ kind: `event:webhook-events-spec-${run}`, record_id: bad.id, org_id: orgA, reason: 'invalid input syntax for type json', payload: JSON.stringify(bad) }]);
+    expect(letters).toEqual([
+      { kind: `event:webhook-events-spec-${run}`, record_id: bad.id, org_id: orgA, reason: 'invalid input syntax for type json', payload: JSON.stringify(bad) },
+    ]);
   });
 });

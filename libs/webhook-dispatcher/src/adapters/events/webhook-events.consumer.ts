@@ -35,7 +35,13 @@ export class WebhookEventsConsumer implements OnModuleInit {
         await this.fanOut.execute(event);
       },
       onPoison: (event, error) =>
-        this.deadLetters.add({ kind: `event:${this.group}`, recordId: event.id, orgId: event.org_id, reason: String((error as Error)?.message ?? error), payload: event }),
+        this.deadLetters.add({
+          kind: `event:${this.group}`,
+          recordId: event.id,
+          orgId: event.org_id,
+          reason: String((error as Error)?.message ?? error),
+          payload: event,
+        }),
     });
   }
 }

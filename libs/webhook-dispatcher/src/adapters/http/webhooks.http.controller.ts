@@ -1,6 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CreatedWebhookDto, CreateWebhookDto, ErrorDto, RotatedWebhookSecretDto, WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '@igw/contracts';
+import {
+  CreatedWebhookDto,
+  CreateWebhookDto,
+  ErrorDto,
+  RotatedWebhookSecretDto,
+  WEBHOOK_DELIVERY_STATUSES,
+  WebhookDeliveryListDto,
+  WebhookDto,
+  WebhookListDto,
+} from '@igw/contracts';
 import { ApiStatusPage, CurrentCaller, PageQuery, RequireScope, ResourceAction, type StatusPageQuery } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DeleteWebhookUseCase } from '../../application/use-cases/delete-webhook.use-case';

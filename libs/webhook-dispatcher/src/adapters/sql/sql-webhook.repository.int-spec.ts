@@ -1,8 +1,24 @@
 import { MemoryVersionBoard, webhooksKey } from '@igw/events';
 import { DependencyUnavailableError, type PageKey } from '@igw/kernel';
 import { openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
-import { DEAD_DATABASE_URL, dropTestSchema, openMigratedSchema, testSchemaName, atTestTime as at, uniqueOrgId as newOrg, randomHex as rnd } from '@igw/persistence/testing';
-import { afterAttempt, DEFAULT_RETRY_SCHEDULE_S, MAX_LEASED_PER_WEBHOOK, type AttemptOutcome, type Delivery, type Webhook, type WebhookSecret } from '../../domain';
+import {
+  DEAD_DATABASE_URL,
+  dropTestSchema,
+  openMigratedSchema,
+  testSchemaName,
+  atTestTime as at,
+  uniqueOrgId as newOrg,
+  randomHex as rnd,
+} from '@igw/persistence/testing';
+import {
+  afterAttempt,
+  DEFAULT_RETRY_SCHEDULE_S,
+  MAX_LEASED_PER_WEBHOOK,
+  type AttemptOutcome,
+  type Delivery,
+  type Webhook,
+  type WebhookSecret,
+} from '../../domain';
 import { WEBHOOK_DISPATCHER_MIGRATIONS } from '../../webhook-dispatcher.module';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './sql-webhook.repository';
 
@@ -125,10 +141,16 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       expect(await webhooks.find(org, 'whk_missing')).toBeNull();
     });
 
-    it('lists newest first, paged by (created_at, id), only the org\'s own', async () => {
+    it("lists newest first, paged by (created_at, id), only the org's own", async () => {
       const org = newOrg('list');
       const same = at(999_999);
-      const mine = [webhook(org), webhook(org), webhook(org), webhook(org, { createdAt: same, id: 'whk_list_a' }), webhook(org, { createdAt: same, id: 'whk_list_b' })];
+      const mine = [
+        webhook(org),
+        webhook(org),
+        webhook(org),
+        webhook(org, { createdAt: same, id: 'whk_list_a' }),
+        webhook(org, { createdAt: same, id: 'whk_list_b' }),
+      ];
       for (const w of mine) await webhooks.create(w);
       await webhooks.create(webhook(newOrg('list_other')));
       const expected = [...mine].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((w) => w.id);
@@ -147,7 +169,7 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       expect(expected.slice(0, 2)).toEqual(['whk_list_b', 'whk_list_a']);
     });
 
-    it('delete removes the webhook and (cascade) its deliveries; false for unknown or another org\'s', async () => {
+    it("delete removes the webhook and (cascade) its deliveries; false for unknown or another org's", async () => {
       const org = newOrg('del');
       const [w, keep] = await stored(org, {}, {});
       expect(await deliveries.fanOut(event(org), at(0))).toBe(2);
@@ -341,8 +363,18 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       expect((await deliveries.list(org, w.id, { limit: 5, after: null }))[0]).toMatchObject({ status: 'succeeded', attempts: 3 });
       await deliveries.fanOut(event(org, 'decision.made', 'evt_exhaust'), at(80));
       const [e] = await deliveries.claimDue(5, 10_000, at(80));
-      await deliveries.recordAttempt(e!.delivery, outcome({ status: 'exhausted', attempts: 7, lastResponseCode: null, lastError: 'no answer within 10000 ms', deliveredAt: null }), at(81));
-      expect((await deliveries.list(org, w.id, { limit: 5, after: null })).find((d) => d.eventId === 'evt_exhaust')).toMatchObject({ status: 'exhausted', attempts: 7, lastResponseCode: null, lastError: 'no answer within 10000 ms', deliveredAt: null });
+      await deliveries.recordAttempt(
+        e!.delivery,
+        outcome({ status: 'exhausted', attempts: 7, lastResponseCode: null, lastError: 'no answer within 10000 ms', deliveredAt: null }),
+        at(81),
+      );
+      expect((await deliveries.list(org, w.id, { limit: 5, after: null })).find((d) => d.eventId === 'evt_exhaust')).toMatchObject({
+        status: 'exhausted',
+        attempts: 7,
+        lastResponseCode: null,
+        lastError: 'no answer within 10000 ms',
+        deliveredAt: null,
+      });
     });
 
     it('a delivery cancelled while its attempt ran stays cancelled on a failure, and is recorded succeeded on a 2xx', async () => {
@@ -367,7 +399,11 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       await deliveries.recordAttempt({ id: succeeded.id, webhookId: w.id }, outcome(), at(5));
 
       const gone = (await deliveriesOf(w.id))[0]!;
-      await deliveries.recordAttempt({ id: gone.id, webhookId: w.id }, afterAttempt(0, { status: 410, retryAfterS: null }, DEFAULT_RETRY_SCHEDULE_S, at(10)), at(10));
+      await deliveries.recordAttempt(
+        { id: gone.id, webhookId: w.id },
+        afterAttempt(0, { status: 410, retryAfterS: null }, DEFAULT_RETRY_SCHEDULE_S, at(10)),
+        at(10),
+      );
 
       expect(await webhooks.find(org, w.id)).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('410'), updatedAt: at(10) });
       expect((await deliveriesOf(w.id)).map((d) => [d.event_id, d.status, d.next_attempt_at])).toEqual([
@@ -410,7 +446,12 @@ describe('SqlWebhookRepository / SqlDeliveryRepository (PostgreSQL)', () => {
       }
       expect(all.map((d) => d.eventId)).toEqual(['evt_4', 'evt_3', 'evt_2', 'evt_1', 'evt_0']);
       expect((await deliveries.list(org, w.id, { limit: 10, after: null, status: 'succeeded' })).map((d) => d.eventId)).toEqual(['evt_1']);
-      expect((await deliveries.list(org, w.id, { limit: 10, after: null, status: 'pending' })).map((d) => d.eventId)).toEqual(['evt_4', 'evt_3', 'evt_2', 'evt_0']);
+      expect((await deliveries.list(org, w.id, { limit: 10, after: null, status: 'pending' })).map((d) => d.eventId)).toEqual([
+        'evt_4',
+        'evt_3',
+        'evt_2',
+        'evt_0',
+      ]);
       expect(await deliveries.list(newOrg('intruder'), w.id, { limit: 10, after: null })).toEqual([]);
     });
 

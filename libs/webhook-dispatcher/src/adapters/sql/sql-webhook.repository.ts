@@ -1,7 +1,16 @@
 import { announceVersion, webhooksKey, type VersionBoard } from '@igw/events';
 import { defined, type PageKey } from '@igw/kernel';
 import { keysetPageSql, rethrowUnavailable, type ServiceDatabase, type SqlRunner } from '@igw/persistence';
-import { disableAfter, leasePlan, type AttemptOutcome, type Delivery, type DeliveryStatus, type Webhook, type WebhookSecret, type WebhookStatus } from '../../domain';
+import {
+  disableAfter,
+  leasePlan,
+  type AttemptOutcome,
+  type Delivery,
+  type DeliveryStatus,
+  type Webhook,
+  type WebhookSecret,
+  type WebhookStatus,
+} from '../../domain';
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../../application/ports/webhook.repository.port';
 
 type Row = Record<string, unknown>;
@@ -15,8 +24,18 @@ interface StoredSecret {
   created_at: string;
   expires_at: string | null;
 }
-const toStored = (s: WebhookSecret): StoredSecret => ({ id: s.id, sealed: s.sealed, created_at: s.createdAt.toISOString(), expires_at: s.expiresAt?.toISOString() ?? null });
-const fromStored = (s: StoredSecret): WebhookSecret => ({ id: s.id, sealed: s.sealed, createdAt: new Date(s.created_at), expiresAt: s.expires_at ? new Date(s.expires_at) : null });
+const toStored = (s: WebhookSecret): StoredSecret => ({
+  id: s.id,
+  sealed: s.sealed,
+  created_at: s.createdAt.toISOString(),
+  expires_at: s.expiresAt?.toISOString() ?? null,
+});
+const fromStored = (s: StoredSecret): WebhookSecret => ({
+  id: s.id,
+  sealed: s.sealed,
+  createdAt: new Date(s.created_at),
+  expiresAt: s.expires_at ? new Date(s.expires_at) : null,
+});
 
 const toWebhook = (r: Row): Webhook => ({
   id: String(r['id']),
@@ -47,7 +66,6 @@ const toDelivery = (r: Row): Delivery => ({
   deliveredAt: dateOrNull(r['delivered_at']),
 });
 
-
 /** Bumps the org's subscription counter inside the caller's transaction; returns the new value. */
 async function bumpSubscriptions(tx: SqlRunner, schema: string, orgId: string): Promise<number> {
   const rows = await tx.query<Row>(
@@ -77,16 +95,16 @@ export class SqlWebhookRepository implements WebhookRepository {
     const version = await this.db
       .transaction(async (tx) => {
         await tx.query(`INSERT INTO ${this.t} (${WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`, [
-        w.id,
-        w.orgId,
-        w.url,
-        w.events,
-        w.description,
-        w.status,
-        w.disabledReason,
-        JSON.stringify(w.secrets.map(toStored)),
-        w.createdAt.toISOString(),
-        w.updatedAt.toISOString(),
+          w.id,
+          w.orgId,
+          w.url,
+          w.events,
+          w.description,
+          w.status,
+          w.disabledReason,
+          JSON.stringify(w.secrets.map(toStored)),
+          w.createdAt.toISOString(),
+          w.updatedAt.toISOString(),
         ]);
         return bumpSubscriptions(tx, this.db.schema, w.orgId);
       })
@@ -138,7 +156,6 @@ export class SqlWebhookRepository implements WebhookRepository {
     return rows.map(toWebhook);
   }
 
-
   async delete(orgId: string, id: string): Promise<boolean> {
     const version = await this.db
       .transaction(async (tx) => {
@@ -157,12 +174,10 @@ export class SqlWebhookRepository implements WebhookRepository {
         const rows = await tx.query<Row>(`SELECT ${WEBHOOK_COLUMNS} FROM ${this.t} WHERE "org_id" = $1 AND "id" = $2 FOR UPDATE`, [orgId, id]);
         if (!rows[0]) return null;
         const secrets = change(toWebhook(rows[0]).secrets);
-        const updated = await tx.query<Row>(`UPDATE ${this.t} SET "secrets" = $3::jsonb, "updated_at" = $4 WHERE "org_id" = $1 AND "id" = $2 RETURNING ${WEBHOOK_COLUMNS}`, [
-          orgId,
-          id,
-          JSON.stringify(secrets.map(toStored)),
-          now.toISOString(),
-        ]);
+        const updated = await tx.query<Row>(
+          `UPDATE ${this.t} SET "secrets" = $3::jsonb, "updated_at" = $4 WHERE "org_id" = $1 AND "id" = $2 RETURNING ${WEBHOOK_COLUMNS}`,
+          [orgId, id, JSON.stringify(secrets.map(toStored)), now.toISOString()],
+        );
         return toWebhook(defined(updated[0], 'updated webhook'));
       })
       .catch(rethrowUnavailable);
@@ -256,7 +271,10 @@ export class SqlDeliveryRepository implements DeliveryRepository {
           disable.reason,
           now.toISOString(),
         ]);
-        await tx.query(`UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "webhook_id" = $1 AND "status" = 'pending'`, [delivery.webhookId]);
+        await tx.query(
+          `UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "webhook_id" = $1 AND "status" = 'pending'`,
+          [delivery.webhookId],
+        );
         const owner = await tx.query<Row>(`SELECT "org_id" FROM ${this.w} WHERE "id" = $1`, [delivery.webhookId]);
         if (!owner[0]) return null;
         const orgId = String(owner[0]['org_id']);
@@ -280,7 +298,11 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 
   async cancel(deliveryId: string): Promise<void> {
-    await this.db.query(`UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "id" = $1 AND "status" = 'pending'`, [deliveryId]).catch(rethrowUnavailable);
+    await this.db
+      .query(`UPDATE ${this.d} SET "status" = 'cancelled', "next_attempt_at" = NULL, "lease_until" = NULL WHERE "id" = $1 AND "status" = 'pending'`, [
+        deliveryId,
+      ])
+      .catch(rethrowUnavailable);
   }
 
   async list(orgId: string, webhookId: string, page: { limit: number; after: PageKey | null; status?: DeliveryStatus }): Promise<Delivery[]> {
@@ -299,10 +321,10 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     return rows.map(toDelivery);
   }
 
-
   async nextDueAt(): Promise<Date | null> {
-    const rows = await this.db.query<Row>(`SELECT min(GREATEST("next_attempt_at", COALESCE("lease_until", "next_attempt_at"))) AS "at" FROM ${this.d} WHERE "status" = 'pending'`).catch(rethrowUnavailable);
+    const rows = await this.db
+      .query<Row>(`SELECT min(GREATEST("next_attempt_at", COALESCE("lease_until", "next_attempt_at"))) AS "at" FROM ${this.d} WHERE "status" = 'pending'`)
+      .catch(rethrowUnavailable);
     return dateOrNull(rows[0]?.['at']);
   }
 }
-

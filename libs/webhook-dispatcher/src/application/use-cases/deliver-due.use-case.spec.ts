@@ -125,13 +125,25 @@ describe('DeliverDueUseCase', () => {
     const out = t.sender.sent[0]!;
     expect(out.url).toBe(hook.url);
     expect(out.body).toBe(first.body);
-    expect(out.headers).toEqual({ 'webhook-id': first.eventId, 'webhook-timestamp': String(Math.floor(t.clock.now().getTime() / 1000)), 'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/) });
+    expect(out.headers).toEqual({
+      'webhook-id': first.eventId,
+      'webhook-timestamp': String(Math.floor(t.clock.now().getTime() / 1000)),
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
+    });
     expect(new StandardWebhook(plain).verify(out.body, out.headers)).toEqual(JSON.parse(first.body));
 
     expect(t.deliveries.recorded).toHaveLength(3);
     expect(t.deliveries.recorded[0]).toEqual({
       delivery: expect.objectContaining({ id: first.id, webhookId: 'whk_1' }),
-      outcome: { status: 'succeeded', attempts: 1, lastResponseCode: 200, lastError: null, nextAttemptAt: null, deliveredAt: t.clock.now(), disableWebhook: false },
+      outcome: {
+        status: 'succeeded',
+        attempts: 1,
+        lastResponseCode: 200,
+        lastError: null,
+        nextAttemptAt: null,
+        deliveredAt: t.clock.now(),
+        disableWebhook: false,
+      },
       now: t.clock.now(),
     });
     expect(await t.useCase.execute()).toBe(1);
@@ -174,13 +186,22 @@ describe('DeliverDueUseCase', () => {
   it('reproduces the Standard Webhooks published test vector', async () => {
     const t = setup(new Date(1614265330 * 1000));
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-    const hook = { id: 'whk_vec', url: 'https://hooks.example.com/vec', status: 'active' as const, secrets: [t.stored('whk_vec', 'whs_vec', secret, new Date(0))] };
+    const hook = {
+      id: 'whk_vec',
+      url: 'https://hooks.example.com/vec',
+      status: 'active' as const,
+      secrets: [t.stored('whk_vec', 'whs_vec', secret, new Date(0))],
+    };
     t.deliveries.queue = [claimed(hook, { eventId: 'msg_p5jXN8AQM9LWM0D4loKWxJek', body: '{"test": 2432232314}' })];
     await t.useCase.execute();
     expect(t.sender.sent[0]).toEqual({
       url: 'https://hooks.example.com/vec',
       body: '{"test": 2432232314}',
-      headers: { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' },
+      headers: {
+        'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        'webhook-timestamp': '1614265330',
+        'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+      },
     });
     const spy = jest.spyOn(Date, 'now').mockReturnValue(1614265330 * 1000);
     try {
@@ -208,28 +229,59 @@ describe('DeliverDueUseCase', () => {
     expect(Number(b!.headers['webhook-timestamp']) - Number(a!.headers['webhook-timestamp'])).toBe(5);
     expect(b!.headers['webhook-signature']).not.toBe(a!.headers['webhook-signature']);
     expect(t.deliveries.recorded.map((r) => r.outcome.attempts)).toEqual([1, 2]);
-    expect(t.deliveries.recorded[1]!.outcome).toMatchObject({ status: 'pending', lastResponseCode: 503, nextAttemptAt: new Date(t.clock.now().getTime() + 300_000) });
+    expect(t.deliveries.recorded[1]!.outcome).toMatchObject({
+      status: 'pending',
+      lastResponseCode: 503,
+      nextAttemptAt: new Date(t.clock.now().getTime() + 300_000),
+    });
   });
 
   it('records a retry, a 410 (disabling the webhook) and an exhausted delivery from what the sender answered', async () => {
     const t = setup();
-    const hook = { id: 'whk_m', url: 'https://hooks.example.com/m', status: 'active' as const, secrets: [t.stored('whk_m', 'whs_m', newPlainSecret(), new Date(0))] };
+    const hook = {
+      id: 'whk_m',
+      url: 'https://hooks.example.com/m',
+      status: 'active' as const,
+      secrets: [t.stored('whk_m', 'whs_m', newPlainSecret(), new Date(0))],
+    };
     const retry = claimed(hook, { body: '"retry"' });
     const gone = claimed(hook, { body: '"gone"' });
     const last = claimed(hook, { body: '"last"', attempts: 6 });
-    t.sender.answer = (out) => (out.body === '"retry"' ? { status: 429, retryAfterS: 60 } : out.body === '"gone"' ? { status: 410, retryAfterS: null } : { status: null, error: 'no answer within 10000 ms' });
+    t.sender.answer = (out) =>
+      out.body === '"retry"'
+        ? { status: 429, retryAfterS: 60 }
+        : out.body === '"gone"'
+          ? { status: 410, retryAfterS: null }
+          : { status: null, error: 'no answer within 10000 ms' };
     t.deliveries.queue = [retry, gone, last];
     await t.useCase.execute();
     const byId = new Map(t.deliveries.recorded.map((r) => [r.delivery.id, r.outcome]));
     const now = t.clock.now();
-    expect(byId.get(retry.delivery.id)).toMatchObject({ status: 'pending', attempts: 1, lastResponseCode: 429, nextAttemptAt: new Date(now.getTime() + 60_000), disableWebhook: false });
+    expect(byId.get(retry.delivery.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastResponseCode: 429,
+      nextAttemptAt: new Date(now.getTime() + 60_000),
+      disableWebhook: false,
+    });
     expect(byId.get(gone.delivery.id)).toMatchObject({ status: 'failed', attempts: 1, lastResponseCode: 410, disableWebhook: true });
-    expect(byId.get(last.delivery.id)).toMatchObject({ status: 'exhausted', attempts: 7, lastResponseCode: null, lastError: 'no answer within 10000 ms', nextAttemptAt: null });
+    expect(byId.get(last.delivery.id)).toMatchObject({
+      status: 'exhausted',
+      attempts: 7,
+      lastResponseCode: null,
+      lastError: 'no answer within 10000 ms',
+      nextAttemptAt: null,
+    });
   });
 
   it('a disabled webhook: the delivery is cancelled, nothing is signed or sent or recorded', async () => {
     const t = setup();
-    const hook = { id: 'whk_off', url: 'https://hooks.example.com/off', status: 'disabled' as const, secrets: [t.stored('whk_off', 'whs_off', newPlainSecret(), new Date(0))] };
+    const hook = {
+      id: 'whk_off',
+      url: 'https://hooks.example.com/off',
+      status: 'disabled' as const,
+      secrets: [t.stored('whk_off', 'whs_off', newPlainSecret(), new Date(0))],
+    };
     const item = claimed(hook);
     t.deliveries.queue = [item];
     expect(await t.useCase.execute()).toBe(1);
@@ -242,16 +294,33 @@ describe('DeliverDueUseCase', () => {
   it('a secret that cannot be opened (wrong KEK, or sealed for another webhook) is a failed attempt, never sent unsigned', async () => {
     const t = setup();
     const good = newPlainSecret();
-    const wrongKek = { id: 'whk_k', url: 'https://hooks.example.com/k', status: 'active' as const, secrets: [{ id: 'whs_k', sealed: 'garbage-from-another-kek', createdAt: new Date(0), expiresAt: null }] };
+    const wrongKek = {
+      id: 'whk_k',
+      url: 'https://hooks.example.com/k',
+      status: 'active' as const,
+      secrets: [{ id: 'whs_k', sealed: 'garbage-from-another-kek', createdAt: new Date(0), expiresAt: null }],
+    };
     // A sealed value copied from another webhook does not open under this one's binding.
-    const moved = { id: 'whk_moved', url: 'https://hooks.example.com/moved', status: 'active' as const, secrets: [t.stored('whk_elsewhere', 'whs_x', good, new Date(0))] };
+    const moved = {
+      id: 'whk_moved',
+      url: 'https://hooks.example.com/moved',
+      status: 'active' as const,
+      secrets: [t.stored('whk_elsewhere', 'whs_x', good, new Date(0))],
+    };
     const a = claimed(wrongKek);
     const b = claimed(moved, { attempts: 2 });
     t.deliveries.queue = [a, b];
     expect(await t.useCase.execute()).toBe(2);
     expect(t.sender.sent).toEqual([]);
     const byId = new Map(t.deliveries.recorded.map((r) => [r.delivery.id, r.outcome]));
-    expect(byId.get(a.delivery.id)).toMatchObject({ status: 'pending', attempts: 1, lastResponseCode: null, lastError: expect.stringMatching(/^not sent: /), disableWebhook: false, nextAttemptAt: new Date(t.clock.now().getTime() + 5000) });
+    expect(byId.get(a.delivery.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastResponseCode: null,
+      lastError: expect.stringMatching(/^not sent: /),
+      disableWebhook: false,
+      nextAttemptAt: new Date(t.clock.now().getTime() + 5000),
+    });
     expect(byId.get(b.delivery.id)).toMatchObject({ status: 'pending', attempts: 3, lastError: expect.stringMatching(/^not sent: /) });
     // The failure is logged, the secret never.
     expect(JSON.stringify(logged)).toContain(a.delivery.id);
@@ -261,7 +330,12 @@ describe('DeliverDueUseCase', () => {
   it('a webhook whose every secret expired is not sent either', async () => {
     const t = setup();
     const now = t.clock.now();
-    const hook = { id: 'whk_e', url: 'https://hooks.example.com/e', status: 'active' as const, secrets: [t.stored('whk_e', 'whs_e', newPlainSecret(), new Date(0), new Date(now.getTime() - 1))] };
+    const hook = {
+      id: 'whk_e',
+      url: 'https://hooks.example.com/e',
+      status: 'active' as const,
+      secrets: [t.stored('whk_e', 'whs_e', newPlainSecret(), new Date(0), new Date(now.getTime() - 1))],
+    };
     t.deliveries.queue = [claimed(hook)];
     await t.useCase.execute();
     expect(t.sender.sent).toEqual([]);
@@ -270,7 +344,12 @@ describe('DeliverDueUseCase', () => {
 
   it('sends the batch concurrently', async () => {
     const t = setup();
-    const hook = { id: 'whk_c', url: 'https://hooks.example.com/c', status: 'active' as const, secrets: [t.stored('whk_c', 'whs_c', newPlainSecret(), new Date(0))] };
+    const hook = {
+      id: 'whk_c',
+      url: 'https://hooks.example.com/c',
+      status: 'active' as const,
+      secrets: [t.stored('whk_c', 'whs_c', newPlainSecret(), new Date(0))],
+    };
     let inFlight = 0;
     let peak = 0;
     t.sender.answer = async () => {

@@ -51,7 +51,9 @@ export class DeliverDueUseCase {
     const claimed = await this.deliveries.claimDue(Math.min(this.settings.batch, room), this.settings.leaseMs, this.clock.now());
     const started = claimed.map((c) => {
       const run: Promise<void> = this.attempt(c)
-        .catch((err: Error) => this.logger.warn({ msg: 'webhook attempt not recorded; its lease runs out and it is tried again', delivery_id: c.delivery.id, err: err.message }))
+        .catch((err: Error) =>
+          this.logger.warn({ msg: 'webhook attempt not recorded; its lease runs out and it is tried again', delivery_id: c.delivery.id, err: err.message }),
+        )
         .finally(() => {
           this.inFlight.delete(run);
           this.onSettled?.(this.inFlight.size);
@@ -87,7 +89,16 @@ export class DeliverDueUseCase {
       result = { status: null, error: `not sent: ${(err as Error).message}` };
     }
     const outcome = afterAttempt(delivery.attempts, result, this.settings.retryScheduleS, this.clock.now());
-    if (outcome.status !== 'succeeded') this.logger.warn({ msg: 'webhook attempt failed', delivery_id: delivery.id, webhook_id: webhook.id, attempt: outcome.attempts, status: outcome.status, code: outcome.lastResponseCode, error: outcome.lastError });
+    if (outcome.status !== 'succeeded')
+      this.logger.warn({
+        msg: 'webhook attempt failed',
+        delivery_id: delivery.id,
+        webhook_id: webhook.id,
+        attempt: outcome.attempts,
+        status: outcome.status,
+        code: outcome.lastResponseCode,
+        error: outcome.lastError,
+      });
     await this.deliveries.recordAttempt(delivery, outcome, this.clock.now());
   }
 }

@@ -8,7 +8,8 @@ import { FanOutEventUseCase } from './fan-out-event.use-case';
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 
 /** Every org wants every type unless told otherwise. */
-const wanting = (wants: (org: string, type: string) => boolean = () => true) => ({ wants: async (org: string, type: string) => wants(org, type) }) as unknown as WebhookSubscriptions;
+const wanting = (wants: (org: string, type: string) => boolean = () => true) =>
+  ({ wants: async (org: string, type: string) => wants(org, type) }) as unknown as WebhookSubscriptions;
 
 function setup(created = 1, subscriptions = wanting()) {
   const fanOuts: { event: { id: string; orgId: string; type: string; body: string; occurredAt: string }; now: Date }[] = [];
@@ -57,7 +58,10 @@ describe('FanOutEventUseCase', () => {
   });
 
   it('skips the repository when no webhook of the org wants the type (the in-memory subscriptions)', async () => {
-    const t = setup(1, wanting((org, type) => org === 'org_a' && type === 'approval.requested'));
+    const t = setup(
+      1,
+      wanting((org, type) => org === 'org_a' && type === 'approval.requested'),
+    );
     expect(await t.useCase.execute(envelope(Topics.DecisionMade.name))).toBe(0);
     expect(t.fanOuts).toEqual([]);
     expect(await t.useCase.execute(envelope(Topics.ApprovalRequested.name))).toBe(1);

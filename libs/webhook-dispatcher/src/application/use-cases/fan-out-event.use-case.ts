@@ -29,7 +29,10 @@ export class FanOutEventUseCase {
     if (type === undefined) return 0;
     // Memory only for the common case: no webhook of this org wants this type.
     if (!(await this.subscriptions.wants(event.org_id, type))) return 0;
-    const created = await this.deliveries.fanOut({ id: event.id, orgId: event.org_id, type, body: webhookBody(type, event.occurred_at, event.data), occurredAt: event.occurred_at }, this.clock.now());
+    const created = await this.deliveries.fanOut(
+      { id: event.id, orgId: event.org_id, type, body: webhookBody(type, event.occurred_at, event.data), occurredAt: event.occurred_at },
+      this.clock.now(),
+    );
     if (created > 0) this.worker.nudge();
     return created;
   }

@@ -17,7 +17,8 @@ export class ListDeliveriesUseCase {
   async execute(caller: Caller, id: string, query: { status?: QueryValue; limit?: QueryValue; cursor?: QueryValue }): Promise<WebhookDeliveryListDto> {
     const page = parseKeysetQuery(query, { defaultLimit: 50 });
     const status = single('status', query.status);
-    if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) throw badField('status', `status must be one of ${DELIVERY_STATUSES.join(', ')}`);
+    if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status))
+      throw badField('status', `status must be one of ${DELIVERY_STATUSES.join(', ')}`);
     if (!(await this.webhooks.find(caller.orgId, id))) throw notFound('webhook');
     const rows = toPage(await this.deliveries.list(caller.orgId, id, { ...page, ...(status ? { status: status as DeliveryStatus } : {}) }), page.limit);
     return { data: rows.items.map(toDeliveryDto), next_cursor: rows.nextCursor };

@@ -176,7 +176,7 @@ describe('RegisterWebhookUseCase', () => {
     expect(t.webhooks.calls).toEqual([]);
   });
 
-  it('stores an active webhook of the caller\'s org and shows a whsec_ secret of 24 random bytes once, stored only sealed', async () => {
+  it("stores an active webhook of the caller's org and shows a whsec_ secret of 24 random bytes once, stored only sealed", async () => {
     const t = setup();
     const created = await t.register.execute(caller('org_reg'), { ...GOOD, events: ['decision.made', 'decision.made', 'approval.requested'] });
 
@@ -252,7 +252,11 @@ describe('RotateWebhookSecretUseCase', () => {
     const rotatedAt = t.clock.now();
     const rotated = await t.rotate.execute(caller(), created.id);
 
-    expect(rotated).toEqual({ id: created.id, secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: new Date(rotatedAt.getTime() + ROTATION_OVERLAP_MS).toISOString() });
+    expect(rotated).toEqual({
+      id: created.id,
+      secret: expect.stringMatching(/^whsec_/),
+      previous_secret_expires_at: new Date(rotatedAt.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+    });
     expect(Buffer.from(rotated.secret.slice(6), 'base64')).toHaveLength(24);
     expect(rotated.secret).not.toBe(created.secret);
 
@@ -266,7 +270,7 @@ describe('RotateWebhookSecretUseCase', () => {
 });
 
 describe('EnableWebhookUseCase', () => {
-  it('re-activates a disabled webhook of the caller\'s org; 404 for another org', async () => {
+  it("re-activates a disabled webhook of the caller's org; 404 for another org", async () => {
     const t = setup();
     const created = await t.register.execute(caller(), GOOD);
     t.webhooks.rows.set(created.id, { ...t.webhooks.rows.get(created.id)!, status: 'disabled', disabledReason: 'the endpoint answered 410 Gone' });

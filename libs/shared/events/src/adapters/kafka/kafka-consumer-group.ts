@@ -184,7 +184,7 @@ export class KafkaConsumerGroup {
     const { topic, partition } = batch;
     const tp = `${topic}:${partition}`;
     const messages = batch.messages;
-    for (let i = 0; i < messages.length; ) {
+    for (let i = 0; i < messages.length;) {
       if (!isRunning() || isStale() || this.ctx.stopped()) return;
       const pending = this.retries.get(tp);
       const next = defined(messages[i], 'batch message');
@@ -245,10 +245,16 @@ export class KafkaConsumerGroup {
     try {
       await failure.onPoison(failure.event, err);
     } catch (recordErr) {
-      this.ctx.logger?.warn({ group: this.name, event_id: failure.event.id, err: errorMessage(recordErr) }, 'a poison event could not be set aside; it will be delivered again');
+      this.ctx.logger?.warn(
+        { group: this.name, event_id: failure.event.id, err: errorMessage(recordErr) },
+        'a poison event could not be set aside; it will be delivered again',
+      );
       return false;
     }
-    this.ctx.logger?.error({ group: this.name, event_id: failure.event.id, type: failure.event.type, err: errorMessage(err) }, 'event set aside after repeated handler failures');
+    this.ctx.logger?.error(
+      { group: this.name, event_id: failure.event.id, type: failure.event.type, err: errorMessage(err) },
+      'event set aside after repeated handler failures',
+    );
     return true;
   }
 

@@ -64,8 +64,7 @@ describe('KafkaEventBus', () => {
     await raw.subscribe({ topic: t, fromBeginning: true });
     const message = await new Promise<{ key: string; type: string; value: unknown }>((resolve) => {
       void raw.run({
-        eachMessage: async ({ message: m }) =>
-          resolve({ key: String(m.key), type: String(m.headers?.['event-type']), value: JSON.parse(String(m.value)) }),
+        eachMessage: async ({ message: m }) => resolve({ key: String(m.key), type: String(m.headers?.['event-type']), value: JSON.parse(String(m.value)) }),
       });
     });
     await raw.disconnect();
