@@ -15,9 +15,11 @@
 //   maxInFlight?: paced mode only: ops beyond this many in flight are dropped (counted as errors)
 //   maxOps?: stop after this many measured ops, maxSamples?: latency samples kept (reservoir)
 //   timeoutS?: hard limit for the whole run (default warmup + duration + 30)
+//   cpuPids?: [pid, ...]                 processes whose CPU time over the measured window is
+//                                        reported per op (the system under test, not the loader)
 // }
 // Result: { rps, p50_ms, p99_ms, errors, ops, p90_ms, max_ms, mean_ms, measured_s, dropped,
-//           error_samples, timed_out, dispatch_lag_p99_ms?, collected? }
+//           error_samples, timed_out, dispatch_lag_p99_ms?, cpu_us_per_op?, collected? }
 // `collected`: what the scenario's optional collect(params) returns after the run (the
 // webhook-delivery scenario: which event each op caused and when its call returned). Not on a
 // result printed at the hard time limit.
@@ -25,6 +27,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
+import { cpuSeconds } from './cpu-time.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -153,6 +156,16 @@ async function main() {
   const measureEnd = measureStart + durationNs;
   let stopAt = measureEnd; // moves earlier when maxOps is reached
   let measuredStarted = 0;
+  // CPU of the system under test over the measured window (sampled when the warm-up ends and when the load stops).
+  const cpuPids = job.cpuPids ?? [];
+  let cpuAtStart = null;
+  let cpuUsed = null;
+  const cpuStartTimer = cpuPids.length ? setTimeout(() => (cpuAtStart = cpuSeconds(cpuPids)), Number(warmupNs / 1_000_000n)) : null;
+  const stopCpu = () => {
+    if (cpuStartTimer) clearTimeout(cpuStartTimer);
+    const now = cpuPids.length ? cpuSeconds(cpuPids) : null;
+    if (cpuAtStart !== null && now !== null) cpuUsed = now - cpuAtStart;
+  };
 
   const finish = (lastEnd) => {
     const measuredNs = (lastEnd < stopAt ? lastEnd : stopAt) - measureStart;
@@ -172,6 +185,9 @@ async function main() {
       error_samples: Object.fromEntries(rec.errorKinds),
       timed_out: timedOut,
     };
+    // Per op that reached the system (answered or failed; ops the paced loop dropped never did).
+    const reached = rec.n + rec.errors - dropped;
+    if (cpuUsed !== null && reached > 0) result.cpu_us_per_op = Math.round((cpuUsed * 1e6) / reached);
     if (lags.length) {
       lags.sort((a, b) => a - b);
       result.dispatch_lag_p99_ms = ms3(lags[Math.min(lags.length - 1, Math.ceil(0.99 * lags.length) - 1)]);
@@ -249,6 +265,7 @@ async function main() {
     await Promise.all(pending);
   }
   const lastEnd = nowNs();
+  stopCpu();
   clearTimeout(hardStop);
   const result = finish(lastEnd);
   if (scenario.collect) result.collected = scenario.collect(params);

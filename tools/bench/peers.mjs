@@ -180,7 +180,16 @@ export async function measurePeers({ scenarioName, params, jwksUrl, connections,
         throw new Error(`unknown peer '${peer}' (known: ${PEERS.join(', ')})`);
       }
       log(`peer ${peer} (${scenarioName}): ${connections} connections, ${rate ? `paced at ${rate}/s, ` : ''}${warmupS} s warm-up + ${durationS} s measured...`);
-      const r = await runLoader({ ...job, module: './peer-scenarios.mjs', scenario: peer, connections, warmupS, durationS, ...(rate ? { rate } : {}) });
+      const r = await runLoader({
+        ...job,
+        module: './peer-scenarios.mjs',
+        scenario: peer,
+        connections,
+        warmupS,
+        durationS,
+        ...(rate ? { rate } : {}),
+        cpuPids: [proc.child.pid],
+      });
       log(
         `peer ${peer} (${scenarioName}): ${r.ops} ops in ${r.measured_s} s, mean ${r.mean_ms} ms, p90 ${r.p90_ms} ms, max ${r.max_ms} ms` +
           (r.dispatch_lag_p99_ms !== undefined ? `, dispatch lag p99 ${r.dispatch_lag_p99_ms} ms` : '') +

@@ -162,6 +162,8 @@ async function load(system, key, scenario, cfg, params, note) {
     warmupS: cfg.warmupS ?? scenario.warmupS ?? 0,
     durationS: cfg.durationS ?? scenario.durationS,
     ...(scenario.rate ? { rate: scenario.rate } : {}),
+    // Every process of the system (not PostgreSQL, Kafka or Redis): its CPU per request, apart from the loader.
+    cpuPids: system.apps.map((a) => a.child.pid),
   };
   log(
     `${system.mode} ${scenario.name}: ${job.connections} connections, ${job.rate ? `paced at ${job.rate}/s, ` : ''}` +
@@ -181,6 +183,7 @@ async function load(system, key, scenario, cfg, params, note) {
     p50_ms: r.p50_ms,
     p99_ms: r.p99_ms,
     errors: r.errors,
+    ...(r.cpu_us_per_op !== undefined ? { cpu_us_per_op: r.cpu_us_per_op } : {}),
     connections: job.connections,
     duration_s: job.durationS,
     ...(job.rate ? { rate: job.rate } : {}),
@@ -268,7 +271,9 @@ async function reportPeers(system, scenario, cfg, params, ours) {
     printLine({
       scenario: scenario.name,
       peer,
-      ...(error ? { error } : { rps: r.rps, p50_ms: r.p50_ms, p99_ms: r.p99_ms, errors: r.errors }),
+      ...(error
+        ? { error }
+        : { rps: r.rps, p50_ms: r.p50_ms, p99_ms: r.p99_ms, errors: r.errors, ...(r.cpu_us_per_op !== undefined ? { cpu_us_per_op: r.cpu_us_per_op } : {}) }),
       connections: scenario.connections,
       duration_s: run.durationS,
       ...(scenario.rate ? { rate: scenario.rate } : {}),
@@ -280,6 +285,7 @@ async function reportPeers(system, scenario, cfg, params, ours) {
     if (!error && ours?.rps > 0 && r.rps > 0 && ours.p99_ms > 0 && r.p99_ms > 0) {
       ratio[`rps_vs_${key}`] = round3(ours.rps / r.rps);
       ratio[`p99_vs_${key}`] = round3(ours.p99_ms / r.p99_ms);
+      if (ours.cpu_us_per_op > 0 && r.cpu_us_per_op > 0) ratio[`cpu_vs_${key}`] = round3(ours.cpu_us_per_op / r.cpu_us_per_op);
       // A peer that failed or dropped ops (paced beyond what it sustains) is not a like-for-like figure.
       if (r.errors) (ratio.peer_errors ??= {})[peer] = r.errors;
       ratios++;
