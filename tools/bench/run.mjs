@@ -135,7 +135,9 @@ async function benchKey(system, name = 'bench') {
  * Sets the scenario up and runs its load: resolves with { line, params }. A failure after setup
  * carries the setup's `params` (err.params), so the peers can still be measured with them.
  */
-async function runScenario(system, key, scenario, cfg) {
+async function runScenario(system, benchOrgKey, scenario, cfg) {
+  // A scenario whose setup would collide with another's (same labels) gets an org of its own.
+  const key = scenario.ownOrg ? await benchKey(system, scenario.name) : benchOrgKey;
   if (scenario.run) return { line: await runCustom(system, key, scenario, cfg), params: {} };
   const ctx = {
     mode: system.mode,
