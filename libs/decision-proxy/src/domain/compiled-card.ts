@@ -1,4 +1,4 @@
-import { DECISION_KINDS, type DecisionKind } from '@igw/kernel';
+import { BoundedMap, DECISION_KINDS, type DecisionKind } from '@igw/kernel';
 import { compileRuleCondition, type CompiledRuleCondition } from '@igw/rule-conditions';
 import { compileScopeGlob, type ScopeGlob } from '@igw/scope-glob';
 import type { Decision } from './decision';
@@ -171,17 +171,17 @@ export function compileCard(card: DecisionCard): CompiledCard {
  * Card ids are unique per organisation only, hence the organisation in the key.
  */
 export class CompiledCardCache {
-  private readonly entries = new Map<string, CompiledCard>();
+  private readonly entries: BoundedMap<string, CompiledCard>;
 
-  constructor(private readonly capacity = 1000) {}
+  constructor(capacity = 1000) {
+    this.entries = new BoundedMap(capacity);
+  }
 
   get(org: string, card: DecisionCard): CompiledCard {
     const key = `${org}\u0000${card.id}@${card.version}`;
     let compiled = this.entries.get(key);
     if (compiled === undefined) {
       compiled = compileCard(card);
-      const oldest = this.entries.keys().next();
-      if (this.entries.size >= this.capacity && !oldest.done) this.entries.delete(oldest.value);
       this.entries.set(key, compiled);
     }
     return compiled;

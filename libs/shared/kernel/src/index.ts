@@ -10,3 +10,4 @@ export * from './compact-jws';
 export * from './vocabulary';
 export * from './mandate-jwt';
 export * from './defined';
+export * from './bounded-map';

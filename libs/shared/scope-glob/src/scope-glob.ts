@@ -21,6 +21,8 @@
  * SCOPE_GLOB_MAX_LENGTH and SCOPE_GLOB_MAX_WILDCARDS, which also bounds the cover check.
  */
 
+import { BoundedMap } from '@igw/kernel';
+
 export const SCOPE_GLOB_SEPARATORS = ['.', '/', ':'] as const;
 /** The longest pattern accepted (the card DTO allows 256 for operations, 512 for resources). */
 export const SCOPE_GLOB_MAX_LENGTH = 512;
@@ -172,15 +174,12 @@ function mayIntersect(a: CompiledScopeGlob, b: CompiledScopeGlob): boolean {
   return (a.prefix.startsWith(b.prefix) || b.prefix.startsWith(a.prefix)) && ends(a.literal ? a.prefix : a.suffix, b.literal ? b.prefix : b.suffix);
 }
 
-const cache = new Map<string, CompiledScopeGlob>();
+const cache = new BoundedMap<string, CompiledScopeGlob>(SCOPE_GLOB_CACHE_SIZE);
 
 function compiled(pattern: string): CompiledScopeGlob {
   let glob = cache.get(pattern);
   if (glob === undefined) {
     glob = new CompiledScopeGlob(pattern);
-    // Insertion order makes the first key the oldest: a cheap bound, not an LRU.
-    const oldest = cache.keys().next();
-    if (cache.size >= SCOPE_GLOB_CACHE_SIZE && !oldest.done) cache.delete(oldest.value);
     cache.set(pattern, glob);
   }
   return glob;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, unauthenticated, type Caller, type Clock } from '@igw/kernel';
+import { BoundedMap, CLOCK, unauthenticated, type Caller, type Clock } from '@igw/kernel';
 import { isAcceptableKey } from '../../domain/api-key';
 import type { RateLimitPolicy } from '../../domain/rate-limit';
 import { hashApiKey } from '../api-key-secrets';
@@ -28,7 +28,7 @@ const CACHE_MAX = 10_000;
  */
 @Injectable()
 export class AuthenticateApiKeyUseCase {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache = new BoundedMap<string, CacheEntry>(CACHE_MAX);
 
   constructor(
     @Inject(API_KEY_REPOSITORY) private readonly keys: ApiKeyRepository,
@@ -54,8 +54,6 @@ export class AuthenticateApiKeyUseCase {
           }
         : null;
     if (epoch !== undefined) {
-      const oldest = this.cache.keys().next();
-      if (this.cache.size >= CACHE_MAX && !oldest.done) this.cache.delete(oldest.value);
       this.cache.set(hash, { value, epoch, expiresAt: now + CACHE_TTL_MS });
     }
     return this.answer(value);

@@ -2,7 +2,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, errors, type JWK, type ProtectedHeaderParameters } from 'jose';
 import { Logger } from '@nestjs/common';
 import { MANDATE_JWT } from '@igw/contracts';
-import { DependencyUnavailableError, isCanonicalCompactJws, systemClock, type Clock } from '@igw/kernel';
+import { BoundedMap, DependencyUnavailableError, isCanonicalCompactJws, systemClock, type Clock } from '@igw/kernel';
 import type { JwksSource } from '../../application/verification/jwks-source.port';
 import {
   MANDATE_ISSUER,
@@ -126,7 +126,7 @@ export class JoseMandateVerifier implements MandateVerifier {
   private lastFailureAt = Number.NEGATIVE_INFINITY;
   private inflight: Promise<boolean> | null = null;
   /** token → verified claims (insertion order = least recently used first). */
-  private readonly verified = new Map<string, VerifiedMandateClaims>();
+  private readonly verified: BoundedMap<string, VerifiedMandateClaims>;
 
   constructor(
     private readonly source: JwksSource,
@@ -143,6 +143,8 @@ export class JoseMandateVerifier implements MandateVerifier {
       maxTokenLength: options.maxTokenLength ?? DEFAULTS.maxTokenLength,
       issuer: options.issuer ?? MANDATE_ISSUER,
     };
+    // At least one slot: with cacheEntries 0 nothing is ever added (see verify).
+    this.verified = new BoundedMap(Math.max(1, this.opts.cacheEntries));
   }
 
   async verify(token: string, options: MandateVerifyOptions): Promise<MandateVerification> {
@@ -205,10 +207,6 @@ export class JoseMandateVerifier implements MandateVerifier {
     const verdict = this.check(token, claims, audience, now);
     // Cache only what verified or may still verify (another audience); expired tokens never enter.
     if (this.opts.cacheEntries > 0 && (verdict.ok || verdict.reason === 'audience' || verdict.reason === 'not_yet_valid')) {
-      if (this.verified.size >= this.opts.cacheEntries) {
-        const oldest = this.verified.keys().next();
-        if (!oldest.done) this.verified.delete(oldest.value);
-      }
       this.verified.set(token, claims);
     }
     return verdict;

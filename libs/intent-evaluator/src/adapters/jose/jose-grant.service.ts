@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign as signBytes, type JsonWebKey } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, errors } from 'jose';
-import { isCanonicalCompactJws, newId, systemClock, type Clock } from '@igw/kernel';
+import { BoundedMap, isCanonicalCompactJws, newId, systemClock, type Clock } from '@igw/kernel';
 import type { GrantSigner, GrantVerifier } from '../../application/grants/grant.port';
 import { checkGrantClaims, grantClaims, GRANT_TYPE, invalidGrant, isGrantType, type GrantRequest, type GrantVerification } from '../../domain/grants/grant';
 
@@ -58,13 +58,14 @@ export class JoseGrantService implements GrantSigner, GrantVerifier {
   readonly kid: string;
   private readonly encodedHeader: string;
   /** token → its claims, for tokens whose signature verified (insertion order = age). */
-  private readonly verified = new Map<string, unknown>();
+  private readonly verified: BoundedMap<string, unknown>;
 
   constructor(
     key: GrantKeyInput,
     private readonly clock: Clock = systemClock,
     private readonly cacheEntries: number = VERIFIED_CACHE.entries,
   ) {
+    this.verified = new BoundedMap(Math.max(1, cacheEntries));
     this.privateKey = toPrivateKey(key);
     this.publicKey = createPublicKey(this.privateKey);
     this.kid = thumbprint(this.publicKey);
@@ -116,10 +117,6 @@ export class JoseGrantService implements GrantSigner, GrantVerifier {
       return invalidGrant('malformed');
     }
     if (token.length <= VERIFIED_CACHE.maxTokenLength && this.cacheEntries > 0) {
-      if (this.verified.size >= this.cacheEntries) {
-        const oldest = this.verified.keys().next();
-        if (!oldest.done) this.verified.delete(oldest.value);
-      }
       this.verified.set(token, claims);
     }
     return this.check(token, claims, orgId);
