@@ -147,6 +147,9 @@ const randomSecret = (label) => `bench-${label}-${randomBytes(24).toString('base
 // ---- apps ----------------------------------------------------------------------------------
 
 /** Starts dist/apps/<app>/src/main.js on `port` and waits until GET /livez answers 200. */
+/** BENCH_APP_NODE_ARGS: extra node flags for the apps under test (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
+const appNodeArgs = () => (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 async function startApp(app, env, port) {
   const main = join(ROOT, 'dist/apps', app, 'src/main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
@@ -156,7 +159,7 @@ async function startApp(app, env, port) {
     if (out.length > OUTPUT_KEEP * 2) out = out.slice(-OUTPUT_KEEP);
   };
   const child = trackChild(
-    spawn(process.execPath, [main], {
+    spawn(process.execPath, [...appNodeArgs(), main], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'warn', ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -73,8 +73,9 @@ const VALID: [Dto, Body][] = [
 ];
 
 describe('createValidationPipe', () => {
+  // Valid bodies go on as parsed (the compiled check, compiled-validation.ts), with nothing added or lost.
   it.each(VALID.map(([dto, body]) => [dto.name, dto, body] as const))('accepts a valid %s', async (_name, metatype, body) => {
-    await expect(pipe.transform(body, { type: 'body', metatype })).resolves.toBeInstanceOf(metatype);
+    await expect(pipe.transform(body, { type: 'body', metatype })).resolves.toEqual(body);
   });
 
   // Every field documented as required, left out of an otherwise valid body, says so first.

@@ -55,6 +55,25 @@ describe('bounded transactions on a hung PostgreSQL', () => {
     expect(rows.map((r) => r.v)).toEqual(['after']);
   });
 
+  it('a one-statement commit (group commit) is bounded the same way: an outage within its bound, and the pool works again after', async () => {
+    await db.commit(`INSERT INTO "${schema}".marks VALUES ('c-before')`, [], { timeoutMs: 5000 });
+    proxy.blackhole();
+    const started = Date.now();
+    const error = await db.commit(`INSERT INTO "${schema}".marks VALUES ('c-hung')`, [], { timeoutMs: 300 }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(TransactionTimeoutError);
+    expect(classifyWriteError(error)).toBe('outage');
+    expect(Date.now() - started).toBeLessThan(2000);
+    proxy.restore();
+    await sleep(500);
+    await db.commit(`INSERT INTO "${schema}".marks VALUES ($1)`, ['c-after'], { timeoutMs: 5000 });
+    // Only the statement's own outcome is unknown (503): what was answered is committed.
+    const rows = await direct.query<{ v: string }>(`SELECT v FROM "${schema}".marks WHERE v IN ('c-before', 'c-after') ORDER BY v`);
+    expect(rows.map((r) => r.v)).toEqual(['c-after', 'c-before']);
+  });
+
   it('a statement outside a transaction, raw or through the Prisma adapter, fails within the statement bound as an outage', async () => {
     const adapter = await db.prismaAdapter().connect();
     await db.query('SELECT 1');

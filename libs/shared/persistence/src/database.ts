@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PGliteThread } from './pglite-thread/pglite-thread';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool, type PoolClient, type QueryConfig } from 'pg';
 
@@ -46,6 +46,11 @@ export interface ServiceDatabase extends SqlRunner {
   prismaAdapter(): SqlDriverAdapterFactory;
   /** Runs fn in one transaction. PGlite serialises all work in the process while it runs. */
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * One statement, committed on its own: a single statement is atomic without BEGIN and COMMIT,
+   * so a group commit is one round trip instead of three. Bounded like a transaction.
+   */
+  commit(sql: string, params: unknown[], options?: TransactionOptions): Promise<void>;
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -73,6 +78,15 @@ class PostgresServiceDatabase implements ServiceDatabase {
   }
 
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.onClient(true, fn, options);
+  }
+
+  async commit(sql: string, params: unknown[], options: TransactionOptions = {}): Promise<void> {
+    await this.onClient(false, (c) => c.query(sql, params), options);
+  }
+
+  /** fn on a connection of its own (in BEGIN … COMMIT when `wrap`), bounded by options.timeoutMs. */
+  private async onClient<T>(wrap: boolean, fn: (tx: SqlRunner) => Promise<T>, options: TransactionOptions): Promise<T> {
     const client: PoolClient = await this.pool.connect();
     let released = false;
     // With an error the pool destroys the client instead of keeping it: a connection whose query
@@ -87,17 +101,19 @@ class PostgresServiceDatabase implements ServiceDatabase {
       // migration may take long), not by the pool's per-statement one.
       const run = (text: string, values: unknown[] = []) => client.query({ text, values, query_timeout: NO_TIMEOUT_MS } as QueryConfig);
       try {
-        await run('BEGIN');
+        if (wrap) await run('BEGIN');
         const result = await fn({ query: async (sql, params = []) => (await run(sql, params)).rows });
-        await run('COMMIT');
+        if (wrap) await run('COMMIT');
         release();
         return result;
       } catch (err) {
         if (!released) {
-          const rolledBack = await run('ROLLBACK').then(
-            () => true,
-            () => false,
-          );
+          const rolledBack =
+            !wrap ||
+            (await run('ROLLBACK').then(
+              () => true,
+              () => false,
+            ));
           release(rolledBack ? undefined : (err as Error));
         }
         throw err;
@@ -137,10 +153,10 @@ class PostgresServiceDatabase implements ServiceDatabase {
 /** pglite-prisma-adapter has no schema option; the adapter reads it from `options.schema`. */
 class SchemaPGliteFactory extends PrismaPGlite {
   constructor(
-    client: PGlite,
+    client: PGliteThread,
     private readonly schema: string,
   ) {
-    super(client);
+    super(client.asPGlite());
   }
   override async connect() {
     const adapter = await super.connect();
@@ -153,7 +169,7 @@ class PGliteServiceDatabase implements ServiceDatabase {
   readonly kind = 'pglite' as const;
   constructor(
     readonly schema: string,
-    private readonly db: PGlite,
+    private readonly db: PGliteThread,
   ) {}
 
   prismaAdapter(): SqlDriverAdapterFactory {
@@ -164,7 +180,11 @@ class PGliteServiceDatabase implements ServiceDatabase {
     return (await this.db.query<R>(sql, params)).rows;
   }
 
-  /** No timeout: PGlite runs in this process, there is no connection to hang. */
+  /** No timeout: PGlite runs in this process (its own thread), there is no connection to hang. */
+  async commit(sql: string, params: unknown[]): Promise<void> {
+    await this.db.query(sql, params);
+  }
+
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => fn({ query: async (sql, params = []) => (await tx.query(sql, params)).rows as never }));
   }
@@ -191,14 +211,14 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-let embedded: { dir: string; db: Promise<PGlite> } | undefined;
+let embedded: { dir: string; db: Promise<PGliteThread> } | undefined;
 
-/** One PGlite per process: it is single-session, so every service schema shares it. */
+/** One PGlite per process, on a thread of its own: it is single-session, so every service schema shares it. */
 export function openEmbeddedDatabase(dataDir: string, schema: string): ServiceDatabase {
   const dir = dataDir === 'memory://' ? dataDir : resolve(dataDir, 'pglite');
   if (!embedded) {
     if (dir !== 'memory://') mkdirSync(dir, { recursive: true, mode: 0o700 });
-    embedded = { dir, db: PGlite.create(dir === 'memory://' ? undefined : dir) };
+    embedded = { dir, db: PGliteThread.create(dir === 'memory://' ? undefined : dir) };
   } else if (embedded.dir !== dir) {
     throw new Error(`embedded database already open at ${embedded.dir}`);
   }
@@ -257,6 +277,9 @@ class LazyDatabase implements ServiceDatabase {
   }
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>, options?: TransactionOptions): Promise<T> {
     return (await this.ready()).transaction(fn, options);
+  }
+  async commit(sql: string, params: unknown[], options?: TransactionOptions): Promise<void> {
+    return (await this.ready()).commit(sql, params, options);
   }
   async ping(timeoutMs?: number): Promise<boolean> {
     return (await this.ready()).ping(timeoutMs);

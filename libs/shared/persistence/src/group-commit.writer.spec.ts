@@ -1,6 +1,6 @@
 import { DependencyUnavailableError, RecordRefusedError } from '@igw/kernel';
 import { GatedFakeDatabase } from '@igw/testing/unit';
-import { TransactionTimeoutError, type ServiceDatabase, type SqlRunner, type TransactionOptions } from './database';
+import { TransactionTimeoutError, type ServiceDatabase, type TransactionOptions } from './database';
 import type { DeadLetter, SqlDeadLetters } from './dead-letters';
 import { GroupCommitWriter } from './group-commit.writer';
 
@@ -11,20 +11,19 @@ interface Rec {
 let n = 0;
 const rec = (orgId = 'org_a'): Rec => ({ id: `r_${String(++n).padStart(6, '0')}`, orgId });
 
-/** Sees each transaction's batch; `refuse` decides which batches fail; `hold` keeps the next ones open. */
+/** Sees each commit's batch; `refuse` decides which batches fail; `hold` keeps the next ones open. */
 class FakeDatabase extends GatedFakeDatabase {
   options: (TransactionOptions | undefined)[] = [];
+  statements: string[] = [];
 
   constructor() {
     super('svc');
   }
 
-  async transaction<R>(fn: (tx: SqlRunner) => Promise<R>, options?: TransactionOptions): Promise<R> {
+  async commit(sql: string, params: unknown[], options?: TransactionOptions): Promise<void> {
     this.options.push(options);
-    let ids: string[] = [];
-    const result = await fn({ query: async (_sql: string, params?: unknown[]) => ((ids = JSON.parse(String(params?.[0])) as string[]), []) } as SqlRunner);
-    await this.settle(ids);
-    return result;
+    this.statements.push(sql);
+    await this.settle(JSON.parse(String(params[0])) as string[]);
   }
 }
 
@@ -46,7 +45,7 @@ describe('GroupCommitWriter', () => {
       db: db as unknown as ServiceDatabase,
       deadLetters: { add: async (l: DeadLetter) => void letters.push(l) } as unknown as SqlDeadLetters,
       describe: (r) => ({ id: r.id, orgId: r.orgId }),
-      write: (tx, batch) => tx.query('insert', [JSON.stringify(batch.map((r) => r.id))]).then(() => undefined),
+      statement: (batch) => ({ sql: 'insert', params: [JSON.stringify(batch.map((r) => r.id))] }),
       committed: () => commits++,
     });
   });

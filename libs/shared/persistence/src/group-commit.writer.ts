@@ -1,5 +1,5 @@
 import { DependencyUnavailableError, RecordRefusedError } from '@igw/kernel';
-import type { ServiceDatabase, SqlRunner } from './database';
+import type { ServiceDatabase } from './database';
 import type { SqlDeadLetters } from './dead-letters';
 import { classifyWriteError } from './unavailable';
 
@@ -7,12 +7,15 @@ export interface GroupCommitOptions<T> {
   /** What the records are, in dead letters and errors: `decision`, `intent_event`. */
   kind: string;
   db: ServiceDatabase;
-  /** Writes one batch inside the transaction given (a few fixed statements, whatever the batch size). */
-  write(tx: SqlRunner, batch: readonly T[]): Promise<void>;
+  /**
+   * The batch as ONE statement (its rows as parameters, whatever their number), committed on its
+   * own: atomic without BEGIN and COMMIT, so a batch costs one round trip to the database.
+   */
+  statement(batch: readonly T[]): { sql: string; params: unknown[] };
   /** The record's id and org, for its dead letter. */
   describe(record: T): { id: string; orgId: string };
   deadLetters: SqlDeadLetters;
-  /** Most records one transaction writes; more waiting ones go into the next. Default 500. */
+  /** Most records one statement writes; more waiting ones go into the next. Default 500. */
   maxBatch?: number;
   /** Called after each commit (e.g. the outbox relay's nudge). */
   committed?(): void;
@@ -35,7 +38,7 @@ interface Waiter<T> {
 /**
  * Group commit: every record must be in the store before its request is answered, and a
  * transaction per request would make the commit the bottleneck. `submit()` queues the record; one
- * flusher at a time takes everything queued (up to maxBatch) and writes it in one transaction; each
+ * flusher at a time takes everything queued (up to maxBatch) and writes it as one statement; each
  * `submit()` resolves after that commit. No timer: an idle writer flushes on the next turn of the
  * event loop, and under load the records that arrive while a flush runs form the next batch.
  *
@@ -130,14 +133,8 @@ export class GroupCommitWriter<T> {
   /** Commits the batch and resolves its waiters; returns the error (an outage as DependencyUnavailableError) instead. */
   private async attempt(batch: Waiter<T>[]): Promise<unknown> {
     try {
-      await this.options.db.transaction(
-        (tx) =>
-          this.options.write(
-            tx,
-            batch.map((w) => w.record),
-          ),
-        { timeoutMs: this.commitTimeoutMs },
-      );
+      const { sql, params } = this.options.statement(batch.map((w) => w.record));
+      await this.options.db.commit(sql, params, { timeoutMs: this.commitTimeoutMs });
     } catch (error) {
       return error ?? new Error(`${this.options.kind} batch failed`);
     }

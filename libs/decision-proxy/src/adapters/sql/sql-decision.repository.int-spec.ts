@@ -431,7 +431,7 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     const batch = Array.from({ length: 1000 }, (_, i) =>
       i % 10 === 0 ? review(org) : record(org, { kind: i % 3 ? 'allow' : 'deny', reason: i % 3 ? null : 'rule_denied' }),
     );
-    const transaction = jest.spyOn(db, 'transaction');
+    const transaction = jest.spyOn(db, 'commit');
     try {
       await saveAll(batch);
       expect(transaction).toHaveBeenCalledTimes(2);

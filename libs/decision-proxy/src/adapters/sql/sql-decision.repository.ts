@@ -10,7 +10,6 @@ import {
   rethrowUnavailable,
   type ServiceDatabase,
   type SqlDeadLetters,
-  type SqlRunner,
 } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
@@ -135,18 +134,18 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
       db,
       deadLetters,
       describe: (r) => ({ id: r.decisionId, orgId: r.orgId }),
-      write: (tx, batch) => this.writeBatch(tx, batch),
+      statement: (batch) => this.batchStatement(batch),
       committed: () => notifier.nudge(),
     });
   }
 
-  private async writeBatch(tx: SqlRunner, records: readonly DecisionRecord[]): Promise<void> {
+  private batchStatement(records: readonly DecisionRecord[]): { sql: string; params: unknown[] } {
     // One id twice in a batch: the first is stored, so only its event may go out (else two events for one row).
     const seen = new Set<string>();
     const unique = records.filter((r) => !seen.has(r.decisionId) && seen.add(r.decisionId));
     const rows = JSON.stringify(unique.map(toColumns));
     const events = JSON.stringify(unique.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt)));
-    await tx.query(this.insertBatch, [rows, events]);
+    return { sql: this.insertBatch, params: [rows, events] };
   }
 
   async listReviews(orgId: string, query: ReviewPageQuery): Promise<DecisionRecord[]> {

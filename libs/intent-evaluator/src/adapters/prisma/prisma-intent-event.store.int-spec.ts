@@ -46,13 +46,13 @@ function intentEvent(orgId: string, extra: Partial<IntentEventRecord> = {}): Int
   };
 }
 
-/** Instruments a store: the transactions it ran on its database and the size of each batch it tried. */
+/** Instruments a store: the commits (one statement each) it ran on its database and the size of each batch it tried. */
 function instrument(db: ServiceDatabase, store: PrismaIntentEventStore) {
-  const transactions = jest.spyOn(db, 'transaction');
-  const writes = jest.spyOn(store as unknown as { write: (tx: unknown, events: IntentEventRecord[]) => Promise<void> }, 'write');
+  const transactions = jest.spyOn(db, 'commit');
+  const writes = jest.spyOn(store as unknown as { batchStatement: (events: IntentEventRecord[]) => unknown }, 'batchStatement');
   return {
     transactions: () => transactions.mock.calls.length,
-    batchSizes: () => writes.mock.calls.map(([, events]) => events.length),
+    batchSizes: () => writes.mock.calls.map(([events]) => events.length),
     restore: () => (transactions.mockRestore(), writes.mockRestore()),
   };
 }

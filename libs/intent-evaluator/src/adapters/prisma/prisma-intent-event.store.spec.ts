@@ -30,9 +30,9 @@ const intentEvent = (extra: Partial<IntentEventRecord> = {}): IntentEventRecord 
 });
 
 /**
- * A database stand-in that sees the two statements of each transaction: the batch of event ids it
- * was given, and whether it committed. `refuse` decides which batches fail; `hold` keeps the
- * next transactions open until released.
+ * A database stand-in that sees the one statement of each batch: the event ids and the outbox
+ * envelopes it was given, and whether it committed. `refuse` decides which batches fail; `hold`
+ * keeps the next commits open until released.
  */
 class FakeDatabase extends GatedFakeDatabase {
   outbox: EventEnvelope[] = [];
@@ -41,19 +41,12 @@ class FakeDatabase extends GatedFakeDatabase {
     super('intent_evaluator');
   }
 
-  async transaction(fn: (tx: unknown) => Promise<void>): Promise<void> {
-    let ids: string[] = [];
-    let envelopes: EventEnvelope[] = [];
-    await fn({
-      query: async (sql: string, [json]: [string]) => {
-        const rows = JSON.parse(json) as { id: string }[];
-        if (sql.includes('"intent_events"')) ids = rows.map((r) => r.id);
-        else envelopes = rows as unknown as EventEnvelope[];
-        return [];
-      },
-    });
-    await this.settle(ids);
-    this.outbox.push(...envelopes);
+  async commit(sql: string, [rows, events]: [string, string]): Promise<void> {
+    // One statement writes both tables.
+    expect(sql).toContain('"intent_events"');
+    expect(sql).toContain('"outbox_events"');
+    await this.settle((JSON.parse(rows) as { id: string }[]).map((r) => r.id));
+    this.outbox.push(...(JSON.parse(events) as EventEnvelope[]));
   }
 }
 
@@ -73,7 +66,7 @@ describe('PrismaIntentEventStore (on the shared GroupCommitWriter)', () => {
     store = new PrismaIntentEventStore({} as EvaluatorPrisma, prisma as unknown as ServiceDatabase, { nudge: () => nudges++ }, deadLetters);
   });
 
-  it('writes a record with its intent.evaluated outbox row in one transaction, then nudges the relay', async () => {
+  it('writes a record with its intent.evaluated outbox row in one statement, then nudges the relay', async () => {
     const e = intentEvent({ userId: 'u_1', approvalRequestId: 'apr_1', outcome: 'pending_approval' });
     await store.record(e);
     expect(prisma.committed).toEqual([[e.id]]);
@@ -85,7 +78,7 @@ describe('PrismaIntentEventStore (on the shared GroupCommitWriter)', () => {
     expect(() => parseEvent(env!)).not.toThrow();
   });
 
-  it(`never puts more than ${INTENT_EVENT_BATCH_MAX} events in one transaction`, async () => {
+  it(`never puts more than ${INTENT_EVENT_BATCH_MAX} events in one statement`, async () => {
     await Promise.all(Array.from({ length: 1234 }, () => store.record(intentEvent())));
     expect(prisma.committed.map((b) => b.length)).toEqual([500, 500, 234]);
   });

@@ -9,7 +9,6 @@ import {
   rethrowUnavailable,
   type ServiceDatabase,
   type SqlDeadLetters,
-  type SqlRunner,
 } from '@igw/persistence';
 import { envelope, OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
 import type { CascadeEvidence } from '../../application/classification/cascade-evidence';
@@ -102,8 +101,7 @@ const COLUMNS = [
  */
 @Injectable()
 export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> implements IntentEventStore, BeforeApplicationShutdown {
-  private readonly insertEvents: string;
-  private readonly outbox: OutboxWriter;
+  private readonly insertBatch: string;
   protected readonly writer: GroupCommitWriter<IntentEventRecord>;
 
   constructor(
@@ -114,15 +112,16 @@ export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> 
   ) {
     super();
     const schema = db.schema;
-    this.insertEvents = jsonRowsInsertSql(`"${schema}"."intent_events"`, COLUMNS);
-    this.outbox = new OutboxWriter(schema);
+    // The events and their outbox rows in one statement (a data-modifying WITH runs whether or not it is read).
+    this.insertBatch = `WITH inserted AS (${jsonRowsInsertSql(`"${schema}"."intent_events"`, COLUMNS)})
+      ${new OutboxWriter(schema).insertSql('$2')}`;
     this.writer = new GroupCommitWriter<IntentEventRecord>({
       kind: 'intent_event',
       db,
       deadLetters,
       maxBatch: INTENT_EVENT_BATCH_MAX,
       describe: (e) => ({ id: e.id, orgId: e.orgId }),
-      write: (tx, events) => this.write(tx, events),
+      statement: (events) => this.batchStatement(events),
       committed: () => notifier.nudge(),
     });
   }
@@ -146,11 +145,10 @@ export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> 
     return rows.map(toRecord);
   }
 
-  private async write(tx: SqlRunner, events: readonly IntentEventRecord[]): Promise<void> {
+  private batchStatement(events: readonly IntentEventRecord[]): { sql: string; params: unknown[] } {
     const envelopes = events.map((e) => envelope(Topics.IntentEvaluated, e.orgId, toIntentEvaluatedV1(e), e.createdAt));
-    // Straight to the driver, not through Prisma: the batch is two fixed statements, and Prisma's
-    // per-statement overhead (~4 ms on PGlite) would cost more than the statements themselves.
-    await tx.query(this.insertEvents, [JSON.stringify(events.map(toColumns))]);
-    await this.outbox.addBatch(tx, envelopes);
+    // Straight to the driver, not through Prisma: the batch is one fixed statement, and Prisma's
+    // per-statement overhead (~4 ms on PGlite) would cost more than the statement itself.
+    return { sql: this.insertBatch, params: [JSON.stringify(events.map(toColumns)), JSON.stringify(envelopes)] };
   }
 }

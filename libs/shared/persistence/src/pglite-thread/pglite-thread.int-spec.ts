@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { messages } from '@electric-sql/pglite';
+import { DependencyUnavailableError } from '@igw/kernel';
+import { classifyWriteError } from '../unavailable';
+import { PGliteThread } from './pglite-thread';
+
+/** The embedded store on its own thread: PGlite's semantics seen from the HTTP thread. */
+describe('PGliteThread (PGlite on a worker thread)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'igw-pglite-thread-'));
+  let store: PGliteThread;
+
+  beforeAll(async () => {
+    store = await PGliteThread.create(dir);
+    await store.exec(`CREATE TABLE marks (id int PRIMARY KEY, v text, at timestamptz, n numeric)`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs statements with parameters, in object or array rows, and hands the raw text of the types the caller parses', async () => {
+    await store.query(`INSERT INTO marks VALUES ($1, $2, $3, $4)`, [1, 'one', new Date('2026-01-02T03:04:05.678Z'), '1.50']);
+    const objects = await store.query<{ id: number; v: string; at: Date }>(`SELECT id, v, at FROM marks WHERE id = $1`, [1]);
+    expect(objects.rows).toEqual([{ id: 1, v: 'one', at: new Date('2026-01-02T03:04:05.678Z') }]);
+    expect(objects.fields.map((f) => f.name)).toEqual(['id', 'v', 'at']);
+    // numeric (1700) parsed by the caller, as pglite-prisma-adapter does with its own parsers.
+    const arrays = await store.query<unknown[]>(`SELECT id, n FROM marks`, [], { rowMode: 'array', parsers: { 1700: (text: string) => `parsed:${text}` } });
+    expect(arrays.rows).toEqual([[1, 'parsed:1.50']]);
+  });
+
+  it('commits a transaction when its function resolves, and rolls it back when it throws or calls rollback()', async () => {
+    await store.transaction(async (tx) => {
+      await tx.query(`INSERT INTO marks (id, v) VALUES (2, 'kept')`);
+    });
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.query(`INSERT INTO marks (id, v) VALUES (3, 'thrown')`);
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    await store.transaction(async (tx) => {
+      await tx.query(`INSERT INTO marks (id, v) VALUES (4, 'rolled back')`);
+      await tx.rollback();
+    });
+    const rows = await store.query<{ id: number }>(`SELECT id FROM marks WHERE id > 1 ORDER BY id`);
+    expect(rows.rows.map((r) => r.id)).toEqual([2]);
+  });
+
+  it('a statement waits for an open transaction, as on PGlite itself', async () => {
+    const order: string[] = [];
+    let inside!: () => void;
+    const entered = new Promise<void>((resolve) => (inside = resolve));
+    const tx = store.transaction(async (t) => {
+      await t.query(`UPDATE marks SET v = 'tx' WHERE id = 2`);
+      inside();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      order.push('tx');
+    });
+    await entered;
+    const read = store.query<{ v: string }>(`SELECT v FROM marks WHERE id = 2`).then((r) => (order.push('read'), r.rows[0]?.v));
+    await tx;
+    expect(await read).toBe('tx');
+    expect(order).toEqual(['tx', 'read']);
+  });
+
+  it('a refused row comes back as a database error with its SQLSTATE (a record at fault, not an outage)', async () => {
+    const error = await store.query(`INSERT INTO marks (id, v) VALUES (1, 'again')`).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    // PGlite's own DatabaseError class: pglite-prisma-adapter maps it to Prisma's error kinds by instanceof.
+    expect(error).toBeInstanceOf(messages.DatabaseError);
+    expect(error).toMatchObject({ code: '23505', constraint: 'marks_pkey' });
+    expect(classifyWriteError(error)).toBe('record');
+  });
+
+  it('keeps its data in the directory across a close and a new thread', async () => {
+    await store.close();
+    store = await PGliteThread.create(dir);
+    const rows = await store.query<{ id: number }>(`SELECT id FROM marks ORDER BY id`);
+    expect(rows.rows.map((r) => r.id)).toEqual([1, 2]);
+  }, 60_000);
+
+  it('a store thread that dies fails what is in flight and everything after as unavailable (503), never an answer', async () => {
+    const doomed = await PGliteThread.create(undefined);
+    const inFlight = doomed.query(`SELECT pg_sleep(0.5)`);
+    await (doomed as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await expect(inFlight).rejects.toBeInstanceOf(DependencyUnavailableError);
+    await expect(doomed.query('SELECT 1')).rejects.toBeInstanceOf(DependencyUnavailableError);
+    expect(classifyWriteError(await doomed.query('SELECT 1').catch((e: unknown) => e))).toBe('outage');
+  }, 60_000);
+});
