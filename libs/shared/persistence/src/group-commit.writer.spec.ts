@@ -93,6 +93,26 @@ describe('GroupCommitWriter', () => {
     expect(db.committed).toEqual([first.map((r) => r.id), second.map((r) => r.id)]);
   });
 
+  it('sends the next batch the moment one commits, before that batch’s callers are answered (the database never waits for the answers)', async () => {
+    const log: string[] = [];
+    db.hold();
+    const a = rec();
+    const aAnswered = writer.submit(a).then(() => log.push(`answered ${a.id}`));
+    await turn();
+    const b = rec();
+    const bAnswered = writer.submit(b).then(() => log.push(`answered ${b.id}`));
+    await turn();
+    const commit = db.commit.bind(db);
+    db.commit = async (sql, params, options) => {
+      log.push(`sent ${String(JSON.parse(String(params[0])))}`);
+      return commit(sql, params, options);
+    };
+    db.release();
+    await Promise.all([aAnswered, bAnswered]);
+    expect(log).toEqual([`sent ${b.id}`, `answered ${a.id}`, `answered ${b.id}`]);
+    expect(db.committed).toEqual([[a.id], [b.id]]);
+  });
+
   it('never puts more than maxBatch (500) records in one transaction', async () => {
     await Promise.all(Array.from({ length: 1234 }, () => writer.submit(rec())));
     expect(db.committed.map((b) => b.length)).toEqual([500, 500, 234]);

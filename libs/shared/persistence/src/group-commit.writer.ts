@@ -56,8 +56,9 @@ export class GroupCommitWriter<T> {
   private readonly maxBatch: number;
   private readonly commitTimeoutMs: number;
   private queue: Waiter<T>[] = [];
-  /** The flush loop while it runs (it settles only once the queue is empty); null when idle. */
-  private loop: Promise<void> | null = null;
+  /** The batch being written (and, chained from it, the ones after it); null when idle. */
+  private current: Promise<void> | null = null;
+  private scheduled = false;
   private inFlightSince: number | null = null;
 
   constructor(private readonly options: GroupCommitOptions<T>) {
@@ -68,13 +69,19 @@ export class GroupCommitWriter<T> {
   submit(record: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ record, at: Date.now(), resolve, reject });
-      this.loop ??= this.run();
+      if (this.current || this.scheduled) return;
+      this.scheduled = true;
+      // Next turn of the event loop: the calls made in this one join the first batch.
+      setImmediate(() => {
+        this.scheduled = false;
+        this.dispatch();
+      });
     });
   }
 
   /** Resolves once everything submitted so far (and while waiting) is committed or rejected. */
   async drain(): Promise<void> {
-    while (this.loop) await this.loop;
+    while (this.current || this.scheduled || this.queue.length > 0) await (this.current ?? new Promise<void>((resolve) => setImmediate(resolve)));
   }
 
   /** Records submitted and not yet committed or rejected, and the age of the oldest (health). */
@@ -83,25 +90,27 @@ export class GroupCommitWriter<T> {
     return { pending: this.queue.length, oldestMs: Number.isFinite(oldest) ? Math.max(0, now - oldest) : 0 };
   }
 
-  private async run(): Promise<void> {
-    // Next turn of the event loop: the calls made in this one join the first batch.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatch);
-        this.inFlightSince = batch[0]?.at ?? null;
-        await this.flush(batch);
-      }
-    } finally {
-      this.inFlightSince = null;
-      this.loop = null;
-    }
+  /** Sends what is queued (up to maxBatch) as the next batch, or goes idle. */
+  private dispatch(): void {
+    const batch = this.queue.splice(0, this.maxBatch);
+    this.inFlightSince = batch[0]?.at ?? null;
+    this.current = batch.length > 0 ? this.flush(batch) : null;
   }
 
-  /** Writes one batch and settles its waiters; never throws. */
+  /**
+   * Writes one batch and settles its waiters; never throws. The next batch is sent the moment
+   * this one commits, before its waiters' answers are written: the database is not left idle
+   * while this thread answers the batch it just finished.
+   */
   private async flush(batch: Waiter<T>[]): Promise<void> {
-    const error = await this.attempt(batch);
-    if (error !== null) await this.isolate(batch, error);
+    try {
+      const error = await this.attempt(batch, () => this.dispatch());
+      if (error === null) return;
+      await this.isolate(batch, error);
+    } catch (error) {
+      rejectAll(batch, error);
+    }
+    this.dispatch();
   }
 
   /** A batch the database refused: halves until the records at fault stand alone. */
@@ -130,8 +139,8 @@ export class GroupCommitWriter<T> {
     waiter.reject(new RecordRefusedError(this.options.kind.replace(/_/g, ' '), error));
   }
 
-  /** Commits the batch and resolves its waiters; returns the error (an outage as DependencyUnavailableError) instead. */
-  private async attempt(batch: Waiter<T>[]): Promise<unknown> {
+  /** Commits the batch and resolves its waiters (after `committed`); returns the error (an outage as DependencyUnavailableError) instead. */
+  private async attempt(batch: Waiter<T>[], committed?: () => void): Promise<unknown> {
     try {
       const { sql, params } = this.options.statement(batch.map((w) => w.record));
       await this.options.db.commit(sql, params, { timeoutMs: this.commitTimeoutMs });
@@ -139,6 +148,7 @@ export class GroupCommitWriter<T> {
       return error ?? new Error(`${this.options.kind} batch failed`);
     }
     this.options.committed?.();
+    committed?.();
     for (const w of batch) w.resolve();
     return null;
   }
