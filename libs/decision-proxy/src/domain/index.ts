@@ -3,3 +3,4 @@ export * from './compiled-card';
 export * from './decision';
 export * from './decision-engine';
 export * from './decision-record';
+export * from './mcp-server';
