@@ -25,6 +25,11 @@ import { MANDATE_VERIFIER } from './application/verification/mandate-verifier.po
 import { InMemoryRevocationSet, REVOCATION_SET } from './application/verification/revocation-set';
 import { PROXY_EVENTS_GROUP, ProxyEventsConsumer } from './adapters/events/proxy-events.consumer';
 import { McpProxyHttpController } from './adapters/http/mcp-proxy.http.controller';
+import { McpGatewayHttpController } from './adapters/mcp/mcp-gateway.http.controller';
+import { MCP_SESSION_OPTIONS, McpSessions, type McpSessionOptions } from './adapters/mcp/mcp-sessions';
+import { EnforceMcpToolCallUseCase } from './application/use-cases/enforce-mcp-tool-call.use-case';
+import { ListMcpToolsUseCase } from './application/use-cases/list-mcp-tools.use-case';
+import { OpenMcpUpstreamUseCase } from './application/use-cases/open-mcp-upstream.use-case';
 import { JoseMandateVerifier, type JoseMandateVerifierOptions } from './adapters/jose/jose-mandate.verifier';
 import { replayLegacyJournal } from './adapters/legacy/legacy-journal.replay';
 import { SqlDecisionRepository } from './adapters/sql/sql-decision.repository';
@@ -56,6 +61,8 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
   imports?: ModuleMetadata['imports'];
   providers?: Provider[];
   clock?: Clock;
+  /** The MCP enforcement proxy's sessions (`{base}/mcp/{name}`): upstream fetch, idle time, cap. */
+  mcp?: McpSessionOptions;
 }
 
 /**
@@ -88,6 +95,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: VERSION_BOARD, useValue: options.versionBoard },
       { provide: PROXY_EVENTS_GROUP, useValue: options.readModelGroup },
       { provide: DECISION_ENGINE_OPTIONS, useValue: settings },
+      { provide: MCP_SESSION_OPTIONS, useValue: options.mcp ?? {} },
       { provide: DECISION_REPOSITORY, useValue: repository },
       { provide: DEAD_LETTERS, useValue: deadLetters },
       { provide: MODULE_OPTIONS, useValue: { readModels: options.readModels, legacyJournalDir: options.legacyJournalDir } },
@@ -106,11 +114,15 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       ListReviewsUseCase,
       ResolveReviewUseCase,
       GetDecisionUseCase,
+      ListMcpToolsUseCase,
+      EnforceMcpToolCallUseCase,
+      OpenMcpUpstreamUseCase,
+      McpSessions,
     ];
     return {
       module: DecisionProxyModule,
       imports: options.imports ?? [],
-      controllers: [McpProxyHttpController],
+      controllers: [McpProxyHttpController, McpGatewayHttpController],
       providers,
       exports: [DecideToolCallUseCase, DECISION_REPOSITORY],
     };

@@ -9,7 +9,8 @@ export const SERVICE_ROUTES = [
   { service: 'intent-evaluator', urlSetting: 'INTENT_EVALUATOR_URL', prefixes: ['/v1/intent', '/v1/grants'] },
   // The JWKS needs no key (spec); the gateway forwards it without a caller.
   { service: 'mandate-issuer', urlSetting: 'MANDATE_ISSUER_URL', prefixes: ['/v1/mandate'], publicPaths: ['/v1/mandate/jwks'] },
-  { service: 'decision-proxy', urlSetting: 'DECISION_PROXY_URL', prefixes: ['/v1/mcp-proxy'] },
+  // `/mcp/{name}`: the MCP enforcement proxy, streamed both ways (DESIGN 6.13).
+  { service: 'decision-proxy', urlSetting: 'DECISION_PROXY_URL', prefixes: ['/v1/mcp-proxy'], streamPrefixes: ['/mcp'] },
   { service: 'webhook-dispatcher', urlSetting: 'WEBHOOK_DISPATCHER_URL', prefixes: ['/v1/webhooks'] },
 ] as const;
 

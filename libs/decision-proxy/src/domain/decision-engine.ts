@@ -226,6 +226,14 @@ function scopeDecision(action: ProxyAction, mandate: MandateClaims, card: Compil
   return { kind: 'negotiate', suggested_action: suggested, message: `${outside} outside the mandate's scope; ${changes} would be in scope` };
 }
 
+/**
+ * Whether the mandate and the card could let `action` through on scope alone (not forbidden, the
+ * operation and the target in both scopes); rules may still refuse it. An invalid scope is false.
+ */
+export function actionInScope(action: ProxyAction, mandate: MandateClaims, card: CompiledCard): boolean {
+  return scopeDecision(action, mandate, card) === null;
+}
+
 interface Pending {
   decision: Decision;
   rule_id: string | null;

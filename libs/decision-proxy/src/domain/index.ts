@@ -4,3 +4,4 @@ export * from './decision';
 export * from './decision-engine';
 export * from './decision-record';
 export * from './mcp-server';
+export * from './mcp-enforcement';

@@ -25,3 +25,5 @@ export * from './e2e/mandate-fixtures';
 export * from './e2e/org-keys';
 export * from './unit';
 export * from './random/mulberry32';
+export * from './fakes/mcp-upstream.server';
+export * from './suites/mcp-gateway.suite';

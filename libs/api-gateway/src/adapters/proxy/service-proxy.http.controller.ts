@@ -10,6 +10,8 @@ export const SERVICE_PROXIES = Symbol('SERVICE_PROXIES');
 export type ServiceProxies = Map<string, ServiceProxy>;
 
 const paths = SERVICE_ROUTES.flatMap((r) => r.prefixes.flatMap((p) => [p.slice(1), `${p.slice(1)}/*`]));
+/** Exchanges streamed both ways rather than answered as one body (MCP Streamable HTTP). */
+const streamPaths = SERVICE_ROUTES.flatMap((r) => ('streamPrefixes' in r ? r.streamPrefixes : []).map((p: string) => `${p.slice(1)}/:name`));
 const publicPaths = SERVICE_ROUTES.flatMap((r) => ('publicPaths' in r ? r.publicPaths : []).map((p: string) => p.slice(1)));
 
 /** Distributed mode: every route of a built service, admitted here, answered by the service. */
@@ -21,6 +23,15 @@ export class ServiceProxyHttpController {
   @All(paths)
   forward(@CurrentCaller() caller: Caller, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.send(caller, req, reply);
+  }
+
+  @All(streamPaths)
+  async stream(@CurrentCaller() caller: Caller, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const path = req.url.split('?')[0] ?? req.url;
+    const route = SERVICE_ROUTES.find((r) => 'streamPrefixes' in r && r.streamPrefixes.some((p: string) => path.startsWith(`${p}/`)));
+    const proxy = route && this.proxies.get(route.service);
+    if (!proxy) throw notFound('route');
+    await proxy.stream({ method: req.method, url: req.url, body: req.body, requestId: String(req.id), headers: req.headers }, caller, reply.raw, () => reply.hijack());
   }
 
   /** Documents the spec serves without a key (the JWKS): forwarded without a caller. */

@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { Pool, type Dispatcher } from 'undici';
 import { unavailable, type Caller } from '@igw/kernel';
 import { INTERNAL_HEADERS, internalCallerHeaders } from '@igw/http';
@@ -5,6 +7,10 @@ import { INTERNAL_HEADERS, internalCallerHeaders } from '@igw/http';
 const PASS_BACK = ['content-type', 'etag', 'cache-control', 'retry-after', 'location', 'ratelimit', 'ratelimit-policy'];
 /** Request headers a service may need beyond the body: conditional GETs, and the mandate of an mcp-proxy call. */
 const PASS_ON = ['if-none-match', 'x-service-mandate'];
+
+/** MCP Streamable HTTP (DESIGN 6.13): what the agent and the service tell each other beyond the body. */
+const STREAM_PASS_ON = ['accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'x-service-mandate'];
+const STREAM_PASS_BACK = ['content-type', 'cache-control', 'mcp-session-id', 'mcp-protocol-version', 'retry-after'];
 
 export interface ProxiedResponse {
   status: number;
@@ -18,12 +24,55 @@ export interface ProxiedResponse {
  */
 export class ServiceProxy {
   private readonly pool: Pool;
+  /** Streams (an MCP session's SSE) may stay open for long: their own connections, no body deadline. */
+  private readonly streams: Pool;
 
   constructor(
     readonly baseUrl: string,
     private readonly internalToken: string,
   ) {
     this.pool = new Pool(baseUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+    this.streams = new Pool(baseUrl, { connections: null, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 45_000, bodyTimeout: 0 });
+  }
+
+  /**
+   * Forwards a streaming exchange (`/mcp/*`): the answer goes to `res` as it comes, unbuffered,
+   * and is cut when the agent goes away. Before the service answers, a failure is a 503.
+   */
+  async stream(
+    req: { method: string; url: string; body?: unknown; requestId: string; headers?: Record<string, string | string[] | undefined> },
+    caller: Caller,
+    res: ServerResponse,
+    /** Called once the service answered, before `res` is written (the HTTP framework lets go of it). */
+    claim: () => void,
+  ): Promise<void> {
+    const headers: Record<string, string> = { ...internalCallerHeaders(this.internalToken, caller, req.requestId) };
+    for (const name of STREAM_PASS_ON) {
+      const v = req.headers?.[name];
+      if (typeof v === 'string') headers[name] = v;
+    }
+    let body: string | undefined;
+    if (req.body !== undefined && req.method === 'POST') {
+      body = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await this.streams.request({ method: req.method as Dispatcher.HttpMethod, path: req.url, headers, body, signal: abort.signal });
+    } catch {
+      throw unavailable('an internal service is unavailable; retry later');
+    }
+    const out: Record<string, string> = {};
+    for (const name of STREAM_PASS_BACK) {
+      const v = answer.headers[name];
+      if (typeof v === 'string') out[name] = v;
+    }
+    claim();
+    res.writeHead(answer.statusCode, out);
+    res.flushHeaders();
+    await pipeline(answer.body, res).catch(() => undefined);
   }
 
   /** `caller` null: a public route (no key); the service gets the internal token and no caller. */
@@ -68,6 +117,6 @@ export class ServiceProxy {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await Promise.all([this.pool.close(), this.streams.destroy()]);
   }
 }

@@ -53,21 +53,7 @@ export class DecideToolCallUseCase {
   ) {}
 
   async execute(caller: Caller, token: string | undefined, request: McpProxyCallDto): Promise<DecidedCall> {
-    if (typeof token !== 'string' || token.trim() === '') throw mandateInvalid('malformed');
-    // Both counters in one go: in distributed mode that is one Redis round trip (auto-pipelined).
-    let versions: [number, number];
-    try {
-      versions = await Promise.all([this.board.current(cardsKey(caller.orgId)), this.board.current(revocationsKey(caller.orgId))]);
-    } catch (err) {
-      throw new DependencyUnavailableError('version board', err);
-    }
-    const catchUp = this.revocations.ensure(caller.orgId, versions[1]);
-    if (catchUp) await catchUp;
-
-    const claims = requireMandate(await this.verifier.verify(token.trim(), { audience: request.audience, orgId: caller.orgId }));
-    const found = this.cards.card(caller.orgId, claims.intent_id, versions[0]);
-    const card = found instanceof Promise ? await found : found;
-    if (card === null) throw new AppError('not_found', 'intent_not_found', `intent card ${claims.intent_id} is not installed in this organisation`);
+    const { claims, card } = await this.mandateAndCard(caller, token, request.audience);
 
     // Rendered before the rules see it: a value nested too deep is a 400, never a stack overflow.
     const argumentsJson = canonicalJson(request.action.arguments ?? {}, 'action.arguments');
@@ -85,6 +71,29 @@ export class DecideToolCallUseCase {
       { acrLevels: this.settings.acrLevels },
     );
     return this.complete(caller, claims, card, request, argumentsJson, result);
+  }
+
+  /**
+   * Steps 2–4 of DESIGN 6.9: the mandate verified for `audience` (revocations current first), the
+   * org matched and the mandate's intent card found. Also what the MCP proxy's `tools/list` uses.
+   */
+  async mandateAndCard(caller: Caller, token: string | undefined, audience: string): Promise<{ claims: VerifiedMandateClaims; card: CompiledCard }> {
+    if (typeof token !== 'string' || token.trim() === '') throw mandateInvalid('malformed');
+    // Both counters in one go: in distributed mode that is one Redis round trip (auto-pipelined).
+    let versions: [number, number];
+    try {
+      versions = await Promise.all([this.board.current(cardsKey(caller.orgId)), this.board.current(revocationsKey(caller.orgId))]);
+    } catch (err) {
+      throw new DependencyUnavailableError('version board', err);
+    }
+    const catchUp = this.revocations.ensure(caller.orgId, versions[1]);
+    if (catchUp) await catchUp;
+
+    const claims = requireMandate(await this.verifier.verify(token.trim(), { audience, orgId: caller.orgId }));
+    const found = this.cards.card(caller.orgId, claims.intent_id, versions[0]);
+    const card = found instanceof Promise ? await found : found;
+    if (card === null) throw new AppError('not_found', 'intent_not_found', `intent card ${claims.intent_id} is not installed in this organisation`);
+    return { claims, card };
   }
 
   private async complete(

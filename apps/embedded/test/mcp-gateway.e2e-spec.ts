@@ -1,0 +1,3 @@
+import { describeMcpGateway, startEmbeddedSystem } from '@igw/testing';
+
+describeMcpGateway('embedded', () => startEmbeddedSystem());

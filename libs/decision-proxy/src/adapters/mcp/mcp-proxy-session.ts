@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  ResultSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolResult,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AppError, type Caller } from '@igw/kernel';
+import { maskPaths } from '../../domain';
+import type { OpenedMcpUpstream } from '../../application/ports/mcp-upstreams.port';
+import type { EnforceMcpToolCallUseCase } from '../../application/use-cases/enforce-mcp-tool-call.use-case';
+import type { ListMcpToolsUseCase } from '../../application/use-cases/list-mcp-tools.use-case';
+
+/** How long one upstream request may take before the agent gets `upstream_unavailable` (DESIGN 6.13). */
+export const UPSTREAM_DEADLINE_MS = 30_000;
+const GATEWAY_INFO = { name: 'intent-gateway', version: '0.6.0' };
+/** MCP tool names (2025-06-18: 1–128 of these characters). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** What the session needs of the application and of the outside world. */
+export interface McpProxySessionDeps {
+  enforce: EnforceMcpToolCallUseCase;
+  listTools: ListMcpToolsUseCase;
+  /** Fetch for upstream requests: refuses private destinations unless allowed. */
+  fetch?: typeof fetch;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The mandate on the HTTP request that carried this MCP message (each request may carry its own). */
+function mandateOf(extra: { requestInfo?: { headers: Record<string, string | string[] | undefined> } }): string | undefined {
+  const raw = extra.requestInfo?.headers['x-service-mandate'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+const toolError = (text: string, structured: Record<string, unknown>, meta: Record<string, unknown>): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text }],
+  structuredContent: structured,
+  _meta: meta,
+});
+
+/**
+ * One agent session of `{base}/mcp/{name}`: an SDK `Server` toward the agent (its own Streamable
+ * HTTP transport and session id) and an SDK `Client` toward the upstream, connected on first need
+ * and again after a failure. `tools/list` and `tools/call` are decided; the other methods the
+ * upstream offers pass through unchanged. The session belongs to the key that opened it.
+ */
+export class McpProxySession {
+  readonly transport: StreamableHTTPServerTransport;
+  lastUsed = Date.now();
+  private readonly server: Server;
+  private client: Promise<Client> | null = null;
+
+  private constructor(
+    readonly owner: Caller,
+    private readonly upstream: OpenedMcpUpstream,
+    private readonly deps: McpProxySessionDeps,
+    capabilities: ServerCapabilities,
+    instructions: string | undefined,
+    onSession: (id: string, session: McpProxySession) => void,
+    onClosed: (id: string) => void,
+  ) {
+    this.transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => onSession(id, this),
+      onsessionclosed: (id) => onClosed(id),
+    });
+    this.transport.onclose = () => {
+      if (this.transport.sessionId) onClosed(this.transport.sessionId);
+      void this.closeUpstream();
+    };
+    this.server = new Server(GATEWAY_INFO, { capabilities, ...(instructions ? { instructions } : {}) });
+    this.register(capabilities);
+  }
+
+  /**
+   * A session for `owner` on `upstream`: the upstream is asked for its capabilities first (the
+   * agent sees them as the gateway's); an upstream that cannot be reached yet still gets a
+   * session offering tools, whose calls then answer `upstream_unavailable` until it is back.
+   */
+  static async open(
+    owner: Caller,
+    upstream: OpenedMcpUpstream,
+    deps: McpProxySessionDeps,
+    onSession: (id: string, session: McpProxySession) => void,
+    onClosed: (id: string) => void,
+  ): Promise<McpProxySession> {
+    const probe = McpProxySession.connect(upstream, deps.fetch);
+    const client = await probe.catch(() => null);
+    const offered = client?.getServerCapabilities() ?? {};
+    const capabilities: ServerCapabilities = { tools: { listChanged: offered.tools?.listChanged === true } };
+    if (offered.resources) capabilities.resources = offered.resources;
+    if (offered.prompts) capabilities.prompts = offered.prompts;
+    if (offered.completions) capabilities.completions = offered.completions;
+    if (offered.logging) capabilities.logging = offered.logging;
+    const session = new McpProxySession(owner, upstream, deps, capabilities, client?.getInstructions(), onSession, onClosed);
+    if (client) session.adopt(client);
+    await session.server.connect(session.transport);
+    return session;
+  }
+
+  get serverName(): string {
+    return this.upstream.server.name;
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close().catch(() => undefined);
+    await this.closeUpstream();
+  }
+
+  private static async connect(upstream: OpenedMcpUpstream, fetchFn: typeof fetch | undefined): Promise<Client> {
+    const client = new Client(GATEWAY_INFO, { capabilities: {} });
+    const transport = new StreamableHTTPClientTransport(new URL(upstream.server.url), {
+      requestInit: { headers: upstream.headers },
+      ...(fetchFn ? { fetch: fetchFn } : {}),
+    });
+    await client.connect(transport, { timeout: UPSTREAM_DEADLINE_MS });
+    return client;
+  }
+
+  private adopt(client: Client): void {
+    // The upstream's notifications (list changes, progress, logs) reach the agent as they are.
+    client.fallbackNotificationHandler = async (notification) => {
+      await this.server.notification(notification as Parameters<Server['notification']>[0]).catch(() => undefined);
+    };
+    client.onclose = () => {
+      this.client = null;
+    };
+    this.client = Promise.resolve(client);
+  }
+
+  /** The connected upstream client; a failed connection is forgotten so the next call retries. */
+  private upstreamClient(): Promise<Client> {
+    if (this.client === null) {
+      const pending = McpProxySession.connect(this.upstream, this.deps.fetch);
+      this.client = pending;
+      pending.then(
+        (client) => this.adopt(client),
+        () => {
+          if (this.client === pending) this.client = null;
+        },
+      );
+    }
+    return this.client;
+  }
+
+  private async closeUpstream(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    if (client) await (await client.catch(() => null))?.close().catch(() => undefined);
+  }
+
+  private register(capabilities: ServerCapabilities): void {
+    const name = this.upstream.server.name;
+    this.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+      this.lastUsed = Date.now();
+      const upstream = await this.upstreamOrThrow();
+      const listed = await upstream.listTools(request.params, { signal: extra.signal, timeout: UPSTREAM_DEADLINE_MS }).catch(rethrowUpstream);
+      const tools = await this.deps.listTools.execute(this.owner, mandateOf(extra), name, listed.tools).catch(rethrowAsMcp);
+      return { ...listed, tools };
+    });
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      this.lastUsed = Date.now();
+      return this.callTool(request.params, mandateOf(extra), extra.signal);
+    });
+    // Everything else the upstream offers goes through unchanged.
+    const forward = async (request: { method: string; params?: unknown }, extra: { signal: AbortSignal }) => {
+      this.lastUsed = Date.now();
+      const upstream = await this.upstreamOrThrow();
+      return upstream
+        .request({ method: request.method, params: request.params as Record<string, unknown> }, ResultSchema, {
+          signal: extra.signal,
+          timeout: UPSTREAM_DEADLINE_MS,
+        })
+        .catch(rethrowUpstream);
+    };
+    if (capabilities.resources) {
+      this.server.setRequestHandler(ListResourcesRequestSchema, forward);
+      this.server.setRequestHandler(ListResourceTemplatesRequestSchema, forward);
+      this.server.setRequestHandler(ReadResourceRequestSchema, forward);
+      if (capabilities.resources.subscribe) {
+        this.server.setRequestHandler(SubscribeRequestSchema, forward);
+        this.server.setRequestHandler(UnsubscribeRequestSchema, forward);
+      }
+    }
+    if (capabilities.prompts) {
+      this.server.setRequestHandler(ListPromptsRequestSchema, forward);
+      this.server.setRequestHandler(GetPromptRequestSchema, forward);
+    }
+    if (capabilities.completions) this.server.setRequestHandler(CompleteRequestSchema, forward);
+    if (capabilities.logging) this.server.setRequestHandler(SetLevelRequestSchema, forward);
+  }
+
+  private async upstreamOrThrow(): Promise<Client> {
+    return this.upstreamClient().catch((err) => rethrowUpstream(err));
+  }
+
+  private async callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }, token: string | undefined, signal: AbortSignal): Promise<CallToolResult> {
+    const server = this.upstream.server.name;
+    if (!TOOL_NAME.test(params.name)) throw new McpError(-32602, 'params.name must be a tool name (1-128 of A-Z a-z 0-9 _ . -)');
+    const args = isObject(params.arguments) ? params.arguments : {};
+    let enforced;
+    try {
+      enforced = await this.deps.enforce.execute(this.owner, token, server, params.name, args, isObject(params._meta) ? params._meta : {});
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      // Not decided (bad mandate, unknown card, a dependency down): never forwarded.
+      return toolError(`${err.code}: ${err.message}`, { error: { code: err.code, message: err.message } }, {});
+    }
+    const { decision, plan } = enforced;
+    const meta = { 'igw/decision_id': decision.decision_id };
+    if (!plan.forward) return toolError(plan.text, { decision }, meta);
+
+    let result: CallToolResult;
+    try {
+      const upstream = await this.upstreamClient();
+      result = (await upstream.callTool({ name: plan.tool, arguments: plan.arguments }, undefined, { signal, timeout: UPSTREAM_DEADLINE_MS })) as CallToolResult;
+    } catch (err) {
+      const message = `upstream ${server} did not answer: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
+      return toolError(`upstream_unavailable: ${message}`, { error: { code: 'upstream_unavailable', message }, decision }, meta);
+    }
+    const masked = plan.maskResult.length > 0 && isObject(result.structuredContent) ? { structuredContent: maskPaths(result.structuredContent, plan.maskResult) } : {};
+    return { ...result, ...masked, _meta: { ...(isObject(result._meta) ? result._meta : {}), ...meta } };
+  }
+}
+
+function rethrowUpstream(err: unknown): never {
+  if (err instanceof McpError) throw err;
+  const code = (err as { code?: unknown })?.code;
+  // An error the upstream answered (JSON-RPC) goes to the agent as it is; anything else is the upstream being away.
+  if (typeof code === 'number' && code > -32800 && code < -32000 + 1) throw err;
+  throw new McpError(-32000, `upstream_unavailable: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), { code: 'upstream_unavailable' });
+}
+
+function rethrowAsMcp(err: unknown): never {
+  if (err instanceof AppError) throw new McpError(-32000, `${err.code}: ${err.message}`, { code: err.code });
+  throw err;
+}

@@ -1,0 +1,170 @@
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { client, type Client } from '../e2e/http-client';
+import { mintKey, otherOrgClient } from '../e2e/org-keys';
+import type { TestSystem } from '../e2e/system';
+import { freePort } from '../infra/free-port';
+import { startMcpUpstream, type McpUpstream } from '../fakes/mcp-upstream.server';
+
+/**
+ * The MCP enforcement proxy (DESIGN 6.13) driven by the official SDK client, in front of a real
+ * SDK upstream that counts the calls reaching it: what the agent sees for each decision kind,
+ * and that what is refused never reaches the upstream.
+ */
+export function describeMcpGateway(mode: string, start: () => Promise<TestSystem>) {
+  describe(`MCP enforcement proxy (${mode})`, () => {
+    let sys: TestSystem;
+    let upstream: McpUpstream;
+    let writer: Client;
+    let writerKey: string;
+    let otherOrg: Client;
+    const open: McpClient[] = [];
+
+    const cardId = 'files-agent';
+    const rule = (id: string, tool: string, decision: Record<string, unknown>) => ({ id, when: `action.operation == "files.${tool}"`, decision });
+    const dispense = async (audience: string, operations: string[]) => {
+      const res = await writer.post('/v1/mandate/dispense', {
+        actor: 'agent:files-bot',
+        intent_id: cardId,
+        prompt_id: 'prm_files',
+        requested_scope: { operations, resources: [`mcp://${audience}/**`] },
+        audience,
+        ttl_seconds: 600,
+      });
+      expect(res.status).toBe(200);
+      return res.body as { credential: string; cred_id: string };
+    };
+    const connect = async (server: string, headers: Record<string, string>): Promise<McpClient> => {
+      const agent = new McpClient({ name: 'test-agent', version: '1.0.0' });
+      await agent.connect(new StreamableHTTPClientTransport(new URL(`${sys.url}/mcp/${server}`), { requestInit: { headers } }));
+      open.push(agent);
+      return agent;
+    };
+    const call = (agent: McpClient, name: string, args: Record<string, unknown> = {}) =>
+      agent.callTool({ name, arguments: args, _meta: { actor: 'agent:files-bot', prompt_id: 'prm_files' } }) as Promise<CallToolResult>;
+    let mandate: { credential: string; cred_id: string };
+    let agent: McpClient;
+
+    beforeAll(async () => {
+      upstream = await startMcpUpstream();
+      sys = await start();
+      const admin = client(sys.url, sys.adminKey);
+      writerKey = await mintKey(admin, 'mcp-writer', 'policy_write');
+      writer = client(sys.url, writerKey);
+      otherOrg = await otherOrgClient(sys, 'mcp-other');
+      const card = {
+        id: cardId,
+        name: 'Files agent',
+        allowed_scope: { operations: ['files.*', 'down.*'], resources: ['mcp://files/**', 'mcp://down/**'], forbidden_operations: ['files.purge'] },
+        audiences: ['files', 'down'],
+        max_ttl_seconds: 3600,
+        rules: [
+          rule('approve-export', 'export', { kind: 'approval' }),
+          rule('redact-read', 'read', { kind: 'allow_with_redact', redact_fields: ['arguments.token', 'result.email'] }),
+          rule('archive-not-delete', 'delete', { kind: 'substitute', replacement_action: { operation: 'files.archive' } }),
+        ],
+      };
+      expect((await writer.post('/v1/intent-cards', card)).status).toBe(201);
+      expect((await writer.post('/v1/mcp-servers', { name: 'files', url: upstream.url, headers: { 'x-upstream-secret': 's3cret' } })).status).toBe(201);
+      expect((await writer.post('/v1/mcp-servers', { name: 'down', url: `http://127.0.0.1:${await freePort()}/mcp` })).status).toBe(201);
+      mandate = await dispense('files', ['files.read', 'files.delete', 'files.export', 'files.archive', 'files.purge']);
+      agent = await connect('files', { authorization: `Bearer ${writerKey}`, 'x-service-mandate': mandate.credential });
+    });
+
+    afterAll(async () => {
+      await Promise.all(open.map((a) => a.close().catch(() => undefined)));
+      await sys?.stop();
+      await upstream?.close();
+    });
+
+    it('lists only the tools the mandate could allow (in scope, not forbidden)', async () => {
+      const { tools } = await agent.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['archive', 'delete', 'export', 'read']);
+    });
+
+    it('forwards an in-scope call with its headers; the result carries the recorded decision id', async () => {
+      const before = upstream.callsOf('archive').length;
+      const result = await call(agent, 'archive', { path: '/docs/a.md' });
+      expect(result.isError).toBeFalsy();
+      expect(result.content).toEqual([{ type: 'text', text: 'archive done: /docs/a.md' }]);
+      const id = result._meta?.['igw/decision_id'] as string;
+      expect(id).toMatch(/^dec_/);
+      expect(upstream.callsOf('archive')).toHaveLength(before + 1);
+      expect(upstream.callsOf('archive').at(-1)?.headers['x-upstream-secret']).toBe('s3cret');
+      const rec = await writer.get(`/v1/mcp-proxy/decisions/${id}`);
+      expect(rec.status).toBe(200);
+      expect(rec.body).toMatchObject({ decision_id: id, kind: 'allow', operation: 'files.archive', surface: 'mcp' });
+    });
+
+    it('never forwards a forbidden call: a tool error with the deny decision', async () => {
+      const result = await call(agent, 'purge', { path: '/' });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({ decision: { kind: 'deny', reason: 'forbidden_operation' } });
+      expect(upstream.callsOf('purge')).toHaveLength(0);
+    });
+
+    it('approval: refused with the request id, then the identical call goes through once', async () => {
+      const first = await call(agent, 'export', { path: '/reports/q3.csv' });
+      expect(first.isError).toBe(true);
+      const decision = (first.structuredContent as { decision: { kind: string; approval_request_id: string } }).decision;
+      expect(decision.kind).toBe('approval');
+      expect(upstream.callsOf('export')).toHaveLength(0);
+      expect((await writer.post(`/v1/approvals/${decision.approval_request_id}/approve`, {})).status).toBe(200);
+      const second = await call(agent, 'export', { path: '/reports/q3.csv' });
+      expect(second.isError).toBeFalsy();
+      expect(upstream.callsOf('export')).toHaveLength(1);
+      const third = await call(agent, 'export', { path: '/reports/q3.csv' });
+      expect(third.isError).toBe(true);
+      expect(upstream.callsOf('export')).toHaveLength(1);
+    });
+
+    it('redact: the argument never reaches the upstream and the result field is masked', async () => {
+      const result = await call(agent, 'read', { path: '/docs/b.md', token: 'tok_secret' });
+      expect(result.isError).toBeFalsy();
+      expect(upstream.callsOf('read').at(-1)?.arguments).toEqual({ path: '/docs/b.md' });
+      expect(result.structuredContent).toEqual({ path: '/docs/b.md', content: 'contents of /docs/b.md', email: '[redacted]' });
+    });
+
+    it('substitute: the replacement tool is called instead', async () => {
+      const archived = upstream.callsOf('archive').length;
+      const result = await call(agent, 'delete', { path: '/docs/c.md' });
+      expect(result.isError).toBeFalsy();
+      expect(upstream.callsOf('delete')).toHaveLength(0);
+      expect(upstream.callsOf('archive')).toHaveLength(archived + 1);
+      expect(upstream.callsOf('archive').at(-1)?.arguments).toEqual({ path: '/docs/c.md' });
+    });
+
+    it('an unreachable upstream: the call is decided and answers upstream_unavailable', async () => {
+      const m = await dispense('down', ['down.*']);
+      const down = await connect('down', { authorization: `Bearer ${writerKey}`, 'x-service-mandate': m.credential });
+      const result = await call(down, 'anything', { path: '/x' });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({ error: { code: 'upstream_unavailable' }, decision: { kind: 'allow' } });
+      expect(result._meta?.['igw/decision_id']).toMatch(/^dec_/);
+    });
+
+    it('a revoked mandate is refused over HTTP before any MCP traffic', async () => {
+      const m = await dispense('files', ['files.read']);
+      const revocable = await connect('files', { authorization: `Bearer ${writerKey}`, 'x-service-mandate': m.credential });
+      expect((await call(revocable, 'read', { path: '/a' })).isError).toBeFalsy();
+      expect((await writer.post('/v1/mandate/revoke', { cred_id: m.cred_id })).status).toBe(200);
+      const before = upstream.calls.length;
+      await expect(call(revocable, 'read', { path: '/a' })).rejects.toThrow(/401|mandate_invalid/);
+      expect(upstream.calls.length).toBe(before);
+    });
+
+    it('unknown servers, other orgs and missing keys get HTTP errors, not MCP', async () => {
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const headers = { accept: 'application/json, text/event-stream' };
+      expect((await writer.post('/mcp/nope', init, headers)).status).toBe(404);
+      expect((await otherOrg.post('/mcp/files', init, headers)).status).toBe(404);
+      const anonymous = await fetch(`${sys.url}/mcp/files`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(init) });
+      expect(anonymous.status).toBe(401);
+      // Another org cannot ride this agent's session.
+      const sessionId = (agent.transport as StreamableHTTPClientTransport).sessionId!;
+      const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+      expect((await otherOrg.post('/mcp/files', list, { ...headers, 'mcp-session-id': sessionId })).status).toBe(404);
+    });
+  });
+}
