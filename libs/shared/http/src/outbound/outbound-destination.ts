@@ -101,7 +101,7 @@ export function safeDispatcher(options: SafeDispatcherOptions): Agent {
 }
 
 /** True when `err` (or its cause) is a refused destination. */
-export function isDestinationRefused(err: unknown): err is Error {
+export function isDestinationRefused(err: unknown): boolean {
   const e = err as { cause?: unknown } | null;
   return err instanceof DestinationRefusedError || (typeof e === 'object' && e !== null && e.cause instanceof DestinationRefusedError);
 }
