@@ -9,7 +9,7 @@ export const SERVICE_ROUTES = [
   { service: 'intent-evaluator', urlSetting: 'INTENT_EVALUATOR_URL', prefixes: ['/v1/intent', '/v1/grants'] },
   // The JWKS needs no key (spec); the gateway forwards it without a caller.
   { service: 'mandate-issuer', urlSetting: 'MANDATE_ISSUER_URL', prefixes: ['/v1/mandate'], publicPaths: ['/v1/mandate/jwks'] },
-  { service: 'decision-proxy', urlSetting: 'DECISION_PROXY_URL', prefixes: ['/v1/mcp-proxy'] },
+  { service: 'decision-proxy', urlSetting: 'DECISION_PROXY_URL', prefixes: ['/v1/mcp-proxy', '/v1/mcp-servers'] },
   { service: 'webhook-dispatcher', urlSetting: 'WEBHOOK_DISPATCHER_URL', prefixes: ['/v1/webhooks'] },
 ] as const;
 
