@@ -41,8 +41,9 @@ export class DecisionProxyConfig extends BaseConfig {
    * DATA_DIR/keys). Never logged.
    */
   @ValidateIf((c: DecisionProxyConfig) => c.GATEWAY_MODE === 'distributed' || c.MCP_UPSTREAMS_KEK !== undefined)
-  @IsString({ message: 'MCP_UPSTREAMS_KEK must be set in distributed mode: 32 random bytes as base64 or hex (e.g. `openssl rand -base64 32`)' })
   @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, { message: 'MCP_UPSTREAMS_KEK must be 32 bytes as base64 (44 chars) or hex (64 chars)' })
+  // Applied bottom-up: a missing KEK says so before any format message.
+  @IsString({ message: 'MCP_UPSTREAMS_KEK must be set in distributed mode: 32 random bytes as base64 or hex (e.g. `openssl rand -base64 32`)' })
   MCP_UPSTREAMS_KEK?: string;
 
   /** Dev and tests only: MCP upstreams on private, loopback and link-local addresses too. */
