@@ -342,7 +342,7 @@ export async function startDistributed() {
     apps.push(await startApp('approvals', common, approvalsPort));
     apps.push(await startApp('intent-evaluator', { ...common, ...urls, GRANT_SIGNING_KEY: grantKey }, evaluatorPort));
     apps.push(await startApp('mandate-issuer', { ...common, ...urls, MANDATE_KEK: randomBytes(32).toString('base64url') }, issuerPort));
-    apps.push(await startApp('decision-proxy', { ...common, ...urls }, proxyPort));
+    apps.push(await startApp('decision-proxy', { ...common, ...urls, MCP_UPSTREAMS_KEK: randomBytes(32).toString('base64url') }, proxyPort));
     // The gateway routes /v1/webhooks here (it refuses to start without WEBHOOK_DISPATCHER_URL);
     // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1.
     // A consumer group of its own per run: a new group starts at the latest offsets, so events other

@@ -21,6 +21,7 @@ const env = {
 env.GRANT_SIGNING_KEY ??= generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 env.MANDATE_KEK ??= randomBytes(32).toString('base64url');
 env.WEBHOOK_KEK ??= randomBytes(32).toString('base64url');
+env.MCP_UPSTREAMS_KEK ??= randomBytes(32).toString('base64url');
 
 // Services first (gateway last), each on its own port; the gateway learns their URLs.
 const services = [

@@ -13,4 +13,5 @@ export * from './http/intent-evaluation.dto';
 export * from './http/mandates.dto';
 export * from './http/mcp-proxy.dto';
 export * from './http/webhooks.dto';
+export * from './http/mcp-servers.dto';
 export * from './mandate-jwt';

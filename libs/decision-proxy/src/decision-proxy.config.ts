@@ -1,10 +1,13 @@
 import { join } from 'node:path';
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { BaseConfig, ServiceUrlSetting } from '@igw/config';
+import { KeyEncryption, resolveKek } from '@igw/runtime';
+import type { HeaderSealer } from './application/mcp-header-sealing';
 
 /**
  * Settings of the decision proxy: the services it reads (distributed mode), where an older
- * version's decision journal may have been left, and the order of authentication levels for step_up.
+ * version's decision journal may have been left, the order of authentication levels for step_up,
+ * and the MCP upstreams' KEK and private-address escape hatch.
  */
 export class DecisionProxyConfig extends BaseConfig {
   @ServiceUrlSetting('POLICY_REGISTRY_URL')
@@ -31,6 +34,22 @@ export class DecisionProxyConfig extends BaseConfig {
     message: 'MANDATE_ACR_LEVELS must be a comma-separated list of acr values, weakest first (e.g. pwd,otp,mfa,hwk)',
   })
   MANDATE_ACR_LEVELS?: string;
+
+  /**
+   * Seals the headers registered MCP upstreams get (DESIGN 6.13): 32 bytes, base64 / base64url or
+   * hex, shared by every replica; required in distributed mode (embedded mode generates one under
+   * DATA_DIR/keys). Never logged.
+   */
+  @ValidateIf((c: DecisionProxyConfig) => c.GATEWAY_MODE === 'distributed' || c.MCP_UPSTREAMS_KEK !== undefined)
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, { message: 'MCP_UPSTREAMS_KEK must be 32 bytes as base64 (44 chars) or hex (64 chars)' })
+  // Applied bottom-up: a missing KEK says so before any format message.
+  @IsString({ message: 'MCP_UPSTREAMS_KEK must be set in distributed mode: 32 random bytes as base64 or hex (e.g. `openssl rand -base64 32`)' })
+  MCP_UPSTREAMS_KEK?: string;
+
+  /** Dev and tests only: MCP upstreams on private, loopback and link-local addresses too. */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'MCP_UPSTREAMS_ALLOW_PRIVATE must be "true" or "false"' })
+  MCP_UPSTREAMS_ALLOW_PRIVATE?: string;
 }
 
 export function acrLevelsOf(config: Pick<DecisionProxyConfig, 'MANDATE_ACR_LEVELS'>): string[] | undefined {
@@ -38,10 +57,17 @@ export function acrLevelsOf(config: Pick<DecisionProxyConfig, 'MANDATE_ACR_LEVEL
 }
 
 /** The module options that come from configuration: built here once for the embedded and the service root. */
-export function decisionProxySettings(config: DecisionProxyConfig): { legacyJournalDir: string; acrLevels?: string[] } {
+export function decisionProxySettings(config: DecisionProxyConfig): {
+  legacyJournalDir: string;
+  acrLevels?: string[];
+  headerSealer: HeaderSealer;
+  allowPrivateUpstreams: boolean;
+} {
   const acrLevels = acrLevelsOf(config);
   return {
     legacyJournalDir: config.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
+    headerSealer: new KeyEncryption(resolveKek('MCP_UPSTREAMS_KEK', config.MCP_UPSTREAMS_KEK, config, 'mcp-upstreams-kek')),
+    allowPrivateUpstreams: config.MCP_UPSTREAMS_ALLOW_PRIVATE === 'true',
     ...(acrLevels ? { acrLevels } : {}),
   };
 }

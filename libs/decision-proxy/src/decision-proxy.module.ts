@@ -14,6 +14,11 @@ import { EVENT_BUS, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOption
 import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_ACR_LEVELS } from './domain';
 import { DECISION_REPOSITORY } from './application/ports/decision.repository.port';
+import { HEADER_SEALER, type HeaderSealer } from './application/mcp-header-sealing';
+import { MCP_SERVER_REPOSITORY } from './application/ports/mcp-server.repository.port';
+import { MCP_UPSTREAMS } from './application/ports/mcp-upstreams.port';
+import { UPSTREAM_DESTINATION } from './application/ports/upstream-destination.port';
+import { RegisteredMcpUpstreams } from './application/registered-mcp-upstreams';
 import { IntentCardsReadModel } from './application/read-model/intent-cards.read-model';
 import { RevocationsReadModel } from './application/read-model/revocations.read-model';
 import { DECISION_ENGINE_OPTIONS, DecideToolCallUseCase, type DecisionEngineSettings } from './application/use-cases/decide-tool-call.use-case';
@@ -27,12 +32,16 @@ import { PROXY_EVENTS_GROUP, ProxyEventsConsumer } from './adapters/events/proxy
 import { McpProxyHttpController } from './adapters/http/mcp-proxy.http.controller';
 import { McpGatewayHttpController } from './adapters/mcp/mcp-gateway.http.controller';
 import { MCP_SESSION_OPTIONS, McpSessions, type McpSessionOptions } from './adapters/mcp/mcp-sessions';
+import { upstreamFetch } from './adapters/mcp/upstream-fetch';
 import { EnforceMcpToolCallUseCase } from './application/use-cases/enforce-mcp-tool-call.use-case';
 import { ListMcpToolsUseCase } from './application/use-cases/list-mcp-tools.use-case';
 import { OpenMcpUpstreamUseCase } from './application/use-cases/open-mcp-upstream.use-case';
+import { MCP_SERVERS_USE_CASES, McpServersHttpController } from './adapters/http/mcp-servers.http.controller';
+import { OutboundUpstreamDestination } from './adapters/http/outbound-upstream-destination';
 import { JoseMandateVerifier, type JoseMandateVerifierOptions } from './adapters/jose/jose-mandate.verifier';
 import { replayLegacyJournal } from './adapters/legacy/legacy-journal.replay';
 import { SqlDecisionRepository } from './adapters/sql/sql-decision.repository';
+import { SqlMcpServerRepository } from './adapters/sql/sql-mcp-server.repository';
 
 export const DECISION_PROXY_SCHEMA = 'decision_proxy';
 /** This file is `src/`, the migrations are `prisma/migrations` of the lib (copied next to dist by the build). */
@@ -53,6 +62,10 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
   /** Where a version before 0.7 may have left journaled decisions; stored at start, then removed. */
   legacyJournalDir?: string;
   acrLevels?: readonly string[];
+  /** Seals the headers of registered MCP upstreams at rest (KeyEncryption under MCP_UPSTREAMS_KEK). */
+  headerSealer: HeaderSealer;
+  /** MCP_UPSTREAMS_ALLOW_PRIVATE: upstreams on private, loopback and link-local addresses (dev and tests). */
+  allowPrivateUpstreams?: boolean;
   verifier?: JoseMandateVerifierOptions;
   /**
    * Where POLICY_REGISTRY_API, APPROVALS_API, MANDATE_ISSUER_API and JWKS_SOURCE (the issuer's
@@ -67,7 +80,8 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
 
 /**
  * The mandate path's decision point: `POST /v1/mcp-proxy/call` (DESIGN 6.9), the review queue of
- * deferred calls and the decision records. The app provides the global caller guard.
+ * deferred calls, the decision records and the registry of upstream MCP servers (`/v1/mcp-servers`,
+ * DESIGN 6.13; MCP_UPSTREAMS is what the MCP endpoint resolves them through). The app provides the global caller guard.
  */
 const MODULE_OPTIONS = Symbol('DECISION_PROXY_MODULE_OPTIONS');
 
@@ -95,7 +109,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: VERSION_BOARD, useValue: options.versionBoard },
       { provide: PROXY_EVENTS_GROUP, useValue: options.readModelGroup },
       { provide: DECISION_ENGINE_OPTIONS, useValue: settings },
-      { provide: MCP_SESSION_OPTIONS, useValue: options.mcp ?? {} },
+      { provide: MCP_SESSION_OPTIONS, useValue: { fetch: upstreamFetch(options.allowPrivateUpstreams === true), ...options.mcp } },
       { provide: DECISION_REPOSITORY, useValue: repository },
       { provide: DEAD_LETTERS, useValue: deadLetters },
       { provide: MODULE_OPTIONS, useValue: { readModels: options.readModels, legacyJournalDir: options.legacyJournalDir } },
@@ -106,6 +120,10 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
         useFactory: (jwks: JwksSource) => new JoseMandateVerifier(jwks, revocationSet, { clock, ...options.verifier }),
         inject: [JWKS_SOURCE],
       },
+      { provide: HEADER_SEALER, useValue: options.headerSealer },
+      { provide: MCP_SERVER_REPOSITORY, useValue: new SqlMcpServerRepository(options.db) },
+      { provide: UPSTREAM_DESTINATION, useValue: new OutboundUpstreamDestination({ allowPrivate: options.allowPrivateUpstreams === true }) },
+      { provide: MCP_UPSTREAMS, useClass: RegisteredMcpUpstreams },
       ...(options.providers ?? []),
       IntentCardsReadModel,
       RevocationsReadModel,
@@ -118,13 +136,14 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       EnforceMcpToolCallUseCase,
       OpenMcpUpstreamUseCase,
       McpSessions,
+      ...MCP_SERVERS_USE_CASES,
     ];
     return {
       module: DecisionProxyModule,
       imports: options.imports ?? [],
-      controllers: [McpProxyHttpController, McpGatewayHttpController],
+      controllers: [McpProxyHttpController, McpServersHttpController, McpGatewayHttpController],
       providers,
-      exports: [DecideToolCallUseCase, DECISION_REPOSITORY],
+      exports: [DecideToolCallUseCase, DECISION_REPOSITORY, MCP_UPSTREAMS],
     };
   }
 

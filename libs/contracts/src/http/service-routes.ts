@@ -10,7 +10,7 @@ export const SERVICE_ROUTES = [
   // The JWKS needs no key (spec); the gateway forwards it without a caller.
   { service: 'mandate-issuer', urlSetting: 'MANDATE_ISSUER_URL', prefixes: ['/v1/mandate'], publicPaths: ['/v1/mandate/jwks'] },
   // `/mcp/{name}`: the MCP enforcement proxy, streamed both ways (DESIGN 6.13).
-  { service: 'decision-proxy', urlSetting: 'DECISION_PROXY_URL', prefixes: ['/v1/mcp-proxy'], streamPrefixes: ['/mcp'] },
+  { service: 'decision-proxy', urlSetting: 'DECISION_PROXY_URL', prefixes: ['/v1/mcp-proxy', '/v1/mcp-servers'], streamPrefixes: ['/mcp'] },
   { service: 'webhook-dispatcher', urlSetting: 'WEBHOOK_DISPATCHER_URL', prefixes: ['/v1/webhooks'] },
 ] as const;
 

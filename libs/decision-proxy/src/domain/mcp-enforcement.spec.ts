@@ -5,7 +5,12 @@ describe('MCP enforcement plans (DESIGN 6.13)', () => {
   const args = { path: '/docs/a.md', ssn: '123', nested: { token: 't', keep: 1 } };
 
   it('maps a tool to its action and back', () => {
-    expect(mcpToolAction('files', 'read', { a: 1 })).toEqual({ surface: 'mcp', operation: 'files.read', target_resource: 'mcp://files/read', arguments: { a: 1 } });
+    expect(mcpToolAction('files', 'read', { a: 1 })).toEqual({
+      surface: 'mcp',
+      operation: 'files.read',
+      target_resource: 'mcp://files/read',
+      arguments: { a: 1 },
+    });
     expect(mcpToolOf('files', 'files.delete')).toBe('delete');
     expect(mcpToolOf('files', 'mail.send')).toBeNull();
     expect(mcpToolOf('files', 'files.')).toBeNull();
@@ -32,13 +37,19 @@ describe('MCP enforcement plans (DESIGN 6.13)', () => {
   });
 
   it('redact drops argument paths before forwarding and masks result paths', () => {
-    const plan = planMcpCall('files', 'read', args, { kind: 'allow_with_redact', redact_fields: ['arguments.ssn', 'arguments.nested.token', 'result.email', 'path'] });
+    const plan = planMcpCall('files', 'read', args, {
+      kind: 'allow_with_redact',
+      redact_fields: ['arguments.ssn', 'arguments.nested.token', 'result.email', 'path'],
+    });
     expect(plan).toEqual({ forward: true, tool: 'read', arguments: { nested: { keep: 1 } }, maskResult: [['email'], ['path']] });
     expect(args.ssn).toBe('123'); // the caller's object is untouched
   });
 
   it('redaction splits prefixed and bare fields and ignores empty segments', () => {
-    expect(redactionOf(['arguments.a.b', 'result.c', 'd', 'e..f', 'arguments'])).toEqual({ drop: [['a', 'b'], ['d'], ['arguments']], mask: [['c'], ['d'], ['arguments']] });
+    expect(redactionOf(['arguments.a.b', 'result.c', 'd', 'e..f', 'arguments'])).toEqual({
+      drop: [['a', 'b'], ['d'], ['arguments']],
+      mask: [['c'], ['d'], ['arguments']],
+    });
   });
 
   it('masks only fields that are present', () => {
@@ -53,12 +64,14 @@ describe('MCP enforcement plans (DESIGN 6.13)', () => {
       arguments: args,
       maskResult: [],
     });
-    expect(planMcpCall('files', 'delete', args, { kind: 'substitute', replacement_action: { operation: 'files.archive', arguments: { path: '/x' } } })).toEqual({
-      forward: true,
-      tool: 'archive',
-      arguments: { path: '/x' },
-      maskResult: [],
-    });
+    expect(planMcpCall('files', 'delete', args, { kind: 'substitute', replacement_action: { operation: 'files.archive', arguments: { path: '/x' } } })).toEqual(
+      {
+        forward: true,
+        tool: 'archive',
+        arguments: { path: '/x' },
+        maskResult: [],
+      },
+    );
   });
 
   it('never calls a replacement on another server', () => {

@@ -34,3 +34,19 @@ export function mcpToolAction(server: string, tool: string, args: Record<string,
 export function mcpToolOf(server: string, operation: string): string | null {
   return operation.startsWith(`${server}.`) && operation.length > server.length + 1 ? operation.slice(server.length + 1) : null;
 }
+
+/** The shape rules of an upstream URL (before its host is resolved); null when it is acceptable. */
+export function mcpServerUrlProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'url must be an absolute http(s) URL';
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'url must use https (or http)';
+  if (parsed.username || parsed.password) return 'url must not carry credentials (use headers)';
+  if (!parsed.hostname) return 'url must name a host';
+  if (parsed.hash) return 'url must not have a fragment';
+  if (url.length > 2048) return 'url must be at most 2048 characters';
+  return null;
+}

@@ -15,3 +15,4 @@ export * from './internal-client/http-mandate-issuer.client';
 export * from './outbound/bounded-request';
 export * from './api-docs';
 export * from './resource-action';
+export * from './outbound/outbound-destination';

@@ -14,6 +14,7 @@ export * from './fakes/test-jwt-issuer';
 export * from './suites/mandates.suite';
 export * from './suites/mcp-proxy.suite';
 export * from './suites/webhooks.suite';
+export * from './suites/mcp-servers.suite';
 export * from './suites/restarts.suite';
 export * from './suites/poison.suite';
 export * from './infra/tcp-fault-proxy';

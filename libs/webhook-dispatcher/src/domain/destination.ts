@@ -1,18 +1,4 @@
-import ipaddr from 'ipaddr.js';
-
-/**
- * Whether a webhook may be sent to this IP address: only public unicast addresses. Private
- * (RFC 1918, unique local fc00::/7), loopback, link-local (incl. 169.254.169.254 cloud metadata),
- * carrier-grade NAT, unspecified, multicast, broadcast and reserved ranges are refused, and an
- * IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
- */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
-}
-
+/** Whether an address is public is `isPublicAddress` of @igw/http (shared with the MCP upstreams). */
 export type UrlProblem = { field: 'url'; message: string };
 
 /** The shape rules of a webhook URL (before any name is resolved); null when it is acceptable. */

@@ -31,7 +31,9 @@ export class ServiceProxyHttpController {
     const route = SERVICE_ROUTES.find((r) => 'streamPrefixes' in r && r.streamPrefixes.some((p: string) => path.startsWith(`${p}/`)));
     const proxy = route && this.proxies.get(route.service);
     if (!proxy) throw notFound('route');
-    await proxy.stream({ method: req.method, url: req.url, body: req.body, requestId: String(req.id), headers: req.headers }, caller, reply.raw, () => reply.hijack());
+    await proxy.stream({ method: req.method, url: req.url, body: req.body, requestId: String(req.id), headers: req.headers }, caller, reply.raw, () =>
+      reply.hijack(),
+    );
   }
 
   /** Documents the spec serves without a key (the JWKS): forwarded without a caller. */

@@ -79,7 +79,14 @@ export class McpGatewayHttpController {
     await this.relay(caller, name, header(sessionId), undefined, req, reply);
   }
 
-  private async relay(caller: Caller, name: string, id: string | undefined, token: string | undefined, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  private async relay(
+    caller: Caller,
+    name: string,
+    id: string | undefined,
+    token: string | undefined,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
     if (id === undefined) throw invalidRequest('mcp-session-id header is required');
     const session = this.sessions.find(id, caller, name);
     // Unknown, expired or someone else's: the agent starts a new session (MCP: 404).

@@ -212,7 +212,11 @@ export class McpProxySession {
     return this.upstreamClient().catch((err) => rethrowUpstream(err));
   }
 
-  private async callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }, token: string | undefined, signal: AbortSignal): Promise<CallToolResult> {
+  private async callTool(
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+    token: string | undefined,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
     const server = this.upstream.server.name;
     if (!TOOL_NAME.test(params.name)) throw new McpError(-32602, 'params.name must be a tool name (1-128 of A-Z a-z 0-9 _ . -)');
     const args = isObject(params.arguments) ? params.arguments : {};
@@ -231,12 +235,16 @@ export class McpProxySession {
     let result: CallToolResult;
     try {
       const upstream = await this.upstreamClient();
-      result = (await upstream.callTool({ name: plan.tool, arguments: plan.arguments }, undefined, { signal, timeout: UPSTREAM_DEADLINE_MS })) as CallToolResult;
+      result = (await upstream.callTool({ name: plan.tool, arguments: plan.arguments }, undefined, {
+        signal,
+        timeout: UPSTREAM_DEADLINE_MS,
+      })) as CallToolResult;
     } catch (err) {
       const message = `upstream ${server} did not answer: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
       return toolError(`upstream_unavailable: ${message}`, { error: { code: 'upstream_unavailable', message }, decision }, meta);
     }
-    const masked = plan.maskResult.length > 0 && isObject(result.structuredContent) ? { structuredContent: maskPaths(result.structuredContent, plan.maskResult) } : {};
+    const masked =
+      plan.maskResult.length > 0 && isObject(result.structuredContent) ? { structuredContent: maskPaths(result.structuredContent, plan.maskResult) } : {};
     return { ...result, ...masked, _meta: { ...(isObject(result._meta) ? result._meta : {}), ...meta } };
   }
 }

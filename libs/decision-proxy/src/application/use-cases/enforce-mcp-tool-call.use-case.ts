@@ -23,7 +23,14 @@ export interface EnforcedMcpCall {
 export class EnforceMcpToolCallUseCase {
   constructor(private readonly decide: DecideToolCallUseCase) {}
 
-  async execute(caller: Caller, token: string | undefined, server: string, tool: string, args: Record<string, unknown>, meta: Record<string, unknown>): Promise<EnforcedMcpCall> {
+  async execute(
+    caller: Caller,
+    token: string | undefined,
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    meta: Record<string, unknown>,
+  ): Promise<EnforcedMcpCall> {
     const context: Record<string, unknown> = {};
     for (const key of CONTEXT_META) if (meta[key] !== undefined) context[key] = meta[key];
     const request = { action: mcpToolAction(server, tool, args), context, audience: server } as McpProxyCallDto;

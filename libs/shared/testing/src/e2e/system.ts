@@ -66,8 +66,15 @@ export async function startEmbeddedSystem(
   const adminKey = randomKey('admin');
   const platformKey = randomKey('platform');
   const port = opts.port ?? (await freePorts(1))[0];
-  // Tests deliver webhooks to receivers on 127.0.0.1.
-  let env = { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey, WEBHOOKS_ALLOW_PRIVATE: 'true', ...opts.env };
+  // Tests deliver webhooks to receivers, and reach MCP upstreams, on 127.0.0.1.
+  let env = {
+    DATA_DIR: dataDir,
+    BOOTSTRAP_ADMIN_KEY: adminKey,
+    PLATFORM_ADMIN_KEY: platformKey,
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    MCP_UPSTREAMS_ALLOW_PRIVATE: 'true',
+    ...opts.env,
+  };
   let proc = await startApp('embedded', env, { port: port!, timeoutMs: 90_000 });
   let previous = '';
   const system = {
@@ -121,6 +128,7 @@ export async function startDistributedSystem(
   const proxyPorts = ports.slice(5, 5 + proxies);
   const gatewayPorts = ports.slice(5 + proxies);
   const webhookKek = randomBytes(32).toString('base64');
+  const mcpUpstreamsKek = randomBytes(32).toString('base64');
   const serviceUrls = {
     POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
     APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
@@ -162,7 +170,10 @@ export async function startDistributedSystem(
       ),
     );
     for (const port of proxyPorts) {
-      processes.push(await launch('decision-proxy', { ...common, ...serviceUrls }, { port: port! }));
+      // Replicas share the KEK (each opens what another sealed); tests' MCP upstreams listen on 127.0.0.1.
+      processes.push(
+        await launch('decision-proxy', { MCP_UPSTREAMS_ALLOW_PRIVATE: 'true', ...common, ...serviceUrls, MCP_UPSTREAMS_KEK: mcpUpstreamsKek }, { port: port! }),
+      );
     }
     for (const [i, port] of gatewayPorts.entries()) {
       processes.push(

@@ -155,11 +155,20 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
     });
 
     it('unknown servers, other orgs and missing keys get HTTP errors, not MCP', async () => {
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      };
       const headers = { accept: 'application/json, text/event-stream' };
       expect((await writer.post('/mcp/nope', init, headers)).status).toBe(404);
       expect((await otherOrg.post('/mcp/files', init, headers)).status).toBe(404);
-      const anonymous = await fetch(`${sys.url}/mcp/files`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(init) });
+      const anonymous = await fetch(`${sys.url}/mcp/files`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(init),
+      });
       expect(anonymous.status).toBe(401);
       // Another org cannot ride this agent's session.
       const sessionId = (agent.transport as StreamableHTTPClientTransport).sessionId!;

@@ -1,7 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
-import { isPublicAddress, parseRetryAfter, type AttemptResult } from '../../domain';
+import type { lookup as dnsLookup } from 'node:dns';
+import { isIP } from 'node:net';
+import { request, type Agent } from 'undici';
+import { destinationHost, destinationProblem, isDestinationRefused, isPublicAddress, safeDispatcher } from '@igw/http';
+import { parseRetryAfter, type AttemptResult } from '../../domain';
 import type { OutgoingWebhook, WebhookSender } from '../../application/ports/webhook-sender.port';
 
 export interface HttpWebhookSenderOptions {
@@ -13,25 +14,6 @@ export interface HttpWebhookSenderOptions {
   lookup?: typeof dnsLookup;
 }
 
-export class DestinationRefusedError extends Error {}
-
-/**
- * A `lookup` for the connection that refuses names resolving to non-public addresses, so the
- * address checked is the address connected to (no DNS-rebinding window between check and use).
- */
-export function safeLookup(allowPrivate: boolean, resolve: typeof dnsLookup = dnsLookup): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = (addresses as unknown as LookupAddress[]).filter((a) => allowPrivate || isPublicAddress(a.address));
-      const [first] = list;
-      if (!first) return callback(new DestinationRefusedError(`${hostname} resolves only to private, loopback or link-local addresses`), '', 0);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      callback(null, first.address, first.family);
-    });
-  };
-}
-
 /**
  * Delivers over HTTP(S) with undici: POST, redirects not followed (a 3xx is a failed attempt), the
  * response body discarded, one deadline per attempt. Destinations are checked at connect time
@@ -41,19 +23,21 @@ export class HttpWebhookSender implements WebhookSender {
   private readonly agent: Agent;
 
   constructor(private readonly options: HttpWebhookSenderOptions) {
-    this.agent = new Agent({
+    this.agent = safeDispatcher({
+      allowPrivate: options.allowPrivate,
+      timeoutMs: options.timeoutMs,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
       // At least a round's worth per origin: an attempt's deadline must not be spent queueing for
       // a connection behind other deliveries to the same receiver.
       connections: 128,
       keepAliveTimeout: 10_000,
-      connect: { timeout: options.timeoutMs, lookup: safeLookup(options.allowPrivate, options.lookup) },
     });
   }
 
   async send(out: OutgoingWebhook): Promise<AttemptResult> {
     let host: string;
     try {
-      host = new URL(out.url).hostname.replace(/^\[|\]$/g, '');
+      host = destinationHost(out.url);
     } catch {
       return { status: null, error: 'invalid url' };
     }
@@ -73,7 +57,7 @@ export class HttpWebhookSender implements WebhookSender {
       return { status: res.statusCode, retryAfterS: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, new Date()) };
     } catch (err) {
       const e = err as Error & { cause?: Error };
-      const refused = e instanceof DestinationRefusedError || e.cause instanceof DestinationRefusedError;
+      const refused = isDestinationRefused(e);
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.name ?? '') || /Timeout/.test(e.constructor?.name ?? '');
       return {
         status: null,
@@ -86,17 +70,8 @@ export class HttpWebhookSender implements WebhookSender {
     }
   }
 
-  async destinationProblem(url: string): Promise<string | null> {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host)) return this.options.allowPrivate || isPublicAddress(host) ? null : `url points at ${host}, which is not a public address`;
-    const resolve = this.options.lookup ?? dnsLookup;
-    const addresses = await new Promise<LookupAddress[] | null>((done) =>
-      resolve(host, { all: true }, (err, list) => done(err ? null : (list as unknown as LookupAddress[]))),
-    );
-    if (addresses === null || addresses.length === 0) return `url host ${host} does not resolve`;
-    if (this.options.allowPrivate) return null;
-    const bad = addresses.find((a) => !isPublicAddress(a.address));
-    return bad ? `url host ${host} resolves to ${bad.address}, which is not a public address` : null;
+  destinationProblem(url: string): Promise<string | null> {
+    return destinationProblem(url, { allowPrivate: this.options.allowPrivate, ...(this.options.lookup ? { lookup: this.options.lookup } : {}) });
   }
 
   close(): Promise<void> {

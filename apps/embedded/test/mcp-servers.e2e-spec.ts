@@ -1,0 +1,3 @@
+import { describeMcpServers, startEmbeddedSystem } from '@igw/testing';
+
+describeMcpServers('embedded', (env) => startEmbeddedSystem({ env }));
