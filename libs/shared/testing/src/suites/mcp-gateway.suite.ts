@@ -17,6 +17,7 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
     let sys: TestSystem;
     let upstream: McpUpstream;
     let writer: Client;
+    let approver: Client;
     let writerKey: string;
     let otherOrg: Client;
     const open: McpClient[] = [];
@@ -32,7 +33,7 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
         audience,
         ttl_seconds: 600,
       });
-      expect(res.status).toBe(200);
+      expect({ status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ status: 200, body: 'ok' });
       return res.body as { credential: string; cred_id: string };
     };
     const connect = async (server: string, headers: Record<string, string>): Promise<McpClient> => {
@@ -52,6 +53,7 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       const admin = client(sys.url, sys.adminKey);
       writerKey = await mintKey(admin, 'mcp-writer', 'policy_write');
       writer = client(sys.url, writerKey);
+      approver = client(sys.url, await mintKey(admin, 'mcp-approver', 'policy_write'));
       otherOrg = await otherOrgClient(sys, 'mcp-other');
       const card = {
         id: cardId,
@@ -68,7 +70,7 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       expect((await writer.post('/v1/intent-cards', card)).status).toBe(201);
       expect((await writer.post('/v1/mcp-servers', { name: 'files', url: upstream.url, headers: { 'x-upstream-secret': 's3cret' } })).status).toBe(201);
       expect((await writer.post('/v1/mcp-servers', { name: 'down', url: `http://127.0.0.1:${await freePort()}/mcp` })).status).toBe(201);
-      mandate = await dispense('files', ['files.read', 'files.delete', 'files.export', 'files.archive', 'files.purge']);
+      mandate = await dispense('files', ['files.read', 'files.delete', 'files.export', 'files.archive']);
       agent = await connect('files', { authorization: `Bearer ${writerKey}`, 'x-service-mandate': mandate.credential });
     });
 
@@ -94,7 +96,14 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       expect(upstream.callsOf('archive').at(-1)?.headers['x-upstream-secret']).toBe('s3cret');
       const rec = await writer.get(`/v1/mcp-proxy/decisions/${id}`);
       expect(rec.status).toBe(200);
-      expect(rec.body).toMatchObject({ decision_id: id, kind: 'allow', operation: 'files.archive', surface: 'mcp' });
+      expect(rec.body).toMatchObject({
+        decision_id: id,
+        decision: { kind: 'allow' },
+        operation: 'files.archive',
+        surface: 'mcp',
+        audience: 'files',
+        target_resource: 'mcp://files/archive',
+      });
     });
 
     it('never forwards a forbidden call: a tool error with the deny decision', async () => {
@@ -110,7 +119,7 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       const decision = (first.structuredContent as { decision: { kind: string; approval_request_id: string } }).decision;
       expect(decision.kind).toBe('approval');
       expect(upstream.callsOf('export')).toHaveLength(0);
-      expect((await writer.post(`/v1/approvals/${decision.approval_request_id}/approve`, {})).status).toBe(200);
+      expect((await approver.post(`/v1/approvals/${decision.approval_request_id}/approve`, {})).status).toBe(200);
       const second = await call(agent, 'export', { path: '/reports/q3.csv' });
       expect(second.isError).toBeFalsy();
       expect(upstream.callsOf('export')).toHaveLength(1);
