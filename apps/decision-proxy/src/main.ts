@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { APPROVALS_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/contracts';
+import { APPROVALS_API, INTENT_EVALUATOR_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { HttpApprovalsClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
+import { HttpApprovalsClient, HttpIntentEvaluatorClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
 import {
   DECISION_PROXY_MIGRATIONS,
   DECISION_PROXY_SCHEMA,
@@ -26,6 +26,7 @@ runApp('decision-proxy', async () => {
     'POLICY_REGISTRY_URL',
     'APPROVALS_URL',
     'MANDATE_ISSUER_URL',
+    'INTENT_EVALUATOR_URL',
   ]);
 
   const svc = await openService(config, 'decision-proxy', { schema: DECISION_PROXY_SCHEMA, migrations: DECISION_PROXY_MIGRATIONS });
@@ -34,6 +35,7 @@ runApp('decision-proxy', async () => {
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, token, { service: 'policy-registry' });
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL, token, { service: 'approvals' });
   const issuerHttp = new InternalServiceClient(config.MANDATE_ISSUER_URL, token, { service: 'mandate-issuer' });
+  const evaluatorHttp = new InternalServiceClient(config.INTENT_EVALUATOR_URL, token, { service: 'intent-evaluator' });
   // Ready once cards and revocations of every org that has any are loaded from their owners.
   const readModels = new ReadModelTracker();
   const checks = serviceChecks(svc, readModels);
@@ -57,6 +59,7 @@ runApp('decision-proxy', async () => {
           { provide: POLICY_REGISTRY_API, useValue: new HttpPolicyRegistryClient(registryHttp, 'svc:decision-proxy') },
           { provide: APPROVALS_API, useValue: new HttpApprovalsClient(approvalsHttp) },
           { provide: MANDATE_ISSUER_API, useValue: new HttpMandateIssuerClient(issuerHttp, 'svc:decision-proxy') },
+          { provide: INTENT_EVALUATOR_API, useValue: new HttpIntentEvaluatorClient(evaluatorHttp) },
           // Fixed by configuration: never a URL named by a token.
           { provide: JWKS_SOURCE, useValue: new HttpJwksSource(`${config.MANDATE_ISSUER_URL}/v1/mandate/jwks`) },
         ],
@@ -65,7 +68,7 @@ runApp('decision-proxy', async () => {
     checks,
     redisWarning: 'redis is not reachable yet; decisions answer 503 until it is',
     release: async () => {
-      await Promise.all([registryHttp.close(), approvalsHttp.close(), issuerHttp.close()]);
+      await Promise.all([registryHttp.close(), approvalsHttp.close(), issuerHttp.close(), evaluatorHttp.close()]);
     },
   });
 });

@@ -71,6 +71,19 @@ runApp('intent-gateway', async () => {
     imports: [registryModule],
   });
 
+  const evaluatorModule = IntentEvaluatorModule.register({
+    db: evaluator.db,
+    notifier: evaluator.notifier,
+    deadLetters: evaluator.deadLetters,
+    readModels,
+    bus,
+    readModelGroup: 'intent-evaluator.read-model',
+    versionBoard,
+    ...evaluatorOptions,
+    // The in-process POLICY_REGISTRY_API and APPROVALS_API.
+    imports: [registryModule, approvalsModule],
+  });
+
   @Module({
     imports: [
       ApiGatewayModule.register({
@@ -81,18 +94,7 @@ runApp('intent-gateway', async () => {
       }),
       registryModule,
       approvalsModule,
-      IntentEvaluatorModule.register({
-        db: evaluator.db,
-        notifier: evaluator.notifier,
-        deadLetters: evaluator.deadLetters,
-        readModels,
-        bus,
-        readModelGroup: 'intent-evaluator.read-model',
-        versionBoard,
-        ...evaluatorOptions,
-        // The in-process POLICY_REGISTRY_API and APPROVALS_API.
-        imports: [registryModule, approvalsModule],
-      }),
+      evaluatorModule,
       issuerModule,
       DecisionProxyModule.register({
         db: proxy.db,
@@ -103,8 +105,8 @@ runApp('intent-gateway', async () => {
         readModelGroup: 'decision-proxy.read-model',
         versionBoard,
         ...decisionProxySettings(proxyConfig),
-        // In-process registry, approvals and issuer (revocations); the issuer's key ring is the JWKS.
-        imports: [registryModule, approvalsModule, issuerModule],
+        // In-process registry, approvals, issuer (revocations) and evaluator (the MCP legacy path); the issuer's key ring is the JWKS.
+        imports: [registryModule, approvalsModule, issuerModule, evaluatorModule],
         providers: [{ provide: JWKS_SOURCE, useFactory: (ring: KeyRing) => ({ fetch: async () => ring.jwks().body as JwkSet }), inject: [KeyRing] }],
       }),
       WebhookDispatcherModule.register({

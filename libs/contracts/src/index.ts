@@ -8,6 +8,7 @@ export * from './http/api-keys.dto';
 export * from './http/service-routes';
 export * from './http/approvals.dto';
 export * from './http/policy-registry-api';
+export * from './http/intent-evaluator-api';
 export * from './http/mandate-issuer-api';
 export * from './http/intent-evaluation.dto';
 export * from './http/mandates.dto';

@@ -16,6 +16,10 @@ export class DecisionProxyConfig extends BaseConfig {
   @ServiceUrlSetting('APPROVALS_URL')
   APPROVALS_URL?: string;
 
+  /** The MCP proxy's legacy path (tools/call without a mandate) is evaluated there (DESIGN 6.13). */
+  @ServiceUrlSetting('INTENT_EVALUATOR_URL')
+  INTENT_EVALUATOR_URL?: string;
+
   /** The issuer's JWKS and revocations come from here; never from a URL named in a token. */
   @ServiceUrlSetting('MANDATE_ISSUER_URL')
   MANDATE_ISSUER_URL?: string;

@@ -8,6 +8,7 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
+import { INTENT_EVALUATOR_API, type IntentEvaluatorApi } from '@igw/contracts';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions, type ReadModelTracker } from '@igw/events';
 import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
@@ -88,13 +89,21 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
       EvaluateIntentUseCase,
       ListIntentHistoryUseCase,
       VerifyGrantUseCase,
+      // Other modules of the process (the MCP proxy's legacy path) evaluate as the caller would.
+      {
+        provide: INTENT_EVALUATOR_API,
+        useFactory: (evaluate: EvaluateIntentUseCase): IntentEvaluatorApi => ({
+          evaluate: (caller, request) => evaluate.execute({ orgId: caller.orgId, keyId: caller.keyId, scope: 'read_only' }, request),
+        }),
+        inject: [EvaluateIntentUseCase],
+      },
     ];
     return {
       module: IntentEvaluatorModule,
       imports: options.imports ?? [],
       controllers: [IntentEvaluationHttpController, GrantsHttpController],
       providers,
-      exports: [EvaluateIntentUseCase, VerifyGrantUseCase, ActiveIntentionsReadModel],
+      exports: [EvaluateIntentUseCase, VerifyGrantUseCase, ActiveIntentionsReadModel, INTENT_EVALUATOR_API],
     };
   }
 

@@ -111,3 +111,27 @@ export function planMcpCall(server: string, tool: string, args: Record<string, u
   }
   return { forward: true, tool, arguments: args, maskResult: [] };
 }
+
+/** What the proxy reads of a legacy-path evaluation (DESIGN 6.4). */
+export interface LegacyEvaluation {
+  outcome: string;
+  intent_label: string;
+  approval_request_id: string | null;
+  reason?: string | null;
+}
+
+/** Outcomes that let a legacy-path call through (`shadow_denied`: only asked for on a shadow server). */
+const LEGACY_FORWARDED = new Set(['allowed', 'approved', 'shadow_denied']);
+
+/** The plan for a call without a mandate, from its evaluation (DESIGN 6.13, legacy path). */
+export function planLegacyMcpCall(tool: string, args: Record<string, unknown>, evaluation: LegacyEvaluation): McpCallPlan {
+  if (LEGACY_FORWARDED.has(evaluation.outcome)) return { forward: true, tool, arguments: args, maskResult: [] };
+  if (evaluation.outcome === 'pending_approval') {
+    return {
+      forward: false,
+      text: `pending_approval: wait until approval request ${String(evaluation.approval_request_id)} is approved, then repeat the identical call`,
+    };
+  }
+  const why = evaluation.reason ?? (evaluation.intent_label === 'ambient' ? 'ambient' : evaluation.outcome);
+  return { forward: false, text: `${evaluation.outcome} (${why}): no published intention of this organisation allows ${tool} as called` };
+}

@@ -10,6 +10,7 @@ export * from './testing/service-test-app';
 export * from './internal-client/internal-caller-headers';
 export * from './internal-client/internal-service.client';
 export * from './internal-client/http-approvals.client';
+export * from './internal-client/http-intent-evaluator.client';
 export * from './internal-client/http-policy-registry.client';
 export * from './internal-client/http-mandate-issuer.client';
 export * from './outbound/bounded-request';

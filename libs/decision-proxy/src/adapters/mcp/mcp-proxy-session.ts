@@ -222,15 +222,14 @@ export class McpProxySession {
     const args = isObject(params.arguments) ? params.arguments : {};
     let enforced;
     try {
-      enforced = await this.deps.enforce.execute(this.owner, token, server, params.name, args, isObject(params._meta) ? params._meta : {});
+      enforced = await this.deps.enforce.execute(this.owner, token, this.upstream.server, params.name, args, isObject(params._meta) ? params._meta : {});
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       // Not decided (bad mandate, unknown card, a dependency down): never forwarded.
       return toolError(`${err.code}: ${err.message}`, { error: { code: err.code, message: err.message } }, {});
     }
-    const { decision, plan } = enforced;
-    const meta = { 'igw/decision_id': decision.decision_id };
-    if (!plan.forward) return toolError(plan.text, { decision }, meta);
+    const { plan, meta, verdict } = enforced;
+    if (!plan.forward) return toolError(plan.text, verdict, meta);
 
     let result: CallToolResult;
     try {
@@ -241,7 +240,7 @@ export class McpProxySession {
       })) as CallToolResult;
     } catch (err) {
       const message = `upstream ${server} did not answer: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
-      return toolError(`upstream_unavailable: ${message}`, { error: { code: 'upstream_unavailable', message }, decision }, meta);
+      return toolError(`upstream_unavailable: ${message}`, { error: { code: 'upstream_unavailable', message }, ...verdict }, meta);
     }
     const masked =
       plan.maskResult.length > 0 && isObject(result.structuredContent) ? { structuredContent: maskPaths(result.structuredContent, plan.maskResult) } : {};

@@ -144,6 +144,52 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       expect(upstream.callsOf('archive').at(-1)?.arguments).toEqual({ path: '/docs/c.md' });
     });
 
+    it('a call without a mandate is evaluated on the legacy path: allowed forwards, ambient is refused', async () => {
+      const created = await writer.post('/v1/intentions', {
+        label: 'files.read_document',
+        intent_class: 'lookup',
+        display_name: 'Read a document from the files server',
+        description: 'Read one document by path to answer a question.',
+      });
+      expect(created.status).toBe(201);
+      expect((await writer.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+      const legacy = await connect('files', { authorization: `Bearer ${writerKey}` });
+      // Without a mandate nothing is filtered: each call is evaluated on its own.
+      expect((await legacy.listTools()).tools).toHaveLength(6);
+      const reads = upstream.callsOf('read').length;
+      const allowed = await call(legacy, 'read', { path: '/docs/d.md' });
+      expect(allowed.isError).toBeFalsy();
+      expect(upstream.callsOf('read')).toHaveLength(reads + 1);
+      const eventId = allowed._meta?.['igw/intent_event_id'] as string;
+      expect(eventId).toEqual(expect.any(String));
+      const history = await writer.get('/v1/intent/history?limit=200');
+      expect(history.body.data.find((e: { id: string }) => e.id === eventId)).toMatchObject({
+        outcome: 'allowed',
+        tool_name: 'files.read',
+        user_id: 'agent:files-bot',
+      });
+
+      const refused = await call(legacy, 'admin_reset', { path: '/' });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ evaluation: { outcome: 'denied', intent_label: 'ambient' } });
+      expect((refused.structuredContent as { evaluation: Record<string, unknown> }).evaluation['grant']).toBeUndefined();
+      expect(upstream.callsOf('admin_reset')).toHaveLength(0);
+    });
+
+    it('a shadow server forwards what the legacy path would refuse, recorded as shadow_denied', async () => {
+      expect((await writer.post('/v1/mcp-servers', { name: 'files-shadow', url: upstream.url, shadow: true })).status).toBe(201);
+      const legacy = await connect('files-shadow', { authorization: `Bearer ${writerKey}` });
+      const result = await call(legacy, 'admin_reset', { path: '/tmp' });
+      expect(result.isError).toBeFalsy();
+      expect(upstream.callsOf('admin_reset')).toHaveLength(1);
+      const eventId = result._meta?.['igw/intent_event_id'] as string;
+      const history = await writer.get('/v1/intent/history?limit=200');
+      expect(history.body.data.find((e: { id: string }) => e.id === eventId)).toMatchObject({
+        outcome: 'shadow_denied',
+        tool_name: 'files-shadow.admin_reset',
+      });
+    });
+
     it('an unreachable upstream: the call is decided and answers upstream_unavailable', async () => {
       const m = await dispense('down', ['down.*']);
       const down = await connect('down', { authorization: `Bearer ${writerKey}`, 'x-service-mandate': m.credential });
