@@ -1,0 +1,159 @@
+import type { EvaluateIntentRequestDto, EvaluateIntentResponseDto, IntentEvaluatorApi, McpProxyCallDto } from '@igw/contracts';
+import { AppError, type Caller } from '@igw/kernel';
+import { compileCard, type CompiledCard } from '../../domain';
+import type { McpUpstreams, OpenedMcpUpstream } from '../ports/mcp-upstreams.port';
+import type { VerifiedMandateClaims } from '../verification/mandate-verifier.port';
+import type { DecideToolCallUseCase } from './decide-tool-call.use-case';
+import { EnforceMcpToolCallUseCase } from './enforce-mcp-tool-call.use-case';
+import { ListMcpToolsUseCase } from './list-mcp-tools.use-case';
+import { OpenMcpUpstreamUseCase } from './open-mcp-upstream.use-case';
+
+const CALLER: Caller = { orgId: 'org_1', keyId: 'key_1', scope: 'read_only' };
+const SERVER = { name: 'files', shadow: false };
+
+const card: CompiledCard = compileCard({
+  id: 'files-agent',
+  version: 1,
+  shadow: false,
+  allowed_scope: { operations: ['files.*'], resources: ['mcp://files/**'], forbidden_operations: ['files.purge'] },
+  rules: [],
+});
+const claims = {
+  sub: 'agent-1',
+  org: 'org_1',
+  intent_id: 'files-agent',
+  jti: 'cred_1',
+  scope: { operations: ['files.read', 'files.delete', 'files.purge'], resources: ['mcp://files/**'], forbidden_operations: [] },
+} as unknown as VerifiedMandateClaims;
+
+/** The engine as the MCP use cases see it: what they asked, and a decision to answer with. */
+function fakeDecide(decision: Record<string, unknown> = { kind: 'allow', decision_id: 'dec_1' }) {
+  const asked: { token: string | undefined; request?: McpProxyCallDto; audience?: string }[] = [];
+  const decide = {
+    execute: async (_caller: Caller, token: string | undefined, request: McpProxyCallDto) => {
+      asked.push({ token, request });
+      return { body: { decision, mandate: { cred_id: 'cred_1', prompt_id: null, intent_id: 'files-agent' } } };
+    },
+    mandateAndCard: async (_caller: Caller, token: string | undefined, audience: string) => {
+      asked.push({ token, audience });
+      if (token === 'revoked') throw new AppError('unauthenticated', 'mandate_invalid', 'mandate is not valid');
+      return { claims, card };
+    },
+  };
+  return { decide: decide as unknown as DecideToolCallUseCase, asked };
+}
+
+function fakeEvaluator(outcome: EvaluateIntentResponseDto['outcome'], extra: Partial<EvaluateIntentResponseDto> = {}) {
+  const asked: EvaluateIntentRequestDto[] = [];
+  const evaluator: IntentEvaluatorApi = {
+    evaluate: async (_caller, request) => {
+      asked.push(request);
+      return {
+        outcome,
+        intent_label: 'files.read_document',
+        intent_event_id: 'iev_1',
+        approval_request_id: null,
+        grant: 'grant.jws',
+        ...extra,
+      } as EvaluateIntentResponseDto;
+    },
+  };
+  return { evaluator, asked };
+}
+
+describe('EnforceMcpToolCallUseCase', () => {
+  it('mandate path: the tool is the action, _meta the context, the server the audience', async () => {
+    const { decide, asked } = fakeDecide();
+    const enforce = new EnforceMcpToolCallUseCase(decide, fakeEvaluator('allowed').evaluator);
+    const out = await enforce.execute(CALLER, 'tok', SERVER, 'read', { path: '/a' }, { actor: 'agent-1', prompt_id: 'p1', progressToken: 7 });
+    expect(asked[0]?.request).toEqual({
+      action: { surface: 'mcp', operation: 'files.read', target_resource: 'mcp://files/read', arguments: { path: '/a' } },
+      context: { actor: 'agent-1', prompt_id: 'p1' },
+      audience: 'files',
+    });
+    expect(out).toEqual({
+      plan: { forward: true, tool: 'read', arguments: { path: '/a' }, maskResult: [] },
+      meta: { 'igw/decision_id': 'dec_1' },
+      verdict: { decision: { kind: 'allow', decision_id: 'dec_1' } },
+    });
+  });
+
+  it('mandate path: a blocking decision is a refusal carrying the decision', async () => {
+    const decision = { kind: 'approval', decision_id: 'dec_2', approval_request_id: 'apr_1' };
+    const enforce = new EnforceMcpToolCallUseCase(fakeDecide(decision).decide, fakeEvaluator('allowed').evaluator);
+    const out = await enforce.execute(CALLER, 'tok', SERVER, 'export', {}, {});
+    expect(out.plan.forward).toBe(false);
+    expect(out.verdict).toEqual({ decision });
+  });
+
+  it('legacy path: evaluates S.T as the actor, in shadow mode on a shadow server, and never shows the grant', async () => {
+    const { evaluator, asked } = fakeEvaluator('allowed');
+    const { decide, asked: decided } = fakeDecide();
+    const enforce = new EnforceMcpToolCallUseCase(decide, evaluator);
+    const out = await enforce.execute(CALLER, undefined, { name: 'files', shadow: true }, 'read', { path: '/a' }, { actor: 'agent-1' });
+    expect(decided).toHaveLength(0);
+    expect(asked).toEqual([{ tool_call: { name: 'files.read', arguments: { path: '/a' } }, user_id: 'agent-1', shadow_mode: true }]);
+    expect(out.plan).toEqual({ forward: true, tool: 'read', arguments: { path: '/a' }, maskResult: [] });
+    expect(out.meta).toEqual({ 'igw/intent_event_id': 'iev_1' });
+    expect(out.verdict['evaluation']).not.toHaveProperty('grant');
+  });
+
+  it.each([
+    ['allowed', true],
+    ['approved', true],
+    ['shadow_denied', true],
+    ['denied', false],
+    ['pending_approval', false],
+  ] as const)('legacy path: %s forwarded = %s', async (outcome, forwarded) => {
+    const enforce = new EnforceMcpToolCallUseCase(fakeDecide().decide, fakeEvaluator(outcome, { approval_request_id: 'apr_9' }).evaluator);
+    const out = await enforce.execute(CALLER, undefined, SERVER, 'read', {}, {});
+    expect(out.plan.forward).toBe(forwarded);
+    if (outcome === 'pending_approval' && !out.plan.forward) expect(out.plan.text).toMatch(/apr_9/);
+  });
+});
+
+describe('ListMcpToolsUseCase', () => {
+  const tools = ['read', 'delete', 'purge', 'export'].map((name) => ({ name }));
+
+  it('with a mandate: only tools in both scopes and not forbidden, the mandate verified for the server', async () => {
+    const { decide, asked } = fakeDecide();
+    const visible = await new ListMcpToolsUseCase(decide).execute(CALLER, 'tok', 'files', tools);
+    expect(visible.map((t) => t.name)).toEqual(['read', 'delete']);
+    expect(asked).toEqual([{ token: 'tok', audience: 'files' }]);
+  });
+
+  it('without a mandate: every tool (each call is evaluated on its own)', async () => {
+    expect(await new ListMcpToolsUseCase(fakeDecide().decide).execute(CALLER, undefined, 'files', tools)).toEqual(tools);
+  });
+});
+
+describe('OpenMcpUpstreamUseCase', () => {
+  const opened: OpenedMcpUpstream = {
+    server: { id: 'mcs_1', orgId: 'org_1', name: 'files', url: 'https://files.example/mcp', headerNames: [], shadow: false, createdAt: new Date() },
+    headers: {},
+  };
+  const upstreams = (found: OpenedMcpUpstream | null): McpUpstreams & { asked: string[] } => {
+    const asked: string[] = [];
+    return { asked, resolve: async (orgId, name) => (asked.push(`${orgId}/${name}`), found) };
+  };
+
+  it('resolves the org’s server by name', async () => {
+    const registry = upstreams(opened);
+    await expect(new OpenMcpUpstreamUseCase(registry, fakeDecide().decide).execute(CALLER, 'files', undefined)).resolves.toBe(opened);
+    expect(registry.asked).toEqual(['org_1/files']);
+  });
+
+  it('an unknown server is 404', async () => {
+    await expect(new OpenMcpUpstreamUseCase(upstreams(null), fakeDecide().decide).execute(CALLER, 'nope', undefined)).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+  });
+
+  it('a refused mandate stops the request before the registry is asked', async () => {
+    const registry = upstreams(opened);
+    await expect(new OpenMcpUpstreamUseCase(registry, fakeDecide().decide).execute(CALLER, 'files', 'revoked')).rejects.toMatchObject({
+      code: 'mandate_invalid',
+    });
+    expect(registry.asked).toEqual([]);
+  });
+});
