@@ -12,6 +12,7 @@ describe('DecisionProxyConfig: the MCP upstreams settings', () => {
     POLICY_REGISTRY_URL: 'http://127.0.0.1:8081',
     APPROVALS_URL: 'http://127.0.0.1:8085',
     MANDATE_ISSUER_URL: 'http://127.0.0.1:8083',
+    INTENT_EVALUATOR_URL: 'http://127.0.0.1:8082',
     DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/postgres',
     KAFKA_BROKERS: '127.0.0.1:9092',
     REDIS_URL: 'redis://127.0.0.1:6379',
