@@ -277,7 +277,9 @@ async function main() {
   if (scenario.collect) result.collected = scenario.collect(params);
   await Promise.race([pool.close(), sleep(2000)]).catch(() => {});
   await pool.destroy().catch(() => {});
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  // Exit once the line is out: a scenario's own connections (mcp-tools-call's SDK clients, on the
+  // global fetch's keep-alive sockets) would otherwise keep the process alive for their idle timeout.
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
 }
 
 main().catch((err) => {

@@ -24,6 +24,7 @@
 // is loaded (dynamic import) only when a client or the upstream is needed.
 import { createServer } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
+import { cpuSeconds } from './cpu-time.mjs';
 
 /** The upstream's name at the gateway: tool T is operation `${SERVER}.T` on `mcp://${SERVER}/T`. */
 const SERVER = 'bench-echo';
@@ -225,10 +226,16 @@ async function run(ctx) {
     const load = async (label, params, cpuPids) => {
       ctx.log(`${ctx.mode} mcp-tools-call ${label}: ${CONNECTIONS} SDK clients, ${ctx.warmupS} s warm-up + ${ctx.durationS} s measured...`);
       const before = upstream.calls();
+      // Diagnostics (whole job, warm-up included): the CPU of the system and of the upstream, to
+      // see e.g. a system still busy after start-up during the direct load.
+      const [sys0, up0, t0] = [cpuSeconds(ctx.appPids), cpuSeconds([process.pid]), performance.now()];
       const r = await ctx.runLoader({ params, connections: CONNECTIONS, warmupS: ctx.warmupS, durationS: ctx.durationS, cpuPids });
+      const wallS = (performance.now() - t0) / 1000;
+      const share = (a, b) => (a === null || b === null ? '?' : `${Math.round(((b - a) / wallS) * 100)} %`);
       ctx.log(
         `${ctx.mode} mcp-tools-call ${label}: ${r.ops} calls in ${r.measured_s} s, mean ${r.mean_ms} ms, p90 ${r.p90_ms} ms, max ${r.max_ms} ms; ` +
-          `${upstream.calls() - before} reached the upstream` +
+          `${upstream.calls() - before} reached the upstream; CPU over the job (${wallS.toFixed(1)} s, one core = 100 %): system ${share(sys0, cpuSeconds(ctx.appPids))}, ` +
+          `upstream ${share(up0, cpuSeconds([process.pid]))}` +
           (r.errors ? `; errors ${JSON.stringify(r.error_samples)}` : ''),
       );
       if (r.timed_out) throw new Error(`the ${label} load hit the loader's time limit`);
