@@ -23,6 +23,9 @@
 // `collected`: what the scenario's optional collect(params) returns after the run (the
 // webhook-delivery scenario: which event each op caused and when its call returned). Not on a
 // result printed at the hard time limit.
+// A scenario's optional prepare(params, { connections }) is awaited before the clock starts (not
+// timed, not under the hard limit: mcp-tools-call opens one MCP session per loop there), and its
+// optional teardown(params) after the load (at most 5 s, before collect).
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -144,6 +147,8 @@ async function main() {
     connectTimeout: 10_000,
   });
   const http = makeHttp(pool, job.headers ?? {});
+  // Before the clock starts: per-loop state the ops need (mcp-tools-call: an SDK client and its session each).
+  if (scenario.prepare) await scenario.prepare(params, { connections });
 
   let seq = 0;
   let inFlight = 0;
@@ -268,10 +273,13 @@ async function main() {
   stopCpu();
   clearTimeout(hardStop);
   const result = finish(lastEnd);
+  if (scenario.teardown) await Promise.race([scenario.teardown(params), sleep(5000)]).catch(() => {});
   if (scenario.collect) result.collected = scenario.collect(params);
   await Promise.race([pool.close(), sleep(2000)]).catch(() => {});
   await pool.destroy().catch(() => {});
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  // Exit once the line is out: a scenario's own connections (mcp-tools-call's SDK clients, on the
+  // global fetch's keep-alive sockets) would otherwise keep the process alive for their idle timeout.
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
 }
 
 main().catch((err) => {

@@ -11,7 +11,7 @@
 // node:http server) once per bench run, in the first mode whose setup succeeds, and print the peer
 // lines and a ratio line (ours/peer) after our line in every mode.
 //
-// Custom scenarios (with `run(ctx)`, e.g. webhook-delivery) do their own setup and load (through
+// Custom scenarios (with `run(ctx)`, e.g. webhook-delivery, mcp-tools-call) do their own setup and load (through
 // ctx.runLoader) and resolve with their line; see runCustom.
 //
 // Environment: BENCH_MODES (default "embedded,distributed"), BENCH_SCENARIOS (comma list of
@@ -206,7 +206,8 @@ function assertAlive(system) {
  *   mode, url, durationS (BENCH_DURATION_S or the scenario's), warmupS (BENCH_WARMUP_S or the
  *   scenario's), log(msg), api(...) with the bench key (as in setup),
  *   createOrg(name) → { key, api } a fresh org (admin key, the bench's rate limit),
- *   runLoader(job) → the loader result, assertAlive() throws when an app has exited.
+ *   runLoader(job) → the loader result, assertAlive() throws when an app has exited,
+ *   appPids: the system's process ids (a job's cpuPids).
  */
 async function runCustom(system, key, scenario, cfg) {
   const ctx = {
@@ -222,6 +223,8 @@ async function runCustom(system, key, scenario, cfg) {
     },
     runLoader: (job) => runLoader({ origin: system.url, scenario: scenario.name, ...job }),
     assertAlive: () => assertAlive(system),
+    // The system's processes, for a loader job's cpuPids (CPU per op of the system under test).
+    appPids: system.apps.map((a) => a.child.pid),
   };
   const line = await scenario.run(ctx);
   assertAlive(system);

@@ -27,9 +27,15 @@
 //   collect(params)  optional, runs in loader.mjs after the load: its JSON-serialisable result is
 //                returned as the loader result's `collected`
 //
-// Besides node: built-ins this module imports only proxy-card.mjs (constants, no side effects) and
-// webhook-delivery.mjs (node: built-ins and proxy-card.mjs; importing it starts nothing).
+//   prepare(params, { connections })  optional, runs in loader.mjs before the clock starts (not
+//                timed): per-loop state for `op` (mcp-tools-call opens an MCP session per loop)
+//   teardown(params)  optional, runs in loader.mjs after the load
+//
+// Besides node: built-ins this module imports only proxy-card.mjs (constants, no side effects),
+// webhook-delivery.mjs (node: built-ins and proxy-card.mjs; importing it starts nothing) and
+// mcp-tools-call.mjs (node: built-ins; it loads the MCP SDK only when it runs).
 import { BENCH_CALL, PROXY_CARD, PROXY_DISPENSE, PROXY_RULES, SETUP_PROBE_RULE, probeCall, until404Ends } from './proxy-card.mjs';
+import { mcpToolsCallScenario } from './mcp-tools-call.mjs';
 import { webhookDeliveryScenario } from './webhook-delivery.mjs';
 
 /** Intentions the list scenario reads back (one page: the list returns up to 200 full objects). */
@@ -376,6 +382,10 @@ scenarios.push(
 
 // Custom (run(ctx)): deliveries per second and delay of webhooks to a local receiver, in a fresh org.
 scenarios.push(webhookDeliveryScenario);
+
+// Custom (run(ctx)): an MCP tools/call through the gateway's /mcp/{name} against the same SDK
+// clients calling the upstream directly, in the same run (overhead per call).
+scenarios.push(mcpToolsCallScenario);
 
 export function findScenario(name) {
   const s = scenarios.find((x) => x.name === name);

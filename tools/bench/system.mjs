@@ -245,9 +245,20 @@ export async function startEmbedded() {
   const stop = stopOnce([() => Promise.all(apps.map((a) => a.stop())), () => rmSync(dataDir, { recursive: true, force: true })]);
   try {
     const [port] = await freePorts(1);
-    // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1.
+    // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1;
+    // MCP_UPSTREAMS_ALLOW_PRIVATE: so does the mcp-tools-call scenario's upstream.
     apps.push(
-      await startApp('embedded', { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_KEY: adminKey, PLATFORM_ADMIN_KEY: platformKey, WEBHOOKS_ALLOW_PRIVATE: 'true' }, port),
+      await startApp(
+        'embedded',
+        {
+          DATA_DIR: dataDir,
+          BOOTSTRAP_ADMIN_KEY: adminKey,
+          PLATFORM_ADMIN_KEY: platformKey,
+          WEBHOOKS_ALLOW_PRIVATE: 'true',
+          MCP_UPSTREAMS_ALLOW_PRIVATE: 'true',
+        },
+        port,
+      ),
     );
     await waitReady(apps[0].url);
   } catch (err) {
@@ -342,7 +353,14 @@ export async function startDistributed() {
     apps.push(await startApp('approvals', common, approvalsPort));
     apps.push(await startApp('intent-evaluator', { ...common, ...urls, GRANT_SIGNING_KEY: grantKey }, evaluatorPort));
     apps.push(await startApp('mandate-issuer', { ...common, ...urls, MANDATE_KEK: randomBytes(32).toString('base64url') }, issuerPort));
-    apps.push(await startApp('decision-proxy', { ...common, ...urls, MCP_UPSTREAMS_KEK: randomBytes(32).toString('base64url') }, proxyPort));
+    // MCP_UPSTREAMS_ALLOW_PRIVATE: the mcp-tools-call scenario's upstream listens on 127.0.0.1.
+    apps.push(
+      await startApp(
+        'decision-proxy',
+        { ...common, ...urls, MCP_UPSTREAMS_KEK: randomBytes(32).toString('base64url'), MCP_UPSTREAMS_ALLOW_PRIVATE: 'true' },
+        proxyPort,
+      ),
+    );
     // The gateway routes /v1/webhooks here (it refuses to start without WEBHOOK_DISPATCHER_URL);
     // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1.
     // A consumer group of its own per run: a new group starts at the latest offsets, so events other
