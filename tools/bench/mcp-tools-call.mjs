@@ -31,7 +31,7 @@ const SERVER = 'bench-echo';
 const TOOL = 'echo';
 const ACTOR = 'agent:bench-mcp';
 const PROMPT_ID = 'prm_bench_mcp';
-const CONNECTIONS = 16;
+const CONNECTIONS = Number(process.env.BENCH_MCP_CONNECTIONS ?? 16);
 
 const CARD = {
   id: 'bench-mcp-echo',
