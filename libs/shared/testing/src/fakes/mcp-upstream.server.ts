@@ -50,6 +50,13 @@ export async function startMcpUpstream(): Promise<McpUpstream> {
         },
       );
     }
+    // Not tools: the proxy passes these through unchanged.
+    server.registerResource('readme', 'file:///readme.md', { description: 'the files server readme', mimeType: 'text/markdown' }, async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# files' }],
+    }));
+    server.registerPrompt('summarise', { description: 'summarise a file', argsSchema: { path: z.string() } }, ({ path }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Summarise ${path}` } }],
+    }));
     return server;
   };
   const http: HttpServer = createServer((req, res) => {

@@ -106,6 +106,17 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       });
     });
 
+    it('passes methods other than tools/* through unchanged (resources, prompts)', async () => {
+      expect(agent.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+      const { resources } = await agent.listResources();
+      expect(resources).toEqual([expect.objectContaining({ uri: 'file:///readme.md', name: 'readme' })]);
+      expect((await agent.readResource({ uri: 'file:///readme.md' })).contents).toEqual([
+        { uri: 'file:///readme.md', mimeType: 'text/markdown', text: '# files' },
+      ]);
+      const prompt = await agent.getPrompt({ name: 'summarise', arguments: { path: '/docs/a.md' } });
+      expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Summarise /docs/a.md' } }]);
+    });
+
     it('never forwards a forbidden call: a tool error with the deny decision', async () => {
       const result = await call(agent, 'purge', { path: '/' });
       expect(result.isError).toBe(true);
