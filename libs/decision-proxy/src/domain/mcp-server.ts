@@ -1,3 +1,5 @@
+import { outboundUrlProblem } from '@igw/kernel';
+
 /**
  * An upstream MCP server an organisation registered (DESIGN 6.13): agents reach it through
  * `{base}/mcp/{name}` and every `tools/call` is decided before it is forwarded.
@@ -37,16 +39,5 @@ export function mcpToolOf(server: string, operation: string): string | null {
 
 /** The shape rules of an upstream URL (before its host is resolved); null when it is acceptable. */
 export function mcpServerUrlProblem(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'url must be an absolute http(s) URL';
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'url must use https (or http)';
-  if (parsed.username || parsed.password) return 'url must not carry credentials (use headers)';
-  if (!parsed.hostname) return 'url must name a host';
-  if (parsed.hash) return 'url must not have a fragment';
-  if (url.length > 2048) return 'url must be at most 2048 characters';
-  return null;
+  return outboundUrlProblem(url, { credentials: 'use headers', fragment: false });
 }

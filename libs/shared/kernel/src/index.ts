@@ -11,3 +11,4 @@ export * from './vocabulary';
 export * from './mandate-jwt';
 export * from './defined';
 export * from './bounded-map';
+export * from './outbound-url';

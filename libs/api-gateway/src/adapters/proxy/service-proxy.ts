@@ -12,6 +12,16 @@ const PASS_ON = ['if-none-match', 'x-service-mandate'];
 const STREAM_PASS_ON = ['accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'x-service-mandate'];
 const STREAM_PASS_BACK = ['content-type', 'cache-control', 'mcp-session-id', 'mcp-protocol-version', 'retry-after'];
 
+type HeaderBag = Record<string, string | string[] | undefined> | undefined;
+/** The string-valued headers of `from` named in `names` (lower case), copied into `into`. */
+function copyHeaders(from: HeaderBag, names: readonly string[], into: Record<string, string> = {}): Record<string, string> {
+  for (const name of names) {
+    const v = from?.[name];
+    if (typeof v === 'string') into[name] = v;
+  }
+  return into;
+}
+
 export interface ProxiedResponse {
   status: number;
   headers: Record<string, string>;
@@ -47,10 +57,7 @@ export class ServiceProxy {
     claim: () => void,
   ): Promise<void> {
     const headers: Record<string, string> = { ...internalCallerHeaders(this.internalToken, caller, req.requestId) };
-    for (const name of STREAM_PASS_ON) {
-      const v = req.headers?.[name];
-      if (typeof v === 'string') headers[name] = v;
-    }
+    copyHeaders(req.headers, STREAM_PASS_ON, headers);
     let body: string | undefined;
     if (req.body !== undefined && req.method === 'POST') {
       body = JSON.stringify(req.body);
@@ -64,13 +71,8 @@ export class ServiceProxy {
     } catch {
       throw unavailable('an internal service is unavailable; retry later');
     }
-    const out: Record<string, string> = {};
-    for (const name of STREAM_PASS_BACK) {
-      const v = answer.headers[name];
-      if (typeof v === 'string') out[name] = v;
-    }
     claim();
-    res.writeHead(answer.statusCode, out);
+    res.writeHead(answer.statusCode, copyHeaders(answer.headers, STREAM_PASS_BACK));
     res.flushHeaders();
     await pipeline(answer.body, res).catch(() => undefined);
   }
@@ -83,10 +85,7 @@ export class ServiceProxy {
     const headers: Record<string, string> = caller
       ? { ...internalCallerHeaders(this.internalToken, caller, req.requestId), accept: 'application/json' }
       : { [INTERNAL_HEADERS.token]: this.internalToken, 'x-request-id': req.requestId, accept: 'application/json' };
-    for (const name of PASS_ON) {
-      const v = req.headers?.[name];
-      if (typeof v === 'string') headers[name] = v;
-    }
+    copyHeaders(req.headers, PASS_ON, headers);
     let body: string | undefined;
     if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
       body = JSON.stringify(req.body);
@@ -98,12 +97,7 @@ export class ServiceProxy {
     } catch {
       throw unavailable('an internal service is unavailable; retry later');
     }
-    const out: Record<string, string> = {};
-    for (const name of PASS_BACK) {
-      const v = res.headers[name];
-      if (typeof v === 'string') out[name] = v;
-    }
-    return { status: res.statusCode, headers: out, body: Buffer.from(await res.body.arrayBuffer()) };
+    return { status: res.statusCode, headers: copyHeaders(res.headers, PASS_BACK), body: Buffer.from(await res.body.arrayBuffer()) };
   }
 
   async ping(): Promise<boolean> {
