@@ -1,4 +1,4 @@
-import { maskPaths, MASK, planMcpCall, redactionOf, withoutPaths } from './mcp-enforcement';
+import { maskPaths, MASK, maskToolResult, planMcpCall, redactionOf, withoutPaths } from './mcp-enforcement';
 import { mcpToolAction, mcpToolOf } from './mcp-server';
 
 describe('MCP enforcement plans (DESIGN 6.13)', () => {
@@ -78,5 +78,32 @@ describe('MCP enforcement plans (DESIGN 6.13)', () => {
     const plan = planMcpCall('files', 'delete', args, { kind: 'substitute', replacement_action: { operation: 'mail.send' } });
     expect(plan.forward).toBe(false);
     if (!plan.forward) expect(plan.text).toMatch(/not a tool of server files/);
+  });
+
+  it('masks a result field wherever the agent reads it: structured content, JSON text, repeated values', () => {
+    const structured = { path: '/a', email: 'owner@example.com', card: { number: 4111111111111111 } };
+    const result = {
+      isError: false,
+      structuredContent: structured,
+      content: [
+        { type: 'text', text: JSON.stringify(structured) },
+        { type: 'text', text: 'mail owner@example.com about card 4111111111111111' },
+        { type: 'image', data: 'owner@example.com', mimeType: 'image/png' },
+      ],
+    };
+    const masked = maskToolResult(result, [['email'], ['card', 'number']]);
+    expect(masked.structuredContent).toEqual({ path: '/a', email: MASK, card: { number: MASK } });
+    expect(masked.content).toEqual([
+      { type: 'text', text: JSON.stringify({ path: '/a', email: MASK, card: { number: MASK } }) },
+      { type: 'text', text: `mail ${MASK} about card ${MASK}` },
+      { type: 'image', data: 'owner@example.com', mimeType: 'image/png' },
+    ]);
+    expect(result.structuredContent.email).toBe('owner@example.com');
+  });
+
+  it('masks a JSON text result without structured content, and leaves results alone without paths', () => {
+    const result = { content: [{ type: 'text', text: '{"email":"a@b.co","n":1}' }] };
+    expect(maskToolResult(result, [['email']]).content).toEqual([{ type: 'text', text: `{"email":"${MASK}","n":1}` }]);
+    expect(maskToolResult(result, [])).toBe(result);
   });
 });

@@ -81,6 +81,59 @@ export function maskPaths(value: Record<string, unknown>, paths: readonly string
   return copy;
 }
 
+/** The values at `paths` of `value` (those present), as they would be written in text. */
+function valuesAt(value: Record<string, unknown>, paths: readonly string[][]): string[] {
+  const found: string[] = [];
+  for (const path of paths) {
+    let node: unknown = value;
+    for (const key of path) node = isObject(node) ? node[key] : undefined;
+    if (typeof node === 'string') found.push(node);
+    else if (node !== undefined && node !== null && typeof node !== 'boolean') found.push(JSON.stringify(node));
+  }
+  return found;
+}
+
+/** A tool result as far as masking is concerned: its structured content and its content blocks. */
+export interface MaskableToolResult {
+  structuredContent?: unknown;
+  content?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * A tool result with the fields at `paths` masked everywhere the agent would read them: in
+ * `structuredContent`, in a text block that is JSON (masked as an object), and — since servers
+ * usually repeat their structured content as text — every other occurrence in text blocks of a
+ * masked value (strings of 3 or more characters, numbers and objects as JSON).
+ */
+export function maskToolResult<T extends MaskableToolResult>(result: T, paths: readonly string[][]): T {
+  if (paths.length === 0) return result;
+  const secrets = new Set<string>();
+  const out: MaskableToolResult = { ...result };
+  if (isObject(result.structuredContent)) {
+    for (const v of valuesAt(result.structuredContent, paths)) secrets.add(v);
+    out.structuredContent = maskPaths(result.structuredContent, paths);
+  }
+  if (Array.isArray(result.content)) {
+    out.content = result.content.map((block: unknown) => {
+      if (!isObject(block) || block['type'] !== 'text' || typeof block['text'] !== 'string') return block;
+      let text = block['text'];
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (isObject(parsed)) {
+          for (const v of valuesAt(parsed, paths)) secrets.add(v);
+          text = JSON.stringify(maskPaths(parsed, paths));
+        }
+      } catch {
+        // Not JSON: plain text, masked by value below.
+      }
+      for (const secret of secrets) if (secret.length >= 3) text = text.split(secret).join(MASK);
+      return { ...block, text };
+    });
+  }
+  return out as T;
+}
+
 /** The call a downgrade or substitute names instead, on the same server; null when it cannot be made. */
 function replacement(server: string, action: unknown, args: Record<string, unknown>): { tool: string; arguments: Record<string, unknown> } | string {
   if (!isObject(action)) return 'the decision names no replacement action';

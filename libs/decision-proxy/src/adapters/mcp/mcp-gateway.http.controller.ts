@@ -42,9 +42,10 @@ export class McpGatewayHttpController {
     const id = header(sessionId);
     if (id === undefined) {
       if (!isInitialize(req.body)) throw invalidRequest('mcp-session-id header is required (open a session with initialize first)');
-      if (this.sessions.size >= this.sessions.maxSessions) throw new AppError('unavailable', 'unavailable', 'too many MCP sessions are open; retry later');
+      const refusal = this.sessions.refusal(caller.orgId);
+      if (refusal !== null) throw new AppError('rate_limited', 'rate_limited', refusal);
       const upstream = await this.upstreams.execute(caller, name, token);
-      const session = await this.sessions.open(caller, upstream);
+      const session = await this.sessions.open(caller, token !== undefined, upstream);
       reply.hijack();
       await session.transport.handleRequest(req.raw, reply.raw, req.body);
       // An initialize the transport refused leaves a session without an id: drop it.
@@ -76,14 +77,16 @@ export class McpGatewayHttpController {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    await this.relay(caller, name, header(sessionId), undefined, req, reply);
+    // Ending its own session needs no mandate.
+    await this.relay(caller, name, header(sessionId), null, req, reply);
   }
 
   private async relay(
     caller: Caller,
     name: string,
     id: string | undefined,
-    token: string | undefined,
+    /** The request's mandate; null for a DELETE, which needs none. */
+    token: string | undefined | null,
     req: FastifyRequest,
     reply: FastifyReply,
   ): Promise<void> {
@@ -91,7 +94,16 @@ export class McpGatewayHttpController {
     const session = this.sessions.find(id, caller, name);
     // Unknown, expired or someone else's: the agent starts a new session (MCP: 404).
     if (session === null) throw new AppError('not_found', 'not_found', `MCP session ${id} is not open on ${name}`);
-    await this.upstreams.checkMandate(caller, name, token);
+    // The path is chosen when the session opens: a mandate session never falls back to the legacy path.
+    if (token === null) {
+      // DELETE: the owner ends the session whatever its path.
+    } else if (session.mandatePath && token === undefined) {
+      throw new AppError('unauthenticated', 'mandate_invalid', 'this MCP session was opened with a mandate: every request must carry X-Service-Mandate');
+    } else if (!session.mandatePath && token !== undefined) {
+      throw invalidRequest('this MCP session was opened without a mandate (legacy path): open a new session to use one');
+    } else {
+      await this.upstreams.checkMandate(caller, name, token);
+    }
     reply.hijack();
     await session.transport.handleRequest(req.raw, reply.raw, req.body);
   }

@@ -21,7 +21,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, type Caller } from '@igw/kernel';
-import { maskPaths } from '../../domain';
+import { maskToolResult } from '../../domain';
 import type { OpenedMcpUpstream } from '../../application/ports/mcp-upstreams.port';
 import type { EnforceMcpToolCallUseCase } from '../../application/use-cases/enforce-mcp-tool-call.use-case';
 import type { ListMcpToolsUseCase } from '../../application/use-cases/list-mcp-tools.use-case';
@@ -70,6 +70,8 @@ export class McpProxySession {
 
   private constructor(
     readonly owner: Caller,
+    /** Opened with a mandate: every request of the session must carry one (no fall-back to the legacy path). */
+    readonly mandatePath: boolean,
     private readonly upstream: OpenedMcpUpstream,
     private readonly deps: McpProxySessionDeps,
     capabilities: ServerCapabilities,
@@ -97,6 +99,7 @@ export class McpProxySession {
    */
   static async open(
     owner: Caller,
+    mandatePath: boolean,
     upstream: OpenedMcpUpstream,
     deps: McpProxySessionDeps,
     onSession: (id: string, session: McpProxySession) => void,
@@ -110,7 +113,7 @@ export class McpProxySession {
     if (offered.prompts) capabilities.prompts = offered.prompts;
     if (offered.completions) capabilities.completions = offered.completions;
     if (offered.logging) capabilities.logging = offered.logging;
-    const session = new McpProxySession(owner, upstream, deps, capabilities, client?.getInstructions(), onSession, onClosed);
+    const session = new McpProxySession(owner, mandatePath, upstream, deps, capabilities, client?.getInstructions(), onSession, onClosed);
     if (client) session.adopt(client);
     await session.server.connect(session.transport);
     return session;
@@ -242,9 +245,8 @@ export class McpProxySession {
       const message = `upstream ${server} did not answer: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
       return toolError(`upstream_unavailable: ${message}`, { error: { code: 'upstream_unavailable', message }, ...verdict }, meta);
     }
-    const masked =
-      plan.maskResult.length > 0 && isObject(result.structuredContent) ? { structuredContent: maskPaths(result.structuredContent, plan.maskResult) } : {};
-    return { ...result, ...masked, _meta: { ...(isObject(result._meta) ? result._meta : {}), ...meta } };
+    const masked = maskToolResult(result, plan.maskResult);
+    return { ...masked, _meta: { ...(isObject(result._meta) ? result._meta : {}), ...meta } };
   }
 }
 

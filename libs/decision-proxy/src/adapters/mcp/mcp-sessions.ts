@@ -13,6 +13,8 @@ export interface McpSessionOptions {
   idleMs?: number;
   /** Most sessions this process keeps open at once (default 10,000): a new one beyond is refused. */
   maxSessions?: number;
+  /** Most sessions of one organisation in this process (default 1,000), so one tenant cannot fill the rest. */
+  maxSessionsPerOrg?: number;
 }
 
 /**
@@ -25,8 +27,10 @@ export class McpSessions implements OnModuleDestroy {
   private readonly sessions = new Map<string, McpProxySession>();
   private readonly opening = new Set<McpProxySession>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly perOrg = new Map<string, number>();
   private readonly idleMs: number;
-  readonly maxSessions: number;
+  private readonly maxSessions: number;
+  private readonly maxSessionsPerOrg: number;
 
   constructor(
     private readonly enforce: EnforceMcpToolCallUseCase,
@@ -35,11 +39,26 @@ export class McpSessions implements OnModuleDestroy {
   ) {
     this.idleMs = options.idleMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 10_000;
+    this.maxSessionsPerOrg = options.maxSessionsPerOrg ?? 1_000;
     this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs)).unref();
   }
 
   get size(): number {
     return this.sessions.size + this.opening.size;
+  }
+
+  /** Why `orgId` may not open another session now (the process or the org is at its cap), or null. */
+  refusal(orgId: string): string | null {
+    if (this.size >= this.maxSessions) return 'too many MCP sessions are open on this gateway; retry later';
+    if ((this.perOrg.get(orgId) ?? 0) >= this.maxSessionsPerOrg)
+      return `this organisation has ${this.maxSessionsPerOrg} MCP sessions open; end some (DELETE) or let them expire`;
+    return null;
+  }
+
+  private count(orgId: string, by: number): void {
+    const n = (this.perOrg.get(orgId) ?? 0) + by;
+    if (n > 0) this.perOrg.set(orgId, n);
+    else this.perOrg.delete(orgId);
   }
 
   /** The session `id` if `caller` owns it (same org and key) and it serves `name`; else null. */
@@ -51,31 +70,52 @@ export class McpSessions implements OnModuleDestroy {
   }
 
   /** A new session (registered under its id once the initialize request went through it). */
-  async open(caller: Caller, upstream: OpenedMcpUpstream): Promise<McpProxySession> {
-    const session = await McpProxySession.open(
+  async open(caller: Caller, mandatePath: boolean, upstream: OpenedMcpUpstream): Promise<McpProxySession> {
+    // Counted from the start: concurrent initializes cannot overshoot the org's cap.
+    this.count(caller.orgId, 1);
+    let session: McpProxySession;
+    try {
+      session = await this.create(caller, mandatePath, upstream);
+    } catch (err) {
+      this.count(caller.orgId, -1);
+      throw err;
+    }
+    this.opening.add(session);
+    return session;
+  }
+
+  private create(caller: Caller, mandatePath: boolean, upstream: OpenedMcpUpstream): Promise<McpProxySession> {
+    return McpProxySession.open(
       caller,
+      mandatePath,
       upstream,
       { enforce: this.enforce, listTools: this.listTools, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) },
       (id, s) => {
         this.opening.delete(s);
         this.sessions.set(id, s);
       },
-      (id) => this.sessions.delete(id),
+      (id) => this.forget(id),
     );
-    this.opening.add(session);
-    return session;
+  }
+
+  private forget(id: string): void {
+    const session = this.sessions.get(id);
+    if (session && this.sessions.delete(id)) this.count(session.owner.orgId, -1);
   }
 
   /** Forgets a session that never got an id (its initialize request failed). */
   abandon(session: McpProxySession): void {
-    if (this.opening.delete(session)) void session.close();
+    if (this.opening.delete(session)) {
+      this.count(session.owner.orgId, -1);
+      void session.close();
+    }
   }
 
   private sweep(): void {
     const oldest = Date.now() - this.idleMs;
     for (const [id, session] of this.sessions) {
       if (session.lastUsed < oldest) {
-        this.sessions.delete(id);
+        this.forget(id);
         void session.close();
       }
     }
@@ -86,6 +126,7 @@ export class McpSessions implements OnModuleDestroy {
     const all = [...this.sessions.values(), ...this.opening];
     this.sessions.clear();
     this.opening.clear();
+    this.perOrg.clear();
     await Promise.all(all.map((s) => s.close()));
   }
 }

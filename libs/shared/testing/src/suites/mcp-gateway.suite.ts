@@ -144,6 +144,8 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       expect(result.isError).toBeFalsy();
       expect(upstream.callsOf('read').at(-1)?.arguments).toEqual({ path: '/docs/b.md' });
       expect(result.structuredContent).toEqual({ path: '/docs/b.md', content: 'contents of /docs/b.md', email: '[redacted]' });
+      // Servers repeat structured content as text: masked there too.
+      expect(JSON.stringify(result.content)).not.toContain('owner@example.com');
     });
 
     it('substitute: the replacement tool is called instead', async () => {
@@ -218,6 +220,16 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       const before = upstream.calls.length;
       await expect(call(revocable, 'read', { path: '/a' })).rejects.toThrow(/401|mandate_invalid/);
       expect(upstream.calls.length).toBe(before);
+    });
+
+    it('a session opened with a mandate never falls back to the legacy path', async () => {
+      const sessionId = (agent.transport as StreamableHTTPClientTransport).sessionId!;
+      const headers = { accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+      const purge = { jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'purge', arguments: { path: '/' } } };
+      const res = await writer.post('/mcp/files', purge, headers);
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ code: 'mandate_invalid' });
+      expect(upstream.callsOf('purge')).toHaveLength(0);
     });
 
     it('unknown servers, other orgs and missing keys get HTTP errors, not MCP', async () => {
