@@ -4,9 +4,11 @@
 // chosen by --gate-split, default "test"). --splits=dev limits the report to the dev split (used
 // while tuning, so the test split stays unseen). --quiet drops the per-case error list. --fit
 // refits the confidence curve (CALIBRATION.midpoint/slope) on the dev split and prints it.
-// --file=<path> measures another set of the same shape.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// --file=<path> measures one set of the same shape; by default every set is measured: the first
+// one (intent-eval-set.json) and each organisation in eval/sets/, each against its own intentions.
+// --sets=a,b limits the report to those sets (their `org`, or `first`).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { IntentClass } from '@igw/contracts';
 import { CALIBRATION, LexicalClassifier, LexicalIndex, matchProbability, topShare } from '../../libs/intent-evaluator/src/domain/classification';
 import {
@@ -29,22 +31,48 @@ const args = new Map(
     return [k, v ?? 'true'] as const;
   }),
 );
-const file = args.get('file') ?? join(__dirname, '../../libs/intent-evaluator/eval/intent-eval-set.json');
-const set = JSON.parse(readFileSync(file, 'utf8')) as EvalSet;
+const evalDir = join(__dirname, '../../libs/intent-evaluator/eval');
+const setFiles = args.has('file')
+  ? [args.get('file') as string]
+  : [
+      join(evalDir, 'intent-eval-set.json'),
+      ...(existsSync(join(evalDir, 'sets')) ? readdirSync(join(evalDir, 'sets')) : [])
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => join(evalDir, 'sets', f)),
+    ];
+const wanted = args.get('sets')?.split(',');
+const sets = setFiles
+  .map((f) => {
+    const set = JSON.parse(readFileSync(f, 'utf8')) as EvalSet;
+    return { name: set.org ?? (basename(f) === 'intent-eval-set.json' ? 'first' : basename(f, '.json')), set };
+  })
+  .filter((s) => wanted === undefined || wanted.includes(s.name));
 const shown = (args.get('splits') ?? 'dev,test').split(',');
 
-const misfiled = set.cases.filter((c) => c.split !== splitOf(c.id));
-if (misfiled.length > 0) console.warn(`warning: ${misfiled.length} case(s) not in the split the hash rule gives: ${misfiled.map((c) => c.id).join(' ')}`);
+for (const { name, set } of sets) {
+  const misfiled = set.cases.filter((c) => c.split !== splitOf(c.id));
+  if (misfiled.length > 0)
+    console.warn(`warning: ${name}: ${misfiled.length} case(s) not in the split the hash rule gives: ${misfiled.map((c) => c.id).join(' ')}`);
+}
 
-const index = new LexicalIndex<IntentClass>();
-for (const i of set.intentions) index.sync(toDocument(i));
-const classifier = new LexicalClassifier(index);
+// One index per set: each set is an organisation with its own intentions.
+const classifiers = sets.map(({ name, set }) => {
+  const index = new LexicalIndex<IntentClass>();
+  for (const i of set.intentions) index.sync(toDocument(i));
+  return { name, set, classifier: new LexicalClassifier(index) };
+});
+const classifier = classifiers[0]!.classifier;
+const allCases = sets.flatMap((s) => s.set.cases);
 
 const classifyAll = (): Outcome[] =>
-  set.cases.map((c) => ({
-    c,
-    r: classifier.classify({ toolName: c.tool_call.name, arguments: c.tool_call.arguments, conversationContext: c.conversation_context }),
-  }));
+  classifiers.flatMap(({ name, set, classifier: c }) =>
+    set.cases.map((k) => ({
+      c: k,
+      set: name,
+      r: c.classify({ toolName: k.tool_call.name, arguments: k.tool_call.arguments, conversationContext: k.conversation_context }),
+    })),
+  );
 // Warm up (JIT, caches), then time a few passes: steady state is what serves traffic. A rough
 // figure on a small corpus; tools/bench/classification-scale.mjs measures latency against size.
 const PASSES = 10;
@@ -57,21 +85,30 @@ const perCallUs = Number(process.hrtime.bigint() - started) / 1000 / Math.max(1,
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const bySplit = (s: string) => outcomes.filter((o) => o.c.split === s);
 const visible = outcomes.filter((o) => shown.includes(o.c.split));
-const active = set.intentions.filter((i) => i.status === 'active').length;
+const active = sets.reduce((n, { set }) => n + set.intentions.filter((i) => i.status === 'active').length, 0);
+const intentionCount = sets.reduce((n, { set }) => n + set.intentions.length, 0);
 const splitNote: Record<string, string> = { dev: 'tuning split', test: 'held out', all: 'dev + test' };
 
 console.log(
-  `intent classification eval, lexical layer only: ${set.cases.length} cases (${bySplit('dev').length} dev, ${bySplit('test').length} test), ` +
-    `${active} active intentions (${set.intentions.length} in the set), ${perCallUs.toFixed(1)} µs/call`,
+  `intent classification eval, lexical layer only: ${allCases.length} cases in ${sets.length} set(s) ${sets.map((x) => `${x.name} (${x.set.cases.length})`).join(', ')} ` +
+    `(${bySplit('dev').length} dev, ${bySplit('test').length} test), ${active} active intentions (${intentionCount} in the sets), ${perCallUs.toFixed(1)} µs/call`,
 );
 
 // Per-split summary: one row per split, dev and test never mixed.
 const summary: Record<string, Metrics> = {};
 for (const s of shown) summary[s] = metrics(bySplit(s));
 if (shown.includes('dev') && shown.includes('test')) summary.all = metrics(outcomes);
+// The same per split, by set and by difficulty (a case without a grade counts as easy).
+for (const sp of shown) {
+  if (sets.length > 1) for (const { name } of sets) summary[`${sp}/${name}`] = metrics(bySplit(sp).filter((o) => o.set === name));
+  for (const d of ['easy', 'hard'] as const) {
+    const os = bySplit(sp).filter((o) => (o.c.difficulty ?? 'easy') === d);
+    if (os.length > 0) summary[`${sp}/${d}`] = metrics(os);
+  }
+}
 const header = ['split', 'n', 'top-1', 'class', 'ambient P', 'ambient R', 'confident (right)', 'brier'];
 const rows = Object.entries(summary).map(([s, m]) => [
-  `${s} (${splitNote[s] ?? s})`,
+  splitNote[s] ? `${s} (${splitNote[s]})` : `  ${s}`,
   String(m.n),
   pct(m.top1),
   pct(m.class_accuracy),
@@ -86,7 +123,7 @@ console.log(`\n${table(header)}`);
 for (const r of rows) console.log(table(r));
 
 // Reliability: within each confidence band, how often the decision was right, per split.
-for (const s of Object.keys(summary)) {
+for (const s of Object.keys(summary).filter((k) => !k.includes('/'))) {
   const os = s === 'all' ? visible : bySplit(s);
   const bands = reliability(os);
   console.log(`\nreliability, ${s} (${splitNote[s] ?? s}): confidence band → n, mean confidence, accuracy; ECE ${expectedCalibrationError(bands).toFixed(3)}`);
@@ -130,13 +167,13 @@ if (args.get('quiet') !== 'true') {
   for (const o of wrong) {
     const top = o.r.evidence.supporting_evidence.map((e) => `${e.intent_label} ${e.relative_score.toFixed(2)} [${e.matched_terms.join(' ')}]`).join(' | ');
     console.error(
-      `  ${o.c.id} ${o.c.split} ${o.c.tool_call.name}: expected ${o.c.expected_label}, got ${o.r.decision.label} (conf ${o.r.confidence.toFixed(2)}) — ${top}`,
+      `  ${o.c.id} ${o.c.split}${o.c.difficulty === 'hard' ? ` hard:${o.c.hard_kind ?? '?'}` : ''} ${o.c.tool_call.name}: expected ${o.c.expected_label}, got ${o.r.decision.label} (conf ${o.r.confidence.toFixed(2)}) — ${top}`,
     );
   }
 }
 
 console.log(
-  `\n${JSON.stringify({ eval: 'intents', layer: 'lexical', cases: set.cases.length, active_intentions: active, us_per_call: Math.round(perCallUs * 10) / 10, ...summary })}`,
+  `\n${JSON.stringify({ eval: 'intents', layer: 'lexical', sets: sets.map((x) => x.name), cases: allCases.length, active_intentions: active, us_per_call: Math.round(perCallUs * 10) / 10, ...summary })}`,
 );
 
 const gateSplit = args.get('gate-split') ?? 'test';

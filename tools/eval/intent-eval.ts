@@ -21,10 +21,17 @@ export interface EvalCase {
   conversation_context?: { role: string; content: string }[];
   expected_label: string;
   expected_class: string;
+  /** Sets written for issue 15 grade their cases; the first set's are unmarked (counted as easy). */
+  difficulty?: 'easy' | 'hard';
+  hard_kind?: 'paraphrase' | 'no_shared_word' | 'arguments_carry_meaning' | 'near_miss';
+  /** The tool's own `tools/list` entry, as the gateway knows it for calls through its MCP proxy. */
+  tool?: { description?: string; input_schema?: unknown };
   note?: string;
 }
 
 export interface EvalSet {
+  /** Each set is one organisation: its own intentions, its own calls. */
+  org?: string;
   intentions: EvalIntention[];
   cases: EvalCase[];
 }
@@ -32,6 +39,8 @@ export interface EvalSet {
 export interface Outcome {
   c: EvalCase;
   r: LexicalClassification;
+  /** The set (organisation) the case belongs to. */
+  set?: string;
 }
 
 export const toDocument = (i: EvalIntention): IntentionDocument => ({
