@@ -62,7 +62,9 @@ const classifiers = sets.map(({ name, set }) => {
   for (const i of set.intentions) index.sync(toDocument(i));
   return { name, set, classifier: new LexicalClassifier(index) };
 });
-const classifier = classifiers[0]!.classifier;
+const first = classifiers[0];
+if (first === undefined) throw new Error('no eval set matched --sets');
+const classifier = first.classifier;
 const allCases = sets.flatMap((s) => s.set.cases);
 
 const classifyAll = (): Outcome[] =>
