@@ -1,4 +1,5 @@
 import {
+  argumentVerb,
   buildQuery,
   CALIBRATION,
   evidenceStrength,
@@ -373,5 +374,21 @@ describe('buildQuery', () => {
       ],
     });
     expect(query.map((t) => t.term).sort()).toEqual(['bravo', 'delta', 'echo', 'tool']);
+  });
+
+  it('takes a generic tool’s action from its arguments: the SQL statement or an operation word', () => {
+    const verb = (toolName: string, args: Record<string, unknown>) =>
+      buildQuery({ toolName, arguments: args }).find((t) => t.source === 'toolName' && ['read', 'write', 'delete', 'export'].includes(t.term))?.term;
+    expect(verb('execute_sql', { project_id: 'p1', query: "UPDATE orders SET status = 'paid' WHERE id = 7" })).toBe('write');
+    expect(verb('execute_sql', { query: '  select count(*) from events' })).toBe('read');
+    expect(verb('execute_sql', { query: 'DELETE FROM sessions WHERE expires_at < now()' })).toBe('delete');
+    expect(verb('execute_sql', { query: "COPY (SELECT * FROM users) TO '/tmp/u.csv'" })).toBe('export');
+    expect(verb('salesforce_dml_records', { operation: 'update', objectName: 'Opportunity' })).toBe('write');
+    // The tool name's own verb wins; prose is not a statement.
+    expect(verb('get_invoice', { note: 'update the customer later' })).toBe('read');
+    expect(argumentVerb({ note: 'please select the best plan' })).toBeNull();
+    expect(argumentVerb({ title: 'Update the onboarding doc', body: 'Create a table of contents' })).toBeNull();
+    expect(argumentVerb({ sql: 'ALTER TABLE users ADD COLUMN plan text' })).toBe('write');
+    expect(argumentVerb({ operation: 'cus_8f2k' })).toBeNull();
   });
 });

@@ -129,7 +129,13 @@ export function buildQuery(input: ClassificationInput, contextMessages = DEFAULT
     const weight = SOURCE_WEIGHTS[source];
     for (const t of terms) if ((best.get(t)?.weight ?? 0) < weight) best.set(t, { weight, source });
   };
-  add(tokenize(input.toolName), 'toolName');
+  const nameTerms = tokenize(input.toolName);
+  add(nameTerms, 'toolName');
+  // A generic tool (execute_sql, salesforce_dml_records) takes its action from its arguments.
+  if (!nameTerms.some((t) => ACTION_VERBS.has(t)) && input.arguments) {
+    const verb = argumentVerb(input.arguments);
+    if (verb !== null) add([verb], 'toolName');
+  }
 
   const keys: string[] = [];
   const values: string[] = [];
@@ -156,6 +162,40 @@ export function buildQuery(input: ClassificationInput, contextMessages = DEFAULT
   add(chat.slice(0, MAX_CONTEXT_TERMS), 'conversation');
 
   return [...best].map(([term, { weight, source }]) => ({ term, weight, source }));
+}
+
+/**
+ * SQL statements by their shape, not just their first word (prose such as "Update the doc" is
+ * not a statement): the action each one takes.
+ */
+const SQL_STATEMENTS: readonly (readonly [RegExp, string])[] = [
+  [/^\s*copy\b[\s\S]*\bto\b/i, 'export'],
+  [/^\s*(?:select\b[\s\S]*\bfrom\b|with\s+\w+\s+as\s*\(|explain\s)/i, 'read'],
+  [/^\s*(?:insert\s+into\b|update\s+\S+\s+set\b|upsert\s|merge\s+into\b|copy\s+\S+\s+from\b)/i, 'write'],
+  [/^\s*(?:delete\s+from\b|truncate\s)/i, 'delete'],
+  [
+    /^\s*(?:drop|alter|create(?:\s+or\s+replace)?)\s+(?:table|index|view|materialized|schema|type|function|extension|policy|role|trigger|sequence|column|database)\b/i,
+    'write',
+  ],
+  [/^\s*(?:grant|revoke)\s[\s\S]*\b(?:on|to|from)\b/i, 'write'],
+];
+const OPERATION_KEYS = new Set(['operation', 'action', 'op', 'method', 'verb']);
+
+/**
+ * The action a generic tool's arguments name: the statement of an SQL argument (SELECT → read,
+ * UPDATE → write, DELETE → delete, ALTER TABLE → write, COPY … TO → export) or an `operation`-like
+ * argument that is an action word (`{operation: "update"}` → write). Null when none does.
+ */
+export function argumentVerb(args: Readonly<Record<string, unknown>>): string | null {
+  for (const [key, value] of Object.entries(args).slice(0, 50)) {
+    if (typeof value !== 'string') continue;
+    for (const [statement, verb] of SQL_STATEMENTS) if (statement.test(value)) return verb;
+    if (OPERATION_KEYS.has(key.toLowerCase()) && /^[A-Za-z_-]{2,20}$/.test(value)) {
+      const [term] = tokenize(value);
+      if (term !== undefined && ACTION_VERBS.has(term)) return term;
+    }
+  }
+  return null;
 }
 
 /**
