@@ -1,13 +1,6 @@
+import { expectRealisticIntentions, hashedSplit } from './eval-set-checks';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INTENT_CLASSES } from '@igw/contracts';
-
-/** FNV-1a (32 bit) of the UTF-8 bytes; the README's split rule. */
-const fnv1a = (text: string) => {
-  let h = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
-  return h;
-};
 
 interface Set {
   org: string;
@@ -26,14 +19,7 @@ describe.each(sets)('eval set $file', ({ set }) => {
 
   it('has an organisation of realistic intentions with valid labels and classes', () => {
     expect(set.org).toMatch(/^[a-z0-9-]+$/);
-    expect(active.size).toBeGreaterThanOrEqual(25);
-    expect(new Set(set.intentions.map((i) => i.label)).size).toBe(set.intentions.length);
-    for (const i of set.intentions) {
-      expect(i.label).toMatch(/^[a-z0-9][a-z0-9_.-]{0,62}$/);
-      expect(INTENT_CLASSES).toContain(i.intent_class);
-      expect(i.description.length).toBeGreaterThan(20);
-      expect(i.data_elements.length).toBeGreaterThan(0);
-    }
+    expectRealisticIntentions(set.intentions);
   });
 
   it('has hundreds of graded calls: ~20% ambient, ≥35% hard, ~30% held out by the hash rule', () => {
@@ -45,7 +31,7 @@ describe.each(sets)('eval set $file', ({ set }) => {
     expect(share((c) => c.difficulty === 'hard')).toBeGreaterThanOrEqual(0.35);
     expect(share((c) => c.split === 'test')).toBeGreaterThan(0.2);
     expect(share((c) => c.split === 'test')).toBeLessThan(0.4);
-    const misfiled = set.cases.filter((c) => c.split !== (fnv1a(`intent-eval:${c.id}`) % 10 < 3 ? 'test' : 'dev')).map((c) => c.id);
+    const misfiled = set.cases.filter((c) => c.split !== hashedSplit(c.id)).map((c) => c.id);
     expect(misfiled).toEqual([]);
   });
 

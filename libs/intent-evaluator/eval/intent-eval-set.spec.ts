@@ -1,26 +1,12 @@
-import { INTENT_CLASSES } from '@igw/contracts';
+import { expectRealisticIntentions, hashedSplit } from './eval-set-checks';
 import set from './intent-eval-set.json';
-
-/** FNV-1a (32 bit) of the UTF-8 bytes; the README's split rule. */
-const fnv1a = (text: string) => {
-  let h = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
-  return h;
-};
 
 /** The labelled set behind `npm run eval:intents` stays well-formed and keeps its proportions. */
 describe('intent eval set', () => {
   const active = new Map(set.intentions.filter((i) => i.status === 'active').map((i) => [i.label, i]));
 
   it('has realistic operator intentions with valid labels and classes', () => {
-    expect(active.size).toBeGreaterThanOrEqual(25);
-    expect(new Set(set.intentions.map((i) => i.label)).size).toBe(set.intentions.length);
-    for (const i of set.intentions) {
-      expect(i.label).toMatch(/^[a-z0-9][a-z0-9_.-]{0,62}$/);
-      expect(INTENT_CLASSES).toContain(i.intent_class);
-      expect(i.description.length).toBeGreaterThan(20);
-      expect(i.data_elements.length).toBeGreaterThan(0);
-    }
+    expectRealisticIntentions(set.intentions);
   });
 
   it('has at least 100 labelled calls, about 15-20% ambient and ~30% held out', () => {
@@ -36,7 +22,7 @@ describe('intent eval set', () => {
   });
 
   it('puts every case in the split its id hashes to (FNV-1a of "intent-eval:<id>", % 10 < 3 is test)', () => {
-    const misfiled = set.cases.filter((c) => c.split !== (fnv1a(`intent-eval:${c.id}`) % 10 < 3 ? 'test' : 'dev')).map((c) => c.id);
+    const misfiled = set.cases.filter((c) => c.split !== hashedSplit(c.id)).map((c) => c.id);
     expect(misfiled).toEqual([]);
   });
 
