@@ -27,10 +27,7 @@ export class ServiceProxyHttpController {
 
   @All(streamPaths)
   async stream(@CurrentCaller() caller: Caller, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const path = req.url.split('?')[0] ?? req.url;
-    const route = SERVICE_ROUTES.find((r) => 'streamPrefixes' in r && r.streamPrefixes.some((p: string) => path.startsWith(`${p}/`)));
-    const proxy = route && this.proxies.get(route.service);
-    if (!proxy) throw notFound('route');
+    const proxy = this.proxyFor(req, (r) => ('streamPrefixes' in r ? r.streamPrefixes : []));
     await proxy.stream({ method: req.method, url: req.url, body: req.body, requestId: String(req.id), headers: req.headers }, caller, reply.raw, () =>
       reply.hijack(),
     );
@@ -44,11 +41,17 @@ export class ServiceProxyHttpController {
   }
 
   private async send(caller: Caller | null, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const path = req.url.split('?')[0] ?? req.url;
-    const route = SERVICE_ROUTES.find((r) => r.prefixes.some((p) => path === p || path.startsWith(`${p}/`)));
-    const proxy = route && this.proxies.get(route.service);
-    if (!proxy) throw notFound('route');
+    const proxy = this.proxyFor(req, (r) => r.prefixes);
     const res = await proxy.forward({ method: req.method, url: req.url, body: req.body, requestId: String(req.id), headers: req.headers }, caller);
     void reply.status(res.status).headers(res.headers).send(res.body);
+  }
+
+  /** The proxy of the service whose `prefixes` (a prefix, or a path below it) the request's path falls under. */
+  private proxyFor(req: FastifyRequest, prefixes: (route: (typeof SERVICE_ROUTES)[number]) => readonly string[]): ServiceProxy {
+    const path = req.url.split('?')[0] ?? req.url;
+    const route = SERVICE_ROUTES.find((r) => prefixes(r).some((p) => path === p || path.startsWith(`${p}/`)));
+    const proxy = route && this.proxies.get(route.service);
+    if (!proxy) throw notFound('route');
+    return proxy;
   }
 }

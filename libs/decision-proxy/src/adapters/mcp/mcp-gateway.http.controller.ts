@@ -5,6 +5,7 @@ import { CurrentCaller } from '@igw/http';
 import { AppError, invalidRequest, type Caller } from '@igw/kernel';
 import { MCP_SERVER_NAME } from '../../domain';
 import { OpenMcpUpstreamUseCase } from '../../application/use-cases/open-mcp-upstream.use-case';
+import { attachMandate } from './mcp-proxy-session';
 import { McpSessions } from './mcp-sessions';
 
 const header = (v: string | string[] | undefined): string | undefined => {
@@ -44,8 +45,9 @@ export class McpGatewayHttpController {
       if (!isInitialize(req.body)) throw invalidRequest('mcp-session-id header is required (open a session with initialize first)');
       const refusal = this.sessions.refusal(caller.orgId);
       if (refusal !== null) throw new AppError('rate_limited', 'rate_limited', refusal);
-      const upstream = await this.upstreams.execute(caller, name, token);
-      const session = await this.sessions.open(caller, token !== undefined, upstream);
+      const { upstream, mandate } = await this.upstreams.execute(caller, name, token);
+      const session = await this.sessions.open(caller, mandate !== null, upstream);
+      attachMandate(req.raw, caller, mandate);
       reply.hijack();
       await session.transport.handleRequest(req.raw, reply.raw, req.body);
       // An initialize the transport refused leaves a session without an id: drop it.
@@ -102,7 +104,7 @@ export class McpGatewayHttpController {
     } else if (!session.mandatePath && token !== undefined) {
       throw invalidRequest('this MCP session was opened without a mandate (legacy path): open a new session to use one');
     } else {
-      await this.upstreams.checkMandate(caller, name, token);
+      attachMandate(req.raw, caller, await this.upstreams.checkMandate(caller, name, token));
     }
     reply.hijack();
     await session.transport.handleRequest(req.raw, reply.raw, req.body);

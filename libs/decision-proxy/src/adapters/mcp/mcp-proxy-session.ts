@@ -22,7 +22,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, type Caller } from '@igw/kernel';
 import { maskToolResult } from '../../domain';
+import type { IncomingMessage } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OpenedMcpUpstream } from '../../application/ports/mcp-upstreams.port';
+import type { VerifiedMandate } from '../../application/use-cases/decide-tool-call.use-case';
 import type { EnforceMcpToolCallUseCase } from '../../application/use-cases/enforce-mcp-tool-call.use-case';
 import type { ListMcpToolsUseCase } from '../../application/use-cases/list-mcp-tools.use-case';
 
@@ -42,11 +45,18 @@ export interface McpProxySessionDeps {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The mandate on the HTTP request that carried this MCP message (each request may carry its own). */
-function mandateOf(extra: { requestInfo?: { headers: Record<string, string | string[] | undefined> } }): string | undefined {
-  const raw = extra.requestInfo?.headers['x-service-mandate'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+/**
+ * Hands the mandate the HTTP layer verified for a request to the MCP messages it carries (the
+ * SDK passes `req.auth` to every handler as `authInfo`): one verification per request.
+ */
+export function attachMandate(req: IncomingMessage, caller: Caller, mandate: VerifiedMandate | null): void {
+  const auth: AuthInfo = { token: '', clientId: caller.keyId, scopes: [], extra: { mandate } };
+  (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
+}
+
+/** The mandate verified for the HTTP request that carried this MCP message; null: none was sent. */
+function mandateOf(extra: { authInfo?: AuthInfo }): VerifiedMandate | null {
+  return (extra.authInfo?.extra?.['mandate'] as VerifiedMandate | null | undefined) ?? null;
 }
 
 const toolError = (text: string, structured: Record<string, unknown>, meta: Record<string, unknown>): CallToolResult => ({
@@ -105,8 +115,7 @@ export class McpProxySession {
     onSession: (id: string, session: McpProxySession) => void,
     onClosed: (id: string) => void,
   ): Promise<McpProxySession> {
-    const probe = McpProxySession.connect(upstream, deps.fetch);
-    const client = await probe.catch(() => null);
+    const client = await McpProxySession.connect(upstream, deps.fetch).catch(() => null);
     const offered = client?.getServerCapabilities() ?? {};
     const capabilities: ServerCapabilities = { tools: { listChanged: offered.tools?.listChanged === true } };
     if (offered.resources) capabilities.resources = offered.resources;
@@ -173,19 +182,13 @@ export class McpProxySession {
   private register(capabilities: ServerCapabilities): void {
     const name = this.upstream.server.name;
     this.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-      this.lastUsed = Date.now();
       const upstream = await this.upstreamOrThrow();
       const listed = await upstream.listTools(request.params, { signal: extra.signal, timeout: UPSTREAM_DEADLINE_MS }).catch(rethrowUpstream);
-      const tools = await this.deps.listTools.execute(this.owner, mandateOf(extra), name, listed.tools).catch(rethrowAsMcp);
-      return { ...listed, tools };
+      return { ...listed, tools: this.deps.listTools.execute(mandateOf(extra), name, listed.tools) };
     });
-    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      this.lastUsed = Date.now();
-      return this.callTool(request.params, mandateOf(extra), extra.signal);
-    });
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(request.params, mandateOf(extra), extra.signal));
     // Everything else the upstream offers goes through unchanged.
     const forward = async (request: { method: string; params?: unknown }, extra: { signal: AbortSignal }) => {
-      this.lastUsed = Date.now();
       const upstream = await this.upstreamOrThrow();
       return upstream
         .request({ method: request.method, params: request.params as Record<string, unknown> }, ResultSchema, {
@@ -217,7 +220,7 @@ export class McpProxySession {
 
   private async callTool(
     params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-    token: string | undefined,
+    mandate: VerifiedMandate | null,
     signal: AbortSignal,
   ): Promise<CallToolResult> {
     const server = this.upstream.server.name;
@@ -225,7 +228,7 @@ export class McpProxySession {
     const args = isObject(params.arguments) ? params.arguments : {};
     let enforced;
     try {
-      enforced = await this.deps.enforce.execute(this.owner, token, this.upstream.server, params.name, args, isObject(params._meta) ? params._meta : {});
+      enforced = await this.deps.enforce.execute(this.owner, mandate, this.upstream.server, params.name, args, isObject(params._meta) ? params._meta : {});
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       // Not decided (bad mandate, unknown card, a dependency down): never forwarded.
@@ -254,11 +257,6 @@ function rethrowUpstream(err: unknown): never {
   if (err instanceof McpError) throw err;
   const code = (err as { code?: unknown })?.code;
   // An error the upstream answered (JSON-RPC) goes to the agent as it is; anything else is the upstream being away.
-  if (typeof code === 'number' && code > -32800 && code < -32000 + 1) throw err;
+  if (typeof code === 'number' && code > -32800 && code <= -32000) throw err;
   throw new McpError(-32000, `upstream_unavailable: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), { code: 'upstream_unavailable' });
-}
-
-function rethrowAsMcp(err: unknown): never {
-  if (err instanceof AppError) throw new McpError(-32000, `${err.code}: ${err.message}`, { code: err.code });
-  throw err;
 }

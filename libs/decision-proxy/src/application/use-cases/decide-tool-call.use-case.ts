@@ -20,6 +20,12 @@ export interface DecidedCall {
   body: McpProxyCallResponseDto;
 }
 
+/** A mandate verified for an audience and the intent card it names (DESIGN 6.9 steps 2–4). */
+export interface VerifiedMandate {
+  claims: VerifiedMandateClaims;
+  card: CompiledCard;
+}
+
 /** sha256 of a canonical rendering: how a call is recognised again (approvals) and told apart in the audit. */
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -53,8 +59,14 @@ export class DecideToolCallUseCase {
   ) {}
 
   async execute(caller: Caller, token: string | undefined, request: McpProxyCallDto): Promise<DecidedCall> {
-    const { claims, card } = await this.mandateAndCard(caller, token, request.audience);
+    return this.decideVerified(caller, await this.mandateAndCard(caller, token, request.audience), request);
+  }
 
+  /**
+   * Steps 5–9 and the record, for a mandate already verified for `request.audience` (the MCP proxy
+   * verifies it once per HTTP request, before any MCP traffic).
+   */
+  async decideVerified(caller: Caller, { claims, card }: VerifiedMandate, request: McpProxyCallDto): Promise<DecidedCall> {
     // Rendered before the rules see it: a value nested too deep is a 400, never a stack overflow.
     const argumentsJson = canonicalJson(request.action.arguments ?? {}, 'action.arguments');
     if (request.context !== undefined) assertJsonDepth(request.context, 'context');
@@ -75,9 +87,9 @@ export class DecideToolCallUseCase {
 
   /**
    * Steps 2–4 of DESIGN 6.9: the mandate verified for `audience` (revocations current first), the
-   * org matched and the mandate's intent card found. Also what the MCP proxy's `tools/list` uses.
+   * org matched and the mandate's intent card found. Also what the MCP proxy checks each request with.
    */
-  async mandateAndCard(caller: Caller, token: string | undefined, audience: string): Promise<{ claims: VerifiedMandateClaims; card: CompiledCard }> {
+  async mandateAndCard(caller: Caller, token: string | undefined, audience: string): Promise<VerifiedMandate> {
     if (typeof token !== 'string' || token.trim() === '') throw mandateInvalid('malformed');
     // Both counters in one go: in distributed mode that is one Redis round trip (auto-pipelined).
     let versions: [number, number];

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { INTENT_EVALUATOR_API, type IntentEvaluatorApi, type McpProxyCallDto } from '@igw/contracts';
 import type { Caller } from '@igw/kernel';
 import { mcpToolAction, planLegacyMcpCall, planMcpCall, type McpCallPlan, type McpServer } from '../../domain';
-import { DecideToolCallUseCase } from './decide-tool-call.use-case';
+import { DecideToolCallUseCase, type VerifiedMandate } from './decide-tool-call.use-case';
 
 /** The `_meta` members of a `tools/call` that become the decision's context (DESIGN 6.13). */
 const CONTEXT_META = ['actor', 'on_behalf_of', 'prompt_id'] as const;
@@ -32,17 +32,18 @@ export class EnforceMcpToolCallUseCase {
 
   async execute(
     caller: Caller,
-    token: string | undefined,
+    /** The request's mandate, verified for this server; null: the legacy path. */
+    mandate: VerifiedMandate | null,
     server: Pick<McpServer, 'name' | 'shadow'>,
     tool: string,
     args: Record<string, unknown>,
     meta: Record<string, unknown>,
   ): Promise<EnforcedMcpCall> {
-    if (token === undefined) return this.legacy(caller, server, tool, args, meta);
+    if (mandate === null) return this.legacy(caller, server, tool, args, meta);
     const context: Record<string, unknown> = {};
     for (const key of CONTEXT_META) if (meta[key] !== undefined) context[key] = meta[key];
     const request = { action: mcpToolAction(server.name, tool, args), context, audience: server.name } as McpProxyCallDto;
-    const decided = await this.decide.execute(caller, token, request);
+    const decided = await this.decide.decideVerified(caller, mandate, request);
     const decision = decided.body.decision as unknown as Record<string, unknown> & { decision_id: string };
     return { plan: planMcpCall(server.name, tool, args, decision), meta: { 'igw/decision_id': decision.decision_id }, verdict: { decision } };
   }

@@ -3,7 +3,7 @@ import { AppError, type Caller } from '@igw/kernel';
 import { compileCard, type CompiledCard } from '../../domain';
 import type { McpUpstreams, OpenedMcpUpstream } from '../ports/mcp-upstreams.port';
 import type { VerifiedMandateClaims } from '../verification/mandate-verifier.port';
-import type { DecideToolCallUseCase } from './decide-tool-call.use-case';
+import type { DecideToolCallUseCase, VerifiedMandate } from './decide-tool-call.use-case';
 import { EnforceMcpToolCallUseCase } from './enforce-mcp-tool-call.use-case';
 import { ListMcpToolsUseCase } from './list-mcp-tools.use-case';
 import { OpenMcpUpstreamUseCase } from './open-mcp-upstream.use-case';
@@ -25,13 +25,14 @@ const claims = {
   jti: 'cred_1',
   scope: { operations: ['files.read', 'files.delete', 'files.purge'], resources: ['mcp://files/**'], forbidden_operations: [] },
 } as unknown as VerifiedMandateClaims;
+const VERIFIED: VerifiedMandate = { claims, card };
 
 /** The engine as the MCP use cases see it: what they asked, and a decision to answer with. */
 function fakeDecide(decision: Record<string, unknown> = { kind: 'allow', decision_id: 'dec_1' }) {
-  const asked: { token: string | undefined; request?: McpProxyCallDto; audience?: string }[] = [];
+  const asked: { token?: string | undefined; mandate?: VerifiedMandate; request?: McpProxyCallDto; audience?: string }[] = [];
   const decide = {
-    execute: async (_caller: Caller, token: string | undefined, request: McpProxyCallDto) => {
-      asked.push({ token, request });
+    decideVerified: async (_caller: Caller, mandate: VerifiedMandate, request: McpProxyCallDto) => {
+      asked.push({ mandate, request });
       return { body: { decision, mandate: { cred_id: 'cred_1', prompt_id: null, intent_id: 'files-agent' } } };
     },
     mandateAndCard: async (_caller: Caller, token: string | undefined, audience: string) => {
@@ -65,7 +66,8 @@ describe('EnforceMcpToolCallUseCase', () => {
   it('mandate path: the tool is the action, _meta the context, the server the audience', async () => {
     const { decide, asked } = fakeDecide();
     const enforce = new EnforceMcpToolCallUseCase(decide, fakeEvaluator('allowed').evaluator);
-    const out = await enforce.execute(CALLER, 'tok', SERVER, 'read', { path: '/a' }, { actor: 'agent-1', prompt_id: 'p1', progressToken: 7 });
+    const out = await enforce.execute(CALLER, VERIFIED, SERVER, 'read', { path: '/a' }, { actor: 'agent-1', prompt_id: 'p1', progressToken: 7 });
+    expect(asked[0]?.mandate).toBe(VERIFIED);
     expect(asked[0]?.request).toEqual({
       action: { surface: 'mcp', operation: 'files.read', target_resource: 'mcp://files/read', arguments: { path: '/a' } },
       context: { actor: 'agent-1', prompt_id: 'p1' },
@@ -81,7 +83,7 @@ describe('EnforceMcpToolCallUseCase', () => {
   it('mandate path: a blocking decision is a refusal carrying the decision', async () => {
     const decision = { kind: 'approval', decision_id: 'dec_2', approval_request_id: 'apr_1' };
     const enforce = new EnforceMcpToolCallUseCase(fakeDecide(decision).decide, fakeEvaluator('allowed').evaluator);
-    const out = await enforce.execute(CALLER, 'tok', SERVER, 'export', {}, {});
+    const out = await enforce.execute(CALLER, VERIFIED, SERVER, 'export', {}, {});
     expect(out.plan.forward).toBe(false);
     expect(out.verdict).toEqual({ decision });
   });
@@ -90,7 +92,7 @@ describe('EnforceMcpToolCallUseCase', () => {
     const { evaluator, asked } = fakeEvaluator('allowed');
     const { decide, asked: decided } = fakeDecide();
     const enforce = new EnforceMcpToolCallUseCase(decide, evaluator);
-    const out = await enforce.execute(CALLER, undefined, { name: 'files', shadow: true }, 'read', { path: '/a' }, { actor: 'agent-1' });
+    const out = await enforce.execute(CALLER, null, { name: 'files', shadow: true }, 'read', { path: '/a' }, { actor: 'agent-1' });
     expect(decided).toHaveLength(0);
     expect(asked).toEqual([{ tool_call: { name: 'files.read', arguments: { path: '/a' } }, user_id: 'agent-1', shadow_mode: true }]);
     expect(out.plan).toEqual({ forward: true, tool: 'read', arguments: { path: '/a' }, maskResult: [] });
@@ -106,7 +108,7 @@ describe('EnforceMcpToolCallUseCase', () => {
     ['pending_approval', false],
   ] as const)('legacy path: %s forwarded = %s', async (outcome, forwarded) => {
     const enforce = new EnforceMcpToolCallUseCase(fakeDecide().decide, fakeEvaluator(outcome, { approval_request_id: 'apr_9' }).evaluator);
-    const out = await enforce.execute(CALLER, undefined, SERVER, 'read', {}, {});
+    const out = await enforce.execute(CALLER, null, SERVER, 'read', {}, {});
     expect(out.plan.forward).toBe(forwarded);
     if (outcome === 'pending_approval' && !out.plan.forward) expect(out.plan.text).toMatch(/apr_9/);
   });
@@ -115,15 +117,13 @@ describe('EnforceMcpToolCallUseCase', () => {
 describe('ListMcpToolsUseCase', () => {
   const tools = ['read', 'delete', 'purge', 'export'].map((name) => ({ name }));
 
-  it('with a mandate: only tools in both scopes and not forbidden, the mandate verified for the server', async () => {
-    const { decide, asked } = fakeDecide();
-    const visible = await new ListMcpToolsUseCase(decide).execute(CALLER, 'tok', 'files', tools);
+  it('with a mandate: only tools in both scopes and not forbidden', () => {
+    const visible = new ListMcpToolsUseCase().execute(VERIFIED, 'files', tools);
     expect(visible.map((t) => t.name)).toEqual(['read', 'delete']);
-    expect(asked).toEqual([{ token: 'tok', audience: 'files' }]);
   });
 
-  it('without a mandate: every tool (each call is evaluated on its own)', async () => {
-    expect(await new ListMcpToolsUseCase(fakeDecide().decide).execute(CALLER, undefined, 'files', tools)).toEqual(tools);
+  it('without a mandate: every tool (each call is evaluated on its own)', () => {
+    expect(new ListMcpToolsUseCase().execute(null, 'files', tools)).toEqual(tools);
   });
 });
 
@@ -139,8 +139,23 @@ describe('OpenMcpUpstreamUseCase', () => {
 
   it('resolves the org’s server by name', async () => {
     const registry = upstreams(opened);
-    await expect(new OpenMcpUpstreamUseCase(registry, fakeDecide().decide).execute(CALLER, 'files', undefined)).resolves.toBe(opened);
+    await expect(new OpenMcpUpstreamUseCase(registry, fakeDecide().decide).execute(CALLER, 'files', undefined)).resolves.toEqual({
+      upstream: opened,
+      mandate: null,
+    });
     expect(registry.asked).toEqual(['org_1/files']);
+  });
+
+  it('verifies a mandate for the server (as audience) and hands it on, for the session and each request', async () => {
+    const { decide, asked } = fakeDecide();
+    const open = new OpenMcpUpstreamUseCase(upstreams(opened), decide);
+    await expect(open.execute(CALLER, 'files', 'tok')).resolves.toEqual({ upstream: opened, mandate: VERIFIED });
+    await expect(open.checkMandate(CALLER, 'files', 'tok')).resolves.toEqual(VERIFIED);
+    await expect(open.checkMandate(CALLER, 'files', undefined)).resolves.toBeNull();
+    expect(asked).toEqual([
+      { token: 'tok', audience: 'files' },
+      { token: 'tok', audience: 'files' },
+    ]);
   });
 
   it('an unknown server is 404', async () => {

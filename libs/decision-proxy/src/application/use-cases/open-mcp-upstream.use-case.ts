@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type Caller } from '@igw/kernel';
 import { MCP_UPSTREAMS, type McpUpstreams, type OpenedMcpUpstream } from '../ports/mcp-upstreams.port';
-import { DecideToolCallUseCase } from './decide-tool-call.use-case';
+import { DecideToolCallUseCase, type VerifiedMandate } from './decide-tool-call.use-case';
 
 /**
  * Every HTTP request to `{base}/mcp/{name}` (DESIGN 6.13), before any MCP traffic: a mandate, when
@@ -15,16 +15,19 @@ export class OpenMcpUpstreamUseCase {
     private readonly decide: DecideToolCallUseCase,
   ) {}
 
-  /** Checks the mandate of a request in a session already open on `name`. */
-  async checkMandate(caller: Caller, name: string, token: string | undefined): Promise<void> {
-    if (token !== undefined) await this.decide.mandateAndCard(caller, token, name);
+  /**
+   * The mandate of a request on `name`, verified for that server (null when none is sent): what
+   * the request's `tools/list` and `tools/call` are decided with.
+   */
+  async checkMandate(caller: Caller, name: string, token: string | undefined): Promise<VerifiedMandate | null> {
+    return token === undefined ? null : this.decide.mandateAndCard(caller, token, name);
   }
 
-  /** The upstream a new session of `caller` on `name` talks to. */
-  async execute(caller: Caller, name: string, token: string | undefined): Promise<OpenedMcpUpstream> {
-    await this.checkMandate(caller, name, token);
+  /** The upstream a new session of `caller` on `name` talks to, and the opening request's mandate. */
+  async execute(caller: Caller, name: string, token: string | undefined): Promise<{ upstream: OpenedMcpUpstream; mandate: VerifiedMandate | null }> {
+    const mandate = await this.checkMandate(caller, name, token);
     const upstream = await this.upstreams.resolve(caller.orgId, name);
     if (upstream === null) throw new AppError('not_found', 'not_found', `MCP server ${name} is not registered in this organisation`);
-    return upstream;
+    return { upstream, mandate };
   }
 }
