@@ -232,6 +232,32 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       expect(upstream.callsOf('purge')).toHaveLength(0);
     });
 
+    it('hostile MCP bodies are 400 at the edge, never a 500 and never forwarded', async () => {
+      const headers = { accept: 'application/json, text/event-stream', 'x-service-mandate': mandate.credential };
+      const before = upstream.calls.length;
+      // 10,000 levels, written as text (JSON.stringify itself would overflow).
+      const deep = `${'{"d":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+      const init = (params: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
+      const bodies: unknown[] = [
+        `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"},"deep":${deep}}}`,
+        init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't\ud800', version: '1' } }),
+        '{"jsonrpc":"2.0","id":1,"method":',
+      ];
+      for (const body of bodies) {
+        const res = await writer.post('/mcp/files', body, headers);
+        expect({ status: res.status, code: res.body?.code }).toEqual({ status: 400, code: 'invalid_request' });
+      }
+      // Inside a session: a huge or wrong-typed tools/call is an MCP error, not a 500, and nothing reaches the upstream.
+      const sessionId = (agent.transport as StreamableHTTPClientTransport).sessionId!;
+      const inSession = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+      for (const params of [{ name: 7 }, { name: 'x'.repeat(5000) }, { name: 'read', arguments: [1, 2] }, { name: 'read', arguments: 'all' }]) {
+        const res = await writer.post('/mcp/files', { jsonrpc: '2.0', id: 9, method: 'tools/call', params }, inSession);
+        expect(res.status).toBeLessThan(500);
+        expect(res.text).not.toMatch(/\bat \S+:\d+:\d+/); // no stack trace
+      }
+      expect(upstream.calls.length).toBe(before);
+    });
+
     it('unknown servers, other orgs and missing keys get HTTP errors, not MCP', async () => {
       const init = {
         jsonrpc: '2.0',
@@ -252,6 +278,27 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       const sessionId = (agent.transport as StreamableHTTPClientTransport).sessionId!;
       const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
       expect((await otherOrg.post('/mcp/files', list, { ...headers, 'mcp-session-id': sessionId })).status).toBe(404);
+    });
+    it.each([
+      ['a graceful stop (SIGTERM)', 'SIGTERM'],
+      ['a crash (SIGKILL)', 'SIGKILL'],
+    ] as const)('after %s the registered servers and their sealed headers are back; old sessions are gone', async (_how, signal) => {
+      const proxyApp = mode === 'embedded' ? 'embedded' : 'decision-proxy';
+      const oldSession = (agent.transport as StreamableHTTPClientTransport).sessionId!;
+      await sys.restartService(proxyApp, signal);
+      const readyz = `${sys.processes.find((p) => p.name === proxyApp)!.url}/readyz`;
+      for (const deadline = Date.now() + 30_000; (await fetch(readyz)).status !== 200 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 100));
+
+      const listed = await writer.get('/v1/mcp-servers');
+      expect(listed.body.data.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['files', 'down']));
+      // A session lives in the process that opened it: the agent opens a new one.
+      const headers = { accept: 'application/json, text/event-stream', 'x-service-mandate': mandate.credential, 'mcp-session-id': oldSession };
+      expect((await writer.post('/mcp/files', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, headers)).status).toBe(404);
+      agent = await connect('files', { authorization: `Bearer ${writerKey}`, 'x-service-mandate': mandate.credential });
+      const result = await call(agent, 'archive', { path: `/after-${signal}` });
+      expect(result.isError).toBeFalsy();
+      // The header was opened with the key-encryption key the restarted process found again.
+      expect(upstream.callsOf('archive').at(-1)).toMatchObject({ arguments: { path: `/after-${signal}` }, headers: { 'x-upstream-secret': 's3cret' } });
     });
   });
 }

@@ -86,6 +86,19 @@ export function describeMcpServers(mode: string, start: (env: Record<string, str
       [{ name: 'ok', url: PUBLIC_URL, headers: { Host: 'x' } }, 'headers'],
       [{ name: 'ok', url: PUBLIC_URL, headers: { 'Bad Name': 'x' } }, 'headers'],
       [{ name: 'ok', url: PUBLIC_URL, shadow: 'yes' }, 'shadow'],
+      // Hostile input: lone surrogates, huge and wrong-typed fields.
+      [{ name: 'ok\ud800', url: PUBLIC_URL }, 'name'],
+      [{ name: 'ok', url: `${PUBLIC_URL}?q=\udfff` }, 'url'],
+      [{ name: 'ok', url: PUBLIC_URL, headers: { 'x-token': 'a\ud83d' } }, 'headers'],
+      [{ name: 'ok', url: PUBLIC_URL, headers: { 'x-\ud800': 'a' } }, 'headers'],
+      [{ name: 'ok', url: `${PUBLIC_URL}?q=${'a'.repeat(3000)}` }, 'url'],
+      [{ name: 'ok', url: PUBLIC_URL, headers: { 'x-token': 'a'.repeat(9000) } }, 'headers'],
+      [{ name: 'ok', url: PUBLIC_URL, headers: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`x-h${i}`, 'v'])) }, 'headers'],
+      [{ name: 'ok', url: PUBLIC_URL, headers: ['x-token', 'a'] }, 'headers'],
+      [{ name: 'ok', url: PUBLIC_URL, headers: { 'x-token': 7 } }, 'headers'],
+      [{ name: 'ok', url: PUBLIC_URL, headers: { 'x-token': { nested: 'a' } } }, 'headers'],
+      [{ name: 7, url: PUBLIC_URL }, 'name'],
+      [{ name: 'ok', url: ['https://a.example'] }, 'url'],
     ])('refuses %j with 400 naming %s', async (body, field) => {
       const res = await writer.post('/v1/mcp-servers', body);
       expect(res.status).toBe(400);
