@@ -52,6 +52,17 @@ describe('LexicalIndex', () => {
     expect(hits.map((h) => h.doc.id)).not.toContain('ref');
   });
 
+  it('gives each term’s share of a hit’s score (what the classifier splits by source)', () => {
+    const index = corpus();
+    const query = q('get stripe invoice');
+    const [hit] = index.search(query, 1);
+    const sum = query.reduce((t, x) => t + x.weight * index.termScore(hit!.doc.id, x.term), 0);
+    expect(sum).toBeCloseTo(hit!.score, 9);
+    expect(index.termScore('ref', 'invoic')).toBe(0);
+    expect(index.termScore('nobody', 'invoic')).toBe(0);
+    expect(index.termScore('inv', 'stripe')).toBeGreaterThan(0);
+  });
+
   it('keeps scores under the query maximum', () => {
     const index = corpus();
     const query = q('invoice refund');

@@ -39,6 +39,21 @@ export class LexicalIndex<L extends string = string> extends TopKCorpus<L> {
    * bit-for-bit those of scoring every document, and bounds only decide what is skipped, with a
    * relative margin (SLACK) far above float rounding.
    */
+  /**
+   * What `term` contributes to intention `id`'s score per unit of query weight (idf × saturated
+   * pseudo-frequency), 0 when the intention does not hold it: the classifier's per-source view
+   * of a hit (how much of it the tool name explains, how much the arguments).
+   */
+  termScore(id: string, term: string): number {
+    const entry = this.byId.get(id);
+    const list = this.postings.get(term);
+    if (entry === undefined || list === undefined) return 0;
+    const p = list.find(entry.slot);
+    if (p < 0) return 0;
+    if (list.version !== this.version) this.refresh(list, this.norms());
+    return this.idfOf(list.size) * (list.gs[p] ?? 0);
+  }
+
   search(query: readonly QueryTerm[], k: number): SearchHit<L>[] {
     const n = this.byId.size;
     if (n === 0 || k <= 0) return [];

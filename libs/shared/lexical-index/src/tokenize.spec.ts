@@ -1,5 +1,5 @@
 import { inflectionStem, stem } from './stem';
-import { ACTION_VERBS, affirmativeSentences, canonical, splitWords, tokenize } from './tokenize';
+import { ACTION_VERBS, affirmativeSentences, canonical, exclusionTerms, splitExclusions, splitWords, tokenize } from './tokenize';
 
 describe('splitWords', () => {
   it.each([
@@ -196,5 +196,27 @@ describe('affirmativeSentences', () => {
     expect(affirmativeSentences('Bulk export of contacts. Requires approval.')).toBe('Bulk export of contacts.');
     expect(affirmativeSentences('Read salaries. Restricted to HR; approval required.')).toBe('Read salaries. Restricted to HR;');
     expect(affirmativeSentences('Approve or reject expense reports.')).toBe('Approve or reject expense reports.');
+  });
+});
+
+describe('splitExclusions', () => {
+  it('keeps what a sentence covers and sets aside what it excludes, by where the cue stands', () => {
+    expect(splitExclusions('Look at the structure of a database without reading its rows: list tables and columns.')).toEqual([
+      { covered: 'Look at the structure of a database ', excluded: ' reading its rows:' },
+      { covered: 'list tables and columns.', excluded: '' },
+    ]);
+    expect(splitExclusions('Pull request diffs are under code.pull_request_review; changing files is not covered.')).toEqual([
+      { covered: '', excluded: 'Pull request diffs are ' },
+      { covered: '', excluded: 'changing files ' },
+    ]);
+    expect(affirmativeSentences('Rotate a secret. Reading a secret is infra.secret_read.')).toBe('Rotate a secret.');
+  });
+
+  it('gives the excluded words as terms, but not an exclusion that carves out what is covered', () => {
+    expect(exclusionTerms('Restart a pod. Merging is not covered. Deleting anything other than pods is not covered.')).toEqual([
+      tokenize('Merging', { prose: true }),
+    ]);
+    expect(exclusionTerms('Rotate a secret. Reading a secret is infra.secret_read.')).toEqual([tokenize('Reading a secret', { prose: true })]);
+    expect(exclusionTerms('Approve refunds. Needs approval from finance.')).toEqual([]);
   });
 });
