@@ -2,18 +2,27 @@
 // A measurement, not a gate: exits 0 unless thresholds are passed (--min-top1=0.9,
 // --min-ambient-precision=0.95, --min-class=0.9, --min-ambient-recall; checked on the split
 // chosen by --gate-split, default "test"). --splits=dev limits the report to the dev split (used
-// while tuning, so the test split stays unseen). --quiet drops the per-case error list. --fit
-// refits the confidence curve (CALIBRATION.midpoint/slope) on the dev split and prints it.
+// while tuning, so the test split stays unseen). --quiet drops the per-case error list.
+// --fit refits the ranker's weights on the dev split and prints them (--ridge=, --steps=; --cv
+// first prints 5-fold cross-validation within dev for a few ridges); --weights=<json> measures
+// other weights without editing lexical-ranker.ts.
 // --file=<path> measures one set of the same shape; by default every set is measured: the first
 // one (intent-eval-set.json) and each organisation in eval/sets/, each against its own intentions.
 // --sets=a,b limits the report to those sets (their `org`, or `first`).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { IntentClass } from '@igw/contracts';
-import { CALIBRATION, LexicalClassifier, LexicalIndex, matchProbability, topShare } from '../../libs/intent-evaluator/src/domain/classification';
+import {
+  AMBIENT_FEATURES,
+  CANDIDATE_FEATURES,
+  LexicalClassifier,
+  LexicalIndex,
+  rankerProbabilities,
+  type RankerWeights,
+} from '../../libs/intent-evaluator/src/domain/classification';
+import { fitRanker, rankerLoss, type RankerSample } from './fit-ranker';
 import {
   expectedCalibrationError,
-  fitLogistic,
   floorSweep,
   isCorrect,
   metrics,
@@ -27,7 +36,8 @@ import {
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
-    const [k = '', v] = a.replace(/^--/, '').split('=');
+    const [k = '', ...rest] = a.replace(/^--/, '').split('=');
+    const v = rest.length > 0 ? rest.join('=') : undefined;
     return [k, v ?? 'true'] as const;
   }),
 );
@@ -60,7 +70,11 @@ for (const { name, set } of sets) {
 const classifiers = sets.map(({ name, set }) => {
   const index = new LexicalIndex<IntentClass>();
   for (const i of set.intentions) index.sync(toDocument(i));
-  return { name, set, classifier: new LexicalClassifier(index) };
+  return {
+    name,
+    set,
+    classifier: new LexicalClassifier(index, args.has('weights') ? { weights: JSON.parse(args.get('weights') as string) as RankerWeights } : {}),
+  };
 });
 const first = classifiers[0];
 if (first === undefined) throw new Error('no eval set matched --sets');
@@ -140,27 +154,60 @@ for (const s of Object.keys(summary).filter((k) => !k.includes('/'))) {
 const dev = bySplit('dev');
 // Ambient floor sweep on the dev split only (the tuning split): what each floor would give.
 if (dev.length > 0) {
-  console.log(`\nambient floor sweep, dev split (current floor ${classifier.options.ambientFloor})`);
-  for (const f of floorSweep(dev, [0, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25])) {
+  console.log(`\nambient threshold sweep, dev split: ambient when P(covered) is below the floor (the classifier takes the likelier alternative)`);
+  for (const f of floorSweep(dev, [0.2, 0.3, 0.4, 0.5, 0.6, 0.7])) {
     console.log(`  floor ${f.floor.toFixed(2)}: top-1 ${pct(f.top1)}  ambient P ${pct(f.ambientPrecision)} R ${pct(f.ambientRecall)}`);
   }
 }
 
-// Refit the confidence curve on dev: P(covered) = logistic(slope × (evidence − midpoint)), where
-// covered means an active intention covers the call (expected label is not ambient).
-if (args.get('fit') === 'true' && dev.length > 0) {
-  const fit = fitLogistic(dev.map((o) => ({ x: o.r.signals.evidence, y: o.c.expected_label === 'ambient' ? 0 : 1 })));
-  // Brier score of the reported confidences if the classifier used `cal` (decisions unchanged).
-  const brier = (cal: { midpoint: number; slope: number }) =>
-    dev.reduce((s, o) => {
-      const p = matchProbability(o.r.signals.evidence, cal);
-      const confidence = o.r.decision.kind === 'intention' ? p * topShare(o.r.signals.margin) : 1 - p;
-      return s + (confidence - (isCorrect(o) ? 1 : 0)) ** 2;
-    }, 0) / dev.length;
-  console.log(
-    `\nP(covered) fit on dev: midpoint ${fit.midpoint.toFixed(3)}, slope ${fit.slope.toFixed(1)} (brier ${brier(fit).toFixed(3)}); ` +
-      `current midpoint ${CALIBRATION.midpoint}, slope ${CALIBRATION.slope} (brier ${brier(CALIBRATION).toFixed(3)})`,
-  );
+// Refit the ranker on dev (maximum likelihood of the labelled choice among the candidates and
+// the ambient alternative) and print the weights to put in lexical-ranker.ts.
+if (args.get('fit') === 'true') {
+  const samples: RankerSample[] = [];
+  let unreachable = 0;
+  for (const { set, classifier: c } of classifiers)
+    for (const k of set.cases.filter((x) => x.split === 'dev')) {
+      const { features } = c.rank({ toolName: k.tool_call.name, arguments: k.tool_call.arguments, conversationContext: k.conversation_context });
+      const target = k.expected_label === 'ambient' ? -1 : features.candidates.findIndex((x) => x.hit.doc.label === k.expected_label);
+      if (k.expected_label !== 'ambient' && target < 0) unreachable++;
+      else samples.push({ features, target });
+    }
+  const ridge = Number(args.get('ridge') ?? 0.001);
+  // Ridge chosen by 5-fold cross-validation within dev (top-1 of the held-out folds).
+  if (args.has('cv')) {
+    const fold = (i: number) => i % 5;
+    for (const r of [0.01, 0.003, 0.001, 0.0003, 0.0001]) {
+      let right = 0;
+      let nll = 0;
+      for (let f = 0; f < 5; f++) {
+        const train = samples.filter((_, i) => fold(i) !== f);
+        const held = samples.filter((_, i) => fold(i) === f);
+        const { weights: w } = fitRanker(train, classifier.options.weights, { ridge: r, steps: 1500 });
+        for (const x of held) {
+          const p = rankerProbabilities(x.features, w);
+          let best = -1;
+          let bp = p.ambient;
+          p.candidates.forEach((v, i) => {
+            if (v > bp) {
+              bp = v;
+              best = i;
+            }
+          });
+          if (best === x.target) right++;
+          nll -= Math.log(Math.max(1e-12, x.target >= 0 ? (p.candidates[x.target] ?? 0) : p.ambient));
+        }
+      }
+      console.log(`  cv ridge ${r}: top-1 ${pct(right / samples.length)}, log-loss ${(nll / samples.length).toFixed(4)}`);
+    }
+  }
+  const start = classifier.options.weights;
+  const before = rankerLoss(samples, start, ridge).loss;
+  const { weights, loss } = fitRanker(samples, start, { ridge, steps: Number(args.get('steps') ?? 3000) });
+  console.log(`
+ranker fit on dev: ${samples.length} calls (${unreachable} whose intention is not among the candidates left out), ridge ${ridge}, loss ${before.toFixed(4)} → ${loss.toFixed(4)}`);
+  console.log(`  candidate: ${CANDIDATE_FEATURES.map((f, k) => `${f} ${weights.candidate[k]}`).join(', ')}`);
+  console.log(`  ambient: ${AMBIENT_FEATURES.map((f, k) => `${f} ${weights.ambient[k]}`).join(', ')}`);
+  console.log(`  ${JSON.stringify(weights)}`);
 }
 
 if (args.get('quiet') !== 'true') {

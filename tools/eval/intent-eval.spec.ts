@@ -1,5 +1,5 @@
 import type { LexicalClassification } from '../../libs/intent-evaluator/src/domain/classification';
-import { expectedCalibrationError, fitLogistic, floorSweep, fnv1a, metrics, reliability, splitOf, type EvalCase, type Outcome } from './intent-eval';
+import { expectedCalibrationError, floorSweep, fnv1a, metrics, reliability, splitOf, type EvalCase, type Outcome } from './intent-eval';
 
 const evalCase = (id: string, expected: string, split: 'dev' | 'test' = 'dev'): EvalCase => ({
   id,
@@ -77,33 +77,6 @@ describe('reliability', () => {
     expect(top.meanConfidence).toBeCloseTo(0.98);
     expect(bands[0]).toMatchObject({ n: 1, accuracy: 1 });
     expect(expectedCalibrationError(bands)).toBeCloseTo((2 / 3) * 0.48 + (1 / 3) * 0.7);
-  });
-});
-
-describe('fitLogistic', () => {
-  it('recovers the midpoint and slope of a logistic', () => {
-    let seed = 3;
-    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const points = Array.from({ length: 4000 }, () => {
-      const x = rnd();
-      return { x, y: (rnd() < 1 / (1 + Math.exp(-12 * (x - 0.3))) ? 1 : 0) as 0 | 1 };
-    });
-    const fit = fitLogistic(points);
-    expect(fit.midpoint).toBeCloseTo(0.3, 1);
-    expect(fit.slope).toBeGreaterThan(9);
-    expect(fit.slope).toBeLessThan(15);
-  });
-
-  it('stays finite on separable data', () => {
-    const fit = fitLogistic([
-      { x: 0.1, y: 0 },
-      { x: 0.2, y: 0 },
-      { x: 0.4, y: 1 },
-      { x: 0.5, y: 1 },
-    ]);
-    expect(Number.isFinite(fit.midpoint) && Number.isFinite(fit.slope)).toBe(true);
-    expect(fit.midpoint).toBeGreaterThan(0.2);
-    expect(fit.midpoint).toBeLessThan(0.4);
   });
 });
 

@@ -1,5 +1,5 @@
 // The measurement behind `npm run eval:intents`: the labelled set's shape, the split rule, the
-// metrics, the reliability table and the calibration fit. Pure functions; the CLI is
+// metrics and the reliability table. Pure functions; the CLI is
 // eval-intents.ts.
 import type { IntentClass } from '@igw/contracts';
 import type { IntentionDocument, LexicalClassification } from '../../libs/intent-evaluator/src/domain/classification';
@@ -146,40 +146,7 @@ export function expectedCalibrationError(bands: readonly ReliabilityBand[]): num
   return bands.reduce((s, b) => s + (b.n / Math.max(1, n)) * Math.abs(b.meanConfidence - b.accuracy), 0);
 }
 
-/**
- * Maximum-likelihood logistic fit of P(y) = 1 / (1 + exp(−slope × (x − midpoint))) by Newton's
- * method (a tiny ridge term keeps separable data finite).
- */
-export function fitLogistic(points: readonly { x: number; y: 0 | 1 }[], ridge = 1e-3): { midpoint: number; slope: number } {
-  let a = 0; // intercept
-  let b = 1; // slope
-  for (let it = 0; it < 100; it++) {
-    let ga = 0,
-      gb = ridge * b,
-      haa = 1e-9,
-      hab = 0,
-      hbb = ridge;
-    for (const { x, y } of points) {
-      const p = 1 / (1 + Math.exp(-(a + b * x)));
-      const w = p * (1 - p);
-      ga += p - y;
-      gb += (p - y) * x;
-      haa += w;
-      hab += w * x;
-      hbb += w * x * x;
-    }
-    const det = haa * hbb - hab * hab;
-    if (Math.abs(det) < 1e-12) break;
-    const da = (hbb * ga - hab * gb) / det;
-    const db = (haa * gb - hab * ga) / det;
-    a -= da;
-    b -= db;
-    if (Math.abs(da) + Math.abs(db) < 1e-10) break;
-  }
-  return { midpoint: -a / b, slope: b };
-}
-
-/** What each ambient floor would give on `os` (decisions re-derived from the evidence signal). */
+/** What each floor on P(covered) would give on `os` (decisions re-derived from `signals.evidence`). */
 export function floorSweep(
   os: readonly Outcome[],
   floors: readonly number[],
