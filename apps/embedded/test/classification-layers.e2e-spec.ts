@@ -67,7 +67,7 @@ describe('classification layers (embedded, OpenAI-compatible endpoints)', () => 
 
   it('a confident lexical decision never reaches the llm', async () => {
     const before = fake.requestsTo('/v1/chat/completions').length;
-    const res = await admin.post('/v1/intent/evaluate', { tool_call: { name: 'crm.export_contacts_csv', arguments: { format: 'csv' } } });
+    const res = await admin.post('/v1/intent/evaluate', { tool_call: { name: 'crm.export_contacts', arguments: { format: 'csv' } } });
     expect(res.body.classification_evidence.evaluation_layers_consulted).toEqual(['lexical']);
     expect(fake.requestsTo('/v1/chat/completions').length).toBe(before);
   });

@@ -1,4 +1,4 @@
-import { argumentVerb, buildQuery, SOURCE_WEIGHTS, type ClassificationInput } from './call-query';
+import { argumentVerb, buildQuery, callAction, SOURCE_WEIGHTS, type ClassificationInput } from './call-query';
 
 const call = (toolName: string, args?: Record<string, unknown>, context?: string[]): ClassificationInput => ({
   toolName,
@@ -61,5 +61,23 @@ describe('buildQuery', () => {
     expect(argumentVerb({ title: 'Update the onboarding doc', body: 'Create a table of contents' })).toBeNull();
     expect(argumentVerb({ sql: 'ALTER TABLE users ADD COLUMN plan text' })).toBe('write');
     expect(argumentVerb({ operation: 'cus_8f2k' })).toBeNull();
+  });
+});
+
+describe('callAction', () => {
+  it('lets an SQL statement decide over the name, since the statement is what runs', () => {
+    expect(callAction({ toolName: 'run_query', arguments: { sql: 'DELETE FROM users WHERE id = 7' } })).toEqual({ verb: 'delete', generic: true });
+    expect(callAction({ toolName: 'run_soql_query', arguments: { query: 'SELECT Id FROM Account' } })).toEqual({ verb: 'read', generic: true });
+    expect(
+      buildQuery({ toolName: 'run_query', arguments: { sql: 'DELETE FROM users' } })
+        .filter((t) => t.source === 'toolName')
+        .map((t) => t.term),
+    ).toEqual(['delete', 'run']);
+  });
+
+  it('takes the name’s verb, else an operation argument’s', () => {
+    expect(callAction({ toolName: 'get_invoice', arguments: { operation: 'delete' } })).toEqual({ verb: 'read', generic: false });
+    expect(callAction({ toolName: 'salesforce_dml_records', arguments: { operation: 'update' } })).toEqual({ verb: 'write', generic: true });
+    expect(callAction({ toolName: 'kubectl_generic', arguments: { namespace: 'prod' } })).toEqual({ generic: false });
   });
 });

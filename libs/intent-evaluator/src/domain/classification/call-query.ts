@@ -35,13 +35,15 @@ export function buildQuery(input: ClassificationInput, contextMessages = 3): Que
     const weight = SOURCE_WEIGHTS[source];
     for (const t of terms) if ((best.get(t)?.weight ?? 0) < weight) best.set(t, { weight, source });
   };
-  const nameTerms = tokenize(input.toolName);
-  add(nameTerms, 'toolName');
-  // A generic tool (execute_sql, salesforce_dml_records) takes its action from its arguments.
-  if (!nameTerms.some((t) => ACTION_VERBS.has(t)) && input.arguments) {
-    const verb = argumentVerb(input.arguments);
-    if (verb !== null) add([verb], 'toolName');
-  }
+  const action = callAction(input);
+  // A generic tool (execute_sql, run_soql_query, salesforce_dml_records) takes its action from
+  // its arguments: that verb comes first and replaces the name's (`query` → read is not what an
+  // UPDATE statement does).
+  if (action.generic && action.verb !== undefined) add([action.verb], 'toolName');
+  add(
+    tokenize(input.toolName).filter((t) => !(action.generic && ACTION_VERBS.has(t))),
+    'toolName',
+  );
 
   const keys: string[] = [];
   const values: string[] = [];
@@ -98,15 +100,41 @@ const OPERATION_KEYS = new Set(['operation', 'action', 'op', 'method', 'verb']);
  * argument that is an action word (`{operation: "update"}` → write). Null when none does.
  */
 export function argumentVerb(args: Readonly<Record<string, unknown>>): string | null {
-  for (const [key, value] of Object.entries(args).slice(0, 50)) {
+  return statementVerb(args) ?? operationVerb(args);
+}
+
+/** The action of an SQL statement among the arguments (see SQL_STATEMENTS), or null. */
+export function statementVerb(args: Readonly<Record<string, unknown>>): string | null {
+  for (const value of Object.values(args).slice(0, 50)) {
     if (typeof value !== 'string') continue;
     for (const [statement, verb] of SQL_STATEMENTS) if (statement.test(value)) return verb;
-    if (OPERATION_KEYS.has(key.toLowerCase()) && /^[A-Za-z_-]{2,20}$/.test(value)) {
+  }
+  return null;
+}
+
+function operationVerb(args: Readonly<Record<string, unknown>>): string | null {
+  for (const [key, value] of Object.entries(args).slice(0, 50)) {
+    if (typeof value === 'string' && OPERATION_KEYS.has(key.toLowerCase()) && /^[A-Za-z_-]{2,20}$/.test(value)) {
       const [term] = tokenize(value);
       if (term !== undefined && ACTION_VERBS.has(term)) return term;
     }
   }
   return null;
+}
+
+/**
+ * The call's action and whether the tool is generic. An SQL statement in the arguments always
+ * decides (whatever the name says: `run_query` with an UPDATE writes); otherwise the name's first
+ * action verb; a name without one takes an `operation`-like argument's. A generic tool's name
+ * words are the tool's, not objects of the call.
+ */
+export function callAction(input: ClassificationInput): { verb?: string; generic: boolean } {
+  const statement = input.arguments ? statementVerb(input.arguments) : null;
+  if (statement !== null) return { verb: statement, generic: true };
+  const named = tokenize(input.toolName).find((t) => ACTION_VERBS.has(t));
+  if (named !== undefined) return { verb: named, generic: false };
+  const operation = input.arguments ? operationVerb(input.arguments) : null;
+  return operation !== null ? { verb: operation, generic: true } : { generic: false };
 }
 
 /**

@@ -271,6 +271,14 @@ describe('LexicalClassifier', () => {
     expect(classifier.classify(call('okta.create_user', { login: 'mo@ourco.com' })).decision.label).toBe('admin.user_provisioning');
   });
 
+  it('reads a query tool that runs a DELETE as a delete, not as the read its name says', () => {
+    const read = classifier.classify(call('snowflake.run_query', { sql: 'SELECT count(*) FROM analytics.events' }));
+    expect(read.decision.label).toBe('analytics.warehouse_query');
+    const destructive = classifier.classify(call('snowflake.run_query', { sql: 'DELETE FROM analytics.events' }));
+    expect(destructive.signals.actionMatch).toBe(0);
+    expect(destructive.decision.kind === 'intention' && destructive.confident).toBe(false);
+  });
+
   it('takes the first verb of the tool name as its action', () => {
     const r = classifier.classify(call('kubectl_scale_deployment'));
     expect(r.signals.actionMatch).toBe(0);
@@ -307,7 +315,7 @@ describe('LexicalClassifier', () => {
     expect(tie.decision.kind).toBe('intention');
     expect(tie.confidence).toBeLessThanOrEqual(0.5);
     expect(tie.confident).toBe(false);
-    const clear = c.classify(call('crm.export_contacts_csv', { format: 'csv' }));
+    const clear = c.classify(call('crm.export_contacts', { format: 'csv' }));
     expect(clear.decision.label).toBe('crm.contacts_export');
     expect(clear.confident).toBe(true);
   });

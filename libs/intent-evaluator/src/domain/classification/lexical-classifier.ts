@@ -1,13 +1,6 @@
 import type { IntentClass } from '@igw/kernel';
-import {
-  ACTION_CONCEPTS,
-  ACTION_VERBS,
-  tokenize,
-  type IntentionDocument as LexicalDocument,
-  type LexicalIndex,
-  type SearchHit as LexicalHit,
-} from '@igw/lexical-index';
-import { argumentVerb, buildQuery, type ClassificationInput } from './call-query';
+import { ACTION_CONCEPTS, type IntentionDocument as LexicalDocument, type LexicalIndex, type SearchHit as LexicalHit } from '@igw/lexical-index';
+import { buildQuery, callAction, type ClassificationInput } from './call-query';
 import { CandidateFeaturizer, type CallFeatures } from './candidate-features';
 import { checkWeights, RANKER_WEIGHTS, rankerProbabilities, type RankerWeights } from './lexical-ranker';
 
@@ -135,15 +128,8 @@ export class LexicalClassifier {
   /** The ranker's view of a call: its candidates with their features, and their probabilities. */
   rank(input: ClassificationInput): { features: CallFeatures; probabilities: { candidates: number[]; ambient: number } } {
     const query = buildQuery(input, this.options.contextMessages);
-    let verb: string | undefined;
-    for (const q of query)
-      if (q.source === 'toolName' && ACTION_VERBS.has(q.term)) {
-        verb = q.term;
-        break;
-      }
+    const { verb, generic } = callAction(input);
     const hits = this.index.search(query, Math.max(CANDIDATES, this.options.evidenceCandidates));
-    const named = tokenize(input.toolName).some((t) => ACTION_VERBS.has(t));
-    const generic = !named && input.arguments !== undefined && argumentVerb(input.arguments) !== null;
     const features = this.featurizer.features(input.toolName, query, hits, verb, generic, (h, v) => this.permits(h, v));
     return { features, probabilities: rankerProbabilities(features, this.options.weights) };
   }
@@ -175,7 +161,10 @@ export class LexicalClassifier {
     return {
       decision,
       confidence,
-      confident: confidence >= this.options.confidentAt,
+      // A match whose action the intention does not permit is never final on its own: an
+      // authorization decision hinges on the verb, so the later layers (or the ambient policy)
+      // decide it, however well the nouns match.
+      confident: confidence >= this.options.confidentAt && (!isMatch || first.permitted),
       evidence: {
         classification_method: 'lexical',
         evaluation_layers_consulted: ['lexical'],

@@ -19,8 +19,8 @@ export interface RankerWeights {
  * never used to fit. Named for the features they weigh, in their order.
  */
 export const RANKER_WEIGHTS: RankerWeights = {
-  candidate: [5.058, -0.566, 1.408, 2.645, 2.792, 3.825, -2.742, -1.299, 0.557, -0.634, -0.849, -1.513, -5.894, 1.144],
-  ambient: [0.949, 1.6, -0.077, 1.095],
+  candidate: [4.905, -0.485, 1.473, 2.49, 2.749, 3.896, -2.735, -1.279, 0.576, -0.64, -0.825, -1.444, -5.902, 1.139],
+  ambient: [0.935, 2.048, -0.064, 0.995],
 };
 
 export function checkWeights(w: RankerWeights): void {
