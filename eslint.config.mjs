@@ -50,6 +50,28 @@ export default [
     },
   },
   {
+    // The console: plain ES modules run by the browser (no bundler, no TypeScript).
+    files: ['apps/console/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'document',
+          'location',
+          'navigator',
+          'sessionStorage',
+          'fetch',
+          'URLSearchParams',
+          'addEventListener',
+          'removeEventListener',
+          'setInterval',
+          'clearInterval',
+        ].map((g) => [g, 'readonly']),
+      ),
+    },
+    rules: { 'no-undef': 'error', 'no-unused-vars': 'error', '@typescript-eslint/no-unused-vars': 'off' },
+  },
+  {
     // Tests and test helpers may be loose with types of HTTP bodies.
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.fixture.ts', '**/test/**/*.ts', 'libs/shared/testing/**/*.ts'],
     rules: {

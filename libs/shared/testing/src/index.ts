@@ -28,3 +28,5 @@ export * from './unit';
 export * from './random/mulberry32';
 export * from './fakes/mcp-upstream.server';
 export * from './suites/mcp-gateway.suite';
+export * from './browser/chromium';
+export * from './suites/console.suite';
