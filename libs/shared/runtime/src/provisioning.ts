@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ConfigError, IntSetting } from '@igw/config';
+import { ConfigError, IntSetting, KafkaSecuritySettings } from '@igw/config';
 import { provisionTopics as createMissingTopics } from '@igw/events';
 import { migrate, openPostgresDatabase } from '@igw/persistence';
 import { IsIn, IsOptional, Matches } from 'class-validator';
@@ -46,7 +46,7 @@ export class MigrateSettings {
 }
 
 /** The topics Job's settings: the brokers, and how to create topics (unset: the broker's defaults). */
-export class TopicSettings {
+export class TopicSettings extends KafkaSecuritySettings {
   @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be a comma-separated list of host:port' })
   KAFKA_BROKERS!: string;
 
@@ -64,7 +64,7 @@ export class TopicSettings {
 
 export async function provisionTopics(topics: readonly string[], settings: TopicSettings, logger: Logger): Promise<void> {
   const brokers = settings.KAFKA_BROKERS.split(',');
-  const created = await createMissingTopics(brokers, topics, {
+  const created = await createMissingTopics({ brokers, ...settings.kafkaSecurity }, topics, {
     numPartitions: settings.KAFKA_TOPIC_PARTITIONS ?? -1,
     replicationFactor: settings.KAFKA_TOPIC_REPLICATION_FACTOR ?? -1,
   }).catch((err: unknown) => {

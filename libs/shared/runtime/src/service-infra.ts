@@ -68,7 +68,7 @@ export function createEventBus(config: BaseConfig, clientId: string, logger: Log
       onHandlerError: (group, event, err) => logger.warn({ group, event_id: event.id, type: event.type, err: String(err) }, 'event handler failed'),
     });
   }
-  return new KafkaEventBus({ brokers: config.kafkaBrokers, clientId, logger, isTransient });
+  return new KafkaEventBus({ brokers: config.kafkaBrokers, ...config.kafkaSecurity, clientId, logger, isTransient });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { kafkaSecurity, type KafkaClientSecurity } from './kafka-support';
 
 /** Creates missing topics up front: subscribing to a topic that does not exist yet fails in kafkajs. */
 export class KafkaTopics {
@@ -51,11 +52,17 @@ export class KafkaTopics {
  * the ones it created; existing topics are left as they are.
  */
 export async function provisionTopics(
-  brokers: string[],
+  connection: { brokers: string[] } & KafkaClientSecurity,
   topics: readonly string[],
   layout: { numPartitions: number; replicationFactor: number },
 ): Promise<string[]> {
-  const kafka = new Kafka({ brokers, clientId: 'igw-kafka-topics', logLevel: logLevel.NOTHING, retry: { retries: 8 } });
+  const kafka = new Kafka({
+    brokers: connection.brokers,
+    ...kafkaSecurity(connection),
+    clientId: 'igw-kafka-topics',
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 8 },
+  });
   const admin = kafka.admin();
   await admin.connect();
   try {
