@@ -1,7 +1,14 @@
 import 'reflect-metadata';
 import { APPROVALS_API, INTENT_EVALUATOR_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { HttpApprovalsClient, HttpIntentEvaluatorClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
+import {
+  HttpApprovalsClient,
+  HttpIntentEvaluatorClient,
+  HttpMandateIssuerClient,
+  HttpPolicyRegistryClient,
+  InternalServiceClient,
+  serviceUrls,
+} from '@igw/http';
 import {
   DECISION_PROXY_MIGRATIONS,
   DECISION_PROXY_SCHEMA,
@@ -9,6 +16,7 @@ import {
   DecisionProxyModule,
   decisionProxySettings,
   HttpJwksSource,
+  ReplicatedJwksSource,
   JWKS_SOURCE,
 } from '@igw/decision-proxy';
 import { ReadModelTracker } from '@igw/events';
@@ -61,7 +69,10 @@ runApp('decision-proxy', async () => {
           { provide: MANDATE_ISSUER_API, useValue: new HttpMandateIssuerClient(issuerHttp, 'svc:decision-proxy') },
           { provide: INTENT_EVALUATOR_API, useValue: new HttpIntentEvaluatorClient(evaluatorHttp) },
           // Fixed by configuration: never a URL named by a token.
-          { provide: JWKS_SOURCE, useValue: new HttpJwksSource(`${config.MANDATE_ISSUER_URL}/v1/mandate/jwks`) },
+          {
+            provide: JWKS_SOURCE,
+            useValue: new ReplicatedJwksSource(serviceUrls(config.MANDATE_ISSUER_URL).map((u) => new HttpJwksSource(`${u}/v1/mandate/jwks`))),
+          },
         ],
       }),
     ],

@@ -17,3 +17,4 @@ export * from './outbound/bounded-request';
 export * from './api-docs';
 export * from './resource-action';
 export * from './outbound/outbound-destination';
+export * from './internal-client/upstream-pool';

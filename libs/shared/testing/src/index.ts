@@ -30,3 +30,4 @@ export * from './fakes/mcp-upstream.server';
 export * from './suites/mcp-gateway.suite';
 export * from './browser/chromium';
 export * from './suites/console.suite';
+export * from './suites/replicas.suite';
