@@ -31,3 +31,4 @@ export * from './suites/mcp-gateway.suite';
 export * from './browser/chromium';
 export * from './suites/console.suite';
 export * from './suites/replicas.suite';
+export * from './suites/rolling-restart.suite';
