@@ -1,7 +1,14 @@
 import 'reflect-metadata';
 import { APPROVALS_API, INTENT_EVALUATOR_API, MANDATE_ISSUER_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { HttpApprovalsClient, HttpIntentEvaluatorClient, HttpMandateIssuerClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
+import {
+  HttpApprovalsClient,
+  HttpIntentEvaluatorClient,
+  HttpMandateIssuerClient,
+  HttpPolicyRegistryClient,
+  InternalServiceClient,
+  processMetrics,
+} from '@igw/http';
 import {
   DECISION_PROXY_MIGRATIONS,
   DECISION_PROXY_SCHEMA,
@@ -37,7 +44,7 @@ runApp('decision-proxy', async () => {
   const issuerHttp = new InternalServiceClient(config.MANDATE_ISSUER_URL, token, { service: 'mandate-issuer' });
   const evaluatorHttp = new InternalServiceClient(config.INTENT_EVALUATOR_URL, token, { service: 'intent-evaluator' });
   // Ready once cards and revocations of every org that has any are loaded from their owners.
-  const readModels = new ReadModelTracker();
+  const readModels = new ReadModelTracker(processMetrics());
   const checks = serviceChecks(svc, readModels);
 
   return serveService({

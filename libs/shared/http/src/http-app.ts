@@ -9,6 +9,7 @@ import { answerClientError } from './client-error';
 import { parseJsonBody, urlInputError } from './edge-input';
 import { toErrorResponse } from './error-mapping';
 import { PinoNestLogger } from './logger';
+import { processMetrics } from './metrics/prom-metrics';
 import { createValidationPipe } from './validation';
 
 export const BODY_LIMIT = 256 * 1024;
@@ -97,6 +98,12 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
     const extra = (req as unknown as { edgeHeaders?: Record<string, string> }).edgeHeaders;
     if (extra) for (const [k, v] of Object.entries(extra)) if (!reply.hasHeader(k)) reply.header(k, v);
     done(null, payload);
+  });
+  // Request count and latency per route pattern (never the raw URL: ids would explode the series).
+  const metrics = processMetrics();
+  fastify.addHook('onResponse', (req, reply, done) => {
+    metrics.observeHttp(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   if (options.accessLog !== false) {
     fastify.addHook('onResponse', (req, reply, done) => {

@@ -17,3 +17,5 @@ export * from './outbound/bounded-request';
 export * from './api-docs';
 export * from './resource-action';
 export * from './outbound/outbound-destination';
+export * from './metrics/prom-metrics';
+export * from './metrics/metrics.module';

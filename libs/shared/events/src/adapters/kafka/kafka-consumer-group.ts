@@ -58,6 +58,11 @@ export class KafkaConsumerGroup {
     private readonly ctx: ConsumerGroupContext,
   ) {}
 
+  /** The topics this group reads. */
+  get topics(): string[] {
+    return [...this.handlers.keys()];
+  }
+
   add(subscription: Subscription): void {
     if ((subscription.startAt ?? 'beginning') === 'beginning') this.fromBeginning = true;
     const wanted = subscription.concurrency ?? 1;

@@ -106,6 +106,39 @@ export class KafkaEventBus implements EventBus {
     await Promise.all([quietly(this.publisher.disconnect()), quietly(this.topics.disconnect()), quietly(this.probe.disconnect())]);
   }
 
+  /**
+   * Per consumer group of this process: events in its topics not yet committed by the group — the
+   * brokers' high-water offsets minus the group's committed offsets, summed over partitions (a
+   * partition the group never committed counts from its low-water mark). Read from the brokers.
+   */
+  async consumerLag(): Promise<Array<{ group: string; lag: number }>> {
+    if (this.stopped || this.groups.size === 0) return [];
+    const admin = await this.topics.connectedAdmin();
+    const topicOffsets = new Map<string, Promise<Array<{ partition: number; high: string; low: string }>>>();
+    const offsetsOf = (topic: string) => {
+      let offsets = topicOffsets.get(topic);
+      if (!offsets) topicOffsets.set(topic, (offsets = admin.fetchTopicOffsets(topic)));
+      return offsets;
+    };
+    return Promise.all(
+      [...this.groups.values()].map(async (group) => {
+        const topics = group.topics;
+        const committed = await admin.fetchOffsets({ groupId: group.name, topics });
+        let lag = 0;
+        for (const { topic, partitions } of committed) {
+          const marks = new Map((await offsetsOf(topic)).map((p) => [p.partition, p]));
+          for (const { partition, offset } of partitions) {
+            const mark = marks.get(partition);
+            if (!mark) continue;
+            const from = Number(offset) >= 0 ? Number(offset) : Number(mark.low);
+            lag += Math.max(0, Number(mark.high) - from);
+          }
+        }
+        return { group: group.name, lag };
+      }),
+    );
+  }
+
   async healthy(): Promise<boolean> {
     if (this.stopped) return false;
     return this.probe.healthy();
