@@ -28,3 +28,5 @@ export * from './unit';
 export * from './random/mulberry32';
 export * from './fakes/mcp-upstream.server';
 export * from './suites/mcp-gateway.suite';
+export * from './e2e/prometheus-text';
+export * from './suites/metrics.suite';
