@@ -10,7 +10,9 @@ import { parseJsonBody, urlInputError } from './edge-input';
 import { toErrorResponse } from './error-mapping';
 import { PinoNestLogger } from './logger';
 import { processMetrics } from './metrics/prom-metrics';
+import { installTracingHooks, requestContext, tracingEnabled } from './tracing';
 import { createValidationPipe } from './validation';
+import { context } from '@opentelemetry/api';
 
 export const BODY_LIMIT = 256 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -99,6 +101,7 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
     if (extra) for (const [k, v] of Object.entries(extra)) if (!reply.hasHeader(k)) reply.header(k, v);
     done(null, payload);
   });
+  if (tracingEnabled()) installTracingHooks(fastify);
   // Request count and latency per route pattern (never the raw URL: ids would explode the series).
   const metrics = processMetrics();
   fastify.addHook('onResponse', (req, reply, done) => {
@@ -108,17 +111,20 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
   if (options.accessLog !== false) {
     fastify.addHook('onResponse', (req, reply, done) => {
       const caller = (req as unknown as { caller?: Caller }).caller;
-      logger.info(
-        {
-          req_id: req.id,
-          method: req.method,
-          url: req.url.split('?')[0],
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 1000) / 1000,
-          org_id: caller?.orgId,
-          key_id: caller?.keyId,
-        },
-        'request',
+      // In the request's trace context, so the line carries its trace id (tracing on).
+      context.with(requestContext(req), () =>
+        logger.info(
+          {
+            req_id: req.id,
+            method: req.method,
+            url: req.url.split('?')[0],
+            status: reply.statusCode,
+            ms: Math.round(reply.elapsedTime * 1000) / 1000,
+            org_id: caller?.orgId,
+            key_id: caller?.keyId,
+          },
+          'request',
+        ),
       );
       done();
     });

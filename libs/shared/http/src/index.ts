@@ -19,3 +19,4 @@ export * from './resource-action';
 export * from './outbound/outbound-destination';
 export * from './metrics/prom-metrics';
 export * from './metrics/metrics.module';
+export * from './tracing';

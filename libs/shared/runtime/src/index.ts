@@ -6,3 +6,4 @@ export * from './service-app';
 export * from './key-encryption';
 export * from './service-settings';
 export * from './open-service';
+export * from './tracing';
