@@ -30,3 +30,4 @@ export * from './fakes/mcp-upstream.server';
 export * from './suites/mcp-gateway.suite';
 export * from './e2e/prometheus-text';
 export * from './suites/metrics.suite';
+export * from './fakes/otlp-receiver.fake-server';
