@@ -37,12 +37,12 @@ function publishParent(eventId: string): Context | undefined {
 }
 
 /** A PRODUCER span for one event, its context written into `headers`; undefined when there is no trace to continue. */
-export function startPublishSpan(event: { id: string; type: string }, headers: Record<string, string>): Span | undefined {
+export function startPublishSpan(event: { id: string; type: string }, headers: Record<string, string>, system = 'kafka'): Span | undefined {
   const parent = publishParent(event.id);
   if (!parent) return undefined;
   const span = tracer().startSpan(
     `${event.type} publish`,
-    { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': event.type, 'messaging.message.id': event.id } },
+    { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': system, 'messaging.destination.name': event.type, 'messaging.message.id': event.id } },
     parent,
   );
   propagation.inject(trace.setSpan(parent, span), headers);
@@ -71,13 +71,13 @@ const kafkaHeaders: TextMapGetter<Headers> = {
  * Runs `handle` for a consumed message: inside a CONSUMER span continuing the trace its headers
  * carry, or as is when they carry none.
  */
-export async function withConsumeSpan<T>(topic: string, group: string, headers: Headers, handle: () => Promise<T>): Promise<T> {
+export async function withConsumeSpan<T>(topic: string, group: string, headers: Headers, handle: () => Promise<T>, system = 'kafka'): Promise<T> {
   if (!headers?.['traceparent']) return handle();
   const parent = propagation.extract(ROOT_CONTEXT, headers, kafkaHeaders);
   if (!trace.getSpanContext(parent)) return handle();
   const span = tracer().startSpan(
     `${topic} process`,
-    { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': topic, 'messaging.consumer.group.name': group } },
+    { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': system, 'messaging.destination.name': topic, 'messaging.consumer.group.name': group } },
     parent,
   );
   try {
