@@ -2,7 +2,7 @@ import { Catch, type ArgumentsHost, type ExceptionFilter, type INestApplication 
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { newId, type Caller } from '@igw/kernel';
 import { answerClientError } from './client-error';
@@ -103,9 +103,20 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
   });
   if (tracingEnabled()) installTracingHooks(fastify);
   // Request count and latency per route pattern (never the raw URL: ids would explode the series).
+  // Each route gets its own hook closing over its pattern (reading `req.routeOptions` would build
+  // an object per request); answers without a route (404) are counted as `unmatched`.
   const metrics = processMetrics();
+  fastify.addHook('onRoute', (route) => {
+    const pattern = route.url;
+    const observe: onResponseHookHandler = (req, reply, done) => {
+      metrics.observeHttp(req.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    const own = route.onResponse;
+    route.onResponse = own === undefined ? [observe] : [...(Array.isArray(own) ? own : [own]), observe];
+  });
   fastify.addHook('onResponse', (req, reply, done) => {
-    metrics.observeHttp(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    if (req.is404) metrics.observeHttp(req.method, undefined, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   if (options.accessLog !== false) {
