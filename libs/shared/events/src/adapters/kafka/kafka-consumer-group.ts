@@ -64,6 +64,11 @@ export class KafkaConsumerGroup {
     return [...this.handlers.keys()];
   }
 
+  /** Whether a new group starts at the earliest offsets (else at the latest). */
+  get readsFromBeginning(): boolean {
+    return this.fromBeginning;
+  }
+
   add(subscription: Subscription): void {
     if ((subscription.startAt ?? 'beginning') === 'beginning') this.fromBeginning = true;
     const wanted = subscription.concurrency ?? 1;

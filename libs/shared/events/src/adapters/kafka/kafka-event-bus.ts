@@ -108,8 +108,10 @@ export class KafkaEventBus implements EventBus {
 
   /**
    * Per consumer group of this process: events in its topics not yet committed by the group — the
-   * brokers' high-water offsets minus the group's committed offsets, summed over partitions (a
-   * partition the group never committed counts from its low-water mark). Read from the brokers.
+   * brokers' high-water offsets minus the group's committed offsets, summed over partitions. A
+   * partition the group has never committed counts from its low-water mark when the group reads
+   * from the beginning, and as 0 when it starts at the latest offset (where it started is known
+   * to its consumer, not to the brokers). Read from the brokers.
    */
   async consumerLag(): Promise<Array<{ group: string; lag: number }>> {
     if (this.stopped || this.groups.size === 0) return [];
@@ -130,6 +132,7 @@ export class KafkaEventBus implements EventBus {
           for (const { partition, offset } of partitions) {
             const mark = marks.get(partition);
             if (!mark) continue;
+            if (Number(offset) < 0 && !group.readsFromBeginning) continue;
             const from = Number(offset) >= 0 ? Number(offset) : Number(mark.low);
             lag += Math.max(0, Number(mark.high) - from);
           }
