@@ -18,19 +18,22 @@ const FRAMEWORK = ['@nestjs/*', 'class-validator', 'class-transformer', 'rxjs', 
 const restrict = (patterns, message) => ({ group: patterns, message });
 
 // Nx tags: apps compose everything; a service never imports another service; shared libs never
-// import services; tests may also use the testing lib.
+// import services; tests may also use the testing lib. The SDK (@igw/sdk) imports nothing of
+// ours (only its generated types and npm packages); the CLI imports only the SDK.
 const boundaries = (tests) => {
   const t = tests ? ['type:testing'] : [];
   return {
     enforceBuildableLibDependency: false,
     allow: [],
     depConstraints: [
-      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:infra', 'type:kernel', 'type:contracts', ...t] },
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:infra', 'type:kernel', 'type:contracts', 'type:sdk', ...t] },
       { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', ...t] },
       { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', ...t] },
       { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:kernel'] },
       { sourceTag: 'type:kernel', onlyDependOnLibsWithTags: ['type:kernel', ...t] },
-      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', 'type:testing'] },
+      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:infra', 'type:kernel', 'type:contracts', 'type:testing', 'type:sdk'] },
+      { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: [...t] },
+      { sourceTag: 'type:cli', onlyDependOnLibsWithTags: ['type:sdk', ...t] },
     ],
   };
 };
@@ -48,6 +51,28 @@ export default [
       '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/no-inferrable-types': 'off',
     },
+  },
+  {
+    // The console: plain ES modules run by the browser (no bundler, no TypeScript).
+    files: ['apps/console/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'document',
+          'location',
+          'navigator',
+          'sessionStorage',
+          'fetch',
+          'URLSearchParams',
+          'addEventListener',
+          'removeEventListener',
+          'setInterval',
+          'clearInterval',
+        ].map((g) => [g, 'readonly']),
+      ),
+    },
+    rules: { 'no-undef': 'error', 'no-unused-vars': 'error', '@typescript-eslint/no-unused-vars': 'off' },
   },
   {
     // Tests and test helpers may be loose with types of HTTP bodies.

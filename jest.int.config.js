@@ -3,7 +3,7 @@
 module.exports = {
   ...require('./jest.preset.js'),
   displayName: 'int',
-  testMatch: ['<rootDir>/libs/**/*.int-spec.ts', '<rootDir>/apps/**/*.int-spec.ts'],
+  testMatch: ['<rootDir>/libs/**/*.int-spec.ts', '<rootDir>/apps/**/*.int-spec.ts', '<rootDir>/tools/**/*.int-spec.ts'],
   globalSetup: '<rootDir>/libs/shared/testing/src/jest/global-setup.js',
   globalTeardown: '<rootDir>/libs/shared/testing/src/jest/global-teardown.js',
   testTimeout: 120000,

@@ -27,6 +27,12 @@ const cases = {
   appAdapter: ['libs/api-gateway/src/application/use-cases/x.ts', "import { x } from '../../adapters/x';\nexport const y = x;\n"],
   sharedToService: ['libs/shared/http/src/x.ts', "import { PolicyRegistryModule } from '@igw/policy-registry';\nexport const x = PolicyRegistryModule;\n"],
   adapterRedis: ['libs/api-gateway/src/adapters/redis/x.ts', "import Redis from 'ioredis';\nexport const x = Redis;\n"],
+  sdkToKernel: ['libs/sdk/src/x.ts', "import { newId } from '@igw/kernel';\nexport const x = newId;\n"],
+  sdkToContracts: ['libs/sdk/src/x.ts', "import type { ErrorDto } from '@igw/contracts';\nexport type X = ErrorDto;\n"],
+  cliToService: ['apps/cli/src/x.ts', "import { GatewayConfig } from '@igw/api-gateway';\nexport const x = GatewayConfig;\n"],
+  cliToKernel: ['apps/cli/src/x.ts', "import { newId } from '@igw/kernel';\nexport const x = newId;\n"],
+  cliToSdk: ['apps/cli/src/x.ts', "import { GatewayClient } from '@igw/sdk';\nexport const x = GatewayClient;\n"],
+  appToSdk: ['apps/embedded/src/x.ts', "import { GatewayClient } from '@igw/sdk';\nexport const x = GatewayClient;\n"],
   appNest: [
     'libs/api-gateway/src/application/x.ts',
     "import { Injectable } from '@nestjs/common';\nimport { newId } from '@igw/kernel';\nexport const x = [Injectable, newId];\n",
@@ -70,7 +76,13 @@ describe('architecture lint rules', () => {
     expect(hits.sharedToService).toMatch(/@nx\/enforce-module-boundaries/);
   });
 
+  it('the SDK imports nothing of ours; the CLI only the SDK', () => {
+    for (const name of ['sdkToKernel', 'sdkToContracts', 'cliToService', 'cliToKernel']) expect(hits[name]).toMatch(/@nx\/enforce-module-boundaries/);
+  });
+
   it('allows what the architecture allows', () => {
+    expect(hits.cliToSdk).toBe('');
+    expect(hits.appToSdk).toBe('');
     expect(hits.adapterRedis).toBe('');
     expect(hits.appNest).toBe('');
     expect(hits.domainKernel).toBe('');

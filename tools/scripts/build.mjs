@@ -53,3 +53,25 @@ await Promise.all(
   }),
 );
 if (process.env.BUILD_VERBOSE) console.log(`build: ${compiled} of ${sources.length} files compiled`);
+
+// The console (apps/console): static files as they are, plus the browser builds of its UI stack
+// copied from node_modules, so dist/ serves it with no bundler and nothing fetched from elsewhere.
+// preact/hooks imports the bare specifier "preact"; browsers need a path, so it is rewritten.
+const consoleSrc = join(root, 'apps/console');
+const consoleOut = join(out, 'apps/console');
+for (const f of walk(consoleSrc)) {
+  const dest = join(consoleOut, relative(consoleSrc, f));
+  mkdirSync(dirname(dest), { recursive: true });
+  copyFileSync(f, dest);
+}
+const vendor = join(consoleOut, 'vendor');
+mkdirSync(vendor, { recursive: true });
+for (const [from, to, rewrite] of [
+  ['preact/dist/preact.module.js', 'preact.module.js'],
+  ['preact/hooks/dist/hooks.module.js', 'hooks.module.js', (code) => code.replace(/from\s*"preact"/g, 'from"./preact.module.js"')],
+  ['htm/dist/htm.module.js', 'htm.module.js'],
+  ['@picocss/pico/css/pico.min.css', 'pico.min.css'],
+]) {
+  const code = readFileSync(join(root, 'node_modules', from), 'utf8');
+  writeFileSync(join(vendor, to), rewrite ? rewrite(code) : code);
+}

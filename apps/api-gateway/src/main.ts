@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig } from '@igw/api-gateway';
+import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig, serveConsole } from '@igw/api-gateway';
 import { SERVICE_ROUTES } from '@igw/contracts';
 import { MetricsModule, ProbesController, READINESS_CHECKS, createHttpApp, createLogger, type ReadinessCheck } from '@igw/http';
 import { defined, VERSION } from '@igw/kernel';
@@ -45,6 +45,7 @@ runApp('api-gateway', async () => {
     logger,
     openApi: { title: 'Intent Gateway', version: VERSION, description: 'Authorization gateway for AI agent tool calls.', mergeFrom: Object.values(services) },
   });
+  await serveConsole(app, { logger, redirectRoot: false });
   await bus.start();
   infra.relay.start();
   await app.get(BootstrapOrgUseCase).execute();

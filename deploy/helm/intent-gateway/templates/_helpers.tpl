@@ -48,6 +48,44 @@ app.kubernetes.io/component: {{ .app }}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
 {{- end -}}
 
+{{/* The Secret every pod reads (by reference only: the chart never creates one). */}}
 {{- define "igw.secretName" -}}
-{{- default (printf "%s-secrets" (include "igw.fullname" .)) .Values.secrets.existingSecret -}}
+{{- required "secrets.existingSecret is required: the name of a Secret you manage (see deploy/README.md)" .Values.secrets.existingSecret -}}
+{{- end -}}
+
+{{/* The pod securityContext, container securityContext and /tmp scratch volume every pod uses. */}}
+{{- define "igw.podSecurity" -}}
+automountServiceAccountToken: false
+securityContext:
+  {{- toYaml .Values.podSecurityContext | nindent 2 }}
+{{- end -}}
+
+{{/* Prometheus scrape annotations. Usage: include "igw.metricsAnnotations" (dict "root" $ "port" $app.port) */}}
+{{- define "igw.metricsAnnotations" -}}
+{{- if .root.Values.metrics.annotations }}
+prometheus.io/scrape: "true"
+prometheus.io/port: {{ .port | quote }}
+prometheus.io/path: {{ .root.Values.metrics.path | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* Selector of every pod of this release. */}}
+{{- define "igw.releaseSelector" -}}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/part-of: intent-gateway
+{{- end -}}
+
+{{/* Names of the enabled apps whose serviceUrls point at `app`. Usage: include "igw.callers" (dict "root" $ "app" $name) */}}
+{{- define "igw.callers" -}}
+{{- $callers := list -}}
+{{- range $caller, $c := .root.Values.apps -}}
+{{- if $c.enabled -}}
+{{- range $key, $target := ($c.serviceUrls | default (dict)) -}}
+{{- if eq $target $.app -}}
+{{- $callers = append $callers $caller -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- $callers | uniq | sortAlpha | join "," -}}
 {{- end -}}

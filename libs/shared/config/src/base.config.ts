@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
 import { IntSetting } from './int-setting';
+import { KafkaSecuritySettings } from './kafka-security.settings';
 
 export const CONFIG = Symbol('CONFIG');
 
@@ -8,7 +9,7 @@ export type GatewayMode = 'embedded' | 'distributed';
 const distributed = (c: BaseConfig) => c.GATEWAY_MODE === 'distributed';
 
 /** Settings every process reads. Each app extends it with its own. */
-export class BaseConfig {
+export class BaseConfig extends KafkaSecuritySettings {
   @IsIn(['embedded', 'distributed'], { message: 'GATEWAY_MODE must be "embedded" or "distributed"' })
   GATEWAY_MODE: GatewayMode = 'embedded';
 

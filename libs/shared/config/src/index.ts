@@ -3,3 +3,4 @@ export * from './base.config';
 export * from './mode';
 export * from './int-setting';
 export * from './service-url-setting';
+export * from './kafka-security.settings';

@@ -39,3 +39,32 @@ describe('parseConfig', () => {
     expect(() => parseConfig(BaseConfig, { GATEWAY_MODE: 'cluster' })).toThrow(/GATEWAY_MODE/);
   });
 });
+
+describe('Kafka security settings', () => {
+  const distributed = {
+    GATEWAY_MODE: 'distributed',
+    DATABASE_URL: 'postgresql://db/x',
+    KAFKA_BROKERS: 'kafka:9092',
+    REDIS_URL: 'redis://r:6379',
+    INTERNAL_AUTH_TOKEN: 'x'.repeat(32),
+  };
+
+  it('gives the Kafka clients TLS and SASL from the settings, and nothing when unset', () => {
+    expect(parseConfig(BaseConfig, distributed).kafkaSecurity).toEqual({});
+    const secured = parseConfig(BaseConfig, {
+      ...distributed,
+      KAFKA_SSL: 'true',
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'u',
+      KAFKA_SASL_PASSWORD: 'p',
+    });
+    expect(secured.kafkaSecurity).toEqual({ ssl: true, sasl: { mechanism: 'scram-sha-512', username: 'u', password: 'p' } });
+  });
+
+  it('refuses a SASL mechanism it does not know, or one without credentials', () => {
+    expect(() => parseConfig(BaseConfig, { ...distributed, KAFKA_SASL_MECHANISM: 'gssapi' })).toThrow(
+      /KAFKA_SASL_MECHANISM must be plain, scram-sha-256 or scram-sha-512/,
+    );
+    expect(() => parseConfig(BaseConfig, { ...distributed, KAFKA_SASL_MECHANISM: 'plain' })).toThrow(/KAFKA_SASL_USERNAME is required/);
+  });
+});

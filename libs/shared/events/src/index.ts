@@ -5,3 +5,4 @@ export * from './envelope';
 export * from './adapters/kafka/kafka-event-bus';
 export * from './version-board';
 export * from './read-model/exact-read-model';
+export { provisionTopics } from './adapters/kafka/kafka-topics';

@@ -7,3 +7,4 @@ export * from './key-encryption';
 export * from './service-settings';
 export * from './open-service';
 export * from './tracing';
+export * from './provisioning';

@@ -69,7 +69,7 @@ export function createEventBus(config: BaseConfig, clientId: string, logger: Log
       onHandlerError: (group, event, err) => logger.warn({ group, event_id: event.id, type: event.type, err: String(err) }, 'event handler failed'),
     });
   }
-  const bus = new KafkaEventBus({ brokers: config.kafkaBrokers, clientId, logger, isTransient });
+  const bus = new KafkaEventBus({ brokers: config.kafkaBrokers, ...config.kafkaSecurity, clientId, logger, isTransient });
   processMetrics().watchConsumerLag(() => bus.consumerLag());
   return bus;
 }

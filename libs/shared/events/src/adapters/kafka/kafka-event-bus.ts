@@ -6,13 +6,16 @@ import { KafkaConsumerGroup, STOP_STEP_TIMEOUT_MS, type ConsumerGroupContext } f
 import { KafkaHealthProbe } from './kafka-health';
 import { kafkaLogCreator, type KafkaEventBusLogger } from './kafka-log';
 import { KafkaPublisher } from './kafka-publisher';
-import { withTimeout } from './kafka-support';
+import { kafkaSecurity, withTimeout, type KafkaClientSecurity } from './kafka-support';
 import { KafkaTopics } from './kafka-topics';
 
 export type { KafkaEventBusLogger } from './kafka-log';
 
 export interface KafkaEventBusOptions {
   brokers: string[];
+  /** TLS and SASL for managed Kafka services. */
+  ssl?: KafkaClientSecurity['ssl'];
+  sasl?: KafkaClientSecurity['sasl'];
   clientId: string;
   logger?: KafkaEventBusLogger;
   /** Upper bound for one `publish`, retries included. Default 10 s. */
@@ -45,6 +48,7 @@ export class KafkaEventBus implements EventBus {
     const kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
+      ...kafkaSecurity(options),
       logLevel: options.logger ? logLevel.WARN : logLevel.NOTHING,
       logCreator: kafkaLogCreator(options.logger),
       connectionTimeout: 3000,
@@ -54,7 +58,7 @@ export class KafkaEventBus implements EventBus {
     });
     this.topics = new KafkaTopics(kafka);
     this.publisher = new KafkaPublisher(kafka, this.topics, options.publishTimeoutMs ?? 10_000);
-    this.probe = new KafkaHealthProbe(options.clientId, options.brokers);
+    this.probe = new KafkaHealthProbe(options.clientId, options.brokers, options);
     this.groupContext = {
       kafka,
       logger: options.logger,

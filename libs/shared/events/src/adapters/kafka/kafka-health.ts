@@ -1,5 +1,5 @@
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import { withTimeout } from './kafka-support';
+import { kafkaSecurity, withTimeout, type KafkaClientSecurity } from './kafka-support';
 
 const HEALTH_CACHE_MS = 1000;
 const HEALTH_TIMEOUT_MS = 1500;
@@ -11,10 +11,11 @@ export class KafkaHealthProbe {
   private health?: { at: number; ok: boolean };
   private check?: Promise<boolean>;
 
-  constructor(clientId: string, brokers: string[]) {
+  constructor(clientId: string, brokers: string[], security: KafkaClientSecurity = {}) {
     this.kafka = new Kafka({
       clientId: `${clientId}-health`,
       brokers,
+      ...kafkaSecurity(security),
       logLevel: logLevel.NOTHING,
       connectionTimeout: 1000,
       requestTimeout: HEALTH_TIMEOUT_MS,

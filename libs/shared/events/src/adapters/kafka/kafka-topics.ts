@@ -1,4 +1,5 @@
-import type { Admin, Kafka } from 'kafkajs';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { kafkaSecurity, type KafkaClientSecurity } from './kafka-support';
 
 /** Creates missing topics up front: subscribing to a topic that does not exist yet fails in kafkajs. */
 export class KafkaTopics {
@@ -6,7 +7,11 @@ export class KafkaTopics {
   private readonly known = new Set<string>();
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly kafka: Kafka) {}
+  /** Partitions and replication factor of topics it creates (-1: the broker's defaults). */
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly layout: { numPartitions: number; replicationFactor: number } = { numPartitions: -1, replicationFactor: -1 },
+  ) {}
 
   ensure(topics: string[]): Promise<void> {
     // One at a time, so groups starting together do not race each other to create a topic.
@@ -37,8 +42,7 @@ export class KafkaTopics {
     const toCreate = missing.filter((t) => !existing.has(t));
     if (toCreate.length > 0) {
       try {
-        // Broker defaults for partitions and replication.
-        await admin.createTopics({ topics: toCreate.map((topic) => ({ topic })), waitForLeaders: true });
+        await admin.createTopics({ topics: toCreate.map((topic) => ({ topic, ...this.layout })), waitForLeaders: true });
       } catch (err) {
         // Another instance may have created them meanwhile; only a topic still missing is an error.
         const now = new Set(await admin.listTopics());
@@ -46,5 +50,32 @@ export class KafkaTopics {
       }
     }
     for (const t of missing) this.known.add(t);
+  }
+}
+
+/**
+ * Creates the topics that are missing on `brokers` (a provisioning task: the chart's Job). Returns
+ * the ones it created; existing topics are left as they are.
+ */
+export async function provisionTopics(
+  connection: { brokers: string[] } & KafkaClientSecurity,
+  topics: readonly string[],
+  layout: { numPartitions: number; replicationFactor: number },
+): Promise<string[]> {
+  const kafka = new Kafka({
+    brokers: connection.brokers,
+    ...kafkaSecurity(connection),
+    clientId: 'igw-kafka-topics',
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 8 },
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const before = new Set(await admin.listTopics());
+    await new KafkaTopics(kafka, layout).ensure([...topics]);
+    return topics.filter((t) => !before.has(t));
+  } finally {
+    await admin.disconnect();
   }
 }

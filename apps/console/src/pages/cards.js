@@ -1,0 +1,105 @@
+// Intent cards: what a mandate may be dispensed for. Created from JSON; the API's validation
+// errors are shown next to the document, field by field.
+import { api } from '../api.js';
+import { Empty, ErrorMessage, html, useAction, usePagedList, useState } from '../ui.js';
+
+const EXAMPLE = JSON.stringify(
+  {
+    name: 'Support refunds',
+    description: 'Refund small amounts for support tickets',
+    allowed_scope: { operations: ['stripe.refunds.create'], resources: ['stripe://charges/*'], forbidden_operations: [] },
+    audiences: ['payments-api'],
+    max_ttl_seconds: 900,
+    rules: [],
+  },
+  null,
+  2,
+);
+
+export function CardsPage() {
+  const { page, error, reload, pager } = usePagedList('/v1/intent-cards', { limit: 25 }, []);
+  const [text, setText] = useState(EXAMPLE);
+  const [open, setOpen] = useState(null);
+  const create = useAction();
+  const act = useAction();
+  const submit = (e) => {
+    e.preventDefault();
+    create.run(async () => {
+      let body;
+      try {
+        body = JSON.parse(text);
+      } catch (err) {
+        throw new Error(`The card is not valid JSON: ${err.message}`);
+      }
+      await api('POST', '/v1/intent-cards', body);
+      await reload();
+    });
+  };
+  return html`<details>
+      <summary role="button" class="outline">New intent card from JSON</summary>
+      <form onSubmit=${submit} aria-label="New intent card">
+        <label>Card (JSON) <textarea name="card" rows="14" spellcheck="false" value=${text} onInput=${(e) => setText(e.target.value)}></textarea></label>
+        <${ErrorMessage} error=${create.error} />
+        <button type="submit" aria-busy=${create.busy}>Install card</button>
+      </form>
+    </details>
+    <${ErrorMessage} error=${error || act.error} />
+    ${page && page.data.length === 0 && html`<${Empty}>No intent cards.</${Empty}>`}
+    ${
+      page &&
+      page.data.length > 0 &&
+      html`<table>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Audiences</th>
+            <th>Scope</th>
+            <th>Max TTL</th>
+            <th>Rules</th>
+            <th>Version</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.data.map(
+            (c) =>
+              html`<tr data-card=${c.id}>
+                <td><strong>${c.name}</strong><br /><small>${c.description}</small>${c.shadow ? html` <span class="badge">shadow</span>` : ''}</td>
+                <td>${c.audiences.join(', ')}</td>
+                <td><code>${JSON.stringify(c.allowed_scope)}</code></td>
+                <td>${c.max_ttl_seconds}s</td>
+                <td>${c.rules.length}</td>
+                <td>${c.version}</td>
+                <td>
+                  <div class="actions">
+                    <button type="button" class="secondary" onClick=${() => setOpen(open === c.id ? null : c.id)}>${open === c.id ? 'Hide' : 'View'}</button>
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick=${() =>
+                        act.run(async () => {
+                          await api('DELETE', `/v1/intent-cards/${c.id}`);
+                          await reload();
+                        })}
+                    >
+                      Remove
+                    </button>
+                  </div>
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    }
+    ${
+      open &&
+      page &&
+      html`<pre class="json">
+${JSON.stringify(
+          page.data.find((c) => c.id === open),
+          null,
+          2,
+        )}</pre>`
+    }
+    ${pager}`;
+}

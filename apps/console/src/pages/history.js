@@ -1,0 +1,146 @@
+// History: evaluations on the legacy path (filters, paging), the mandate path's reviews, and a
+// decision looked up by its id.
+import { api } from '../api.js';
+import { Badge, Empty, ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
+
+const OUTCOMES = ['', 'allowed', 'denied', 'pending_approval', 'approved', 'shadow_denied'];
+
+function Evaluations() {
+  const [outcome, setOutcome] = useState('');
+  const [since, setSince] = useState('');
+  const sinceIso = since ? new Date(since).toISOString() : '';
+  const { page, error, pager } = usePagedList('/v1/intent/history', { outcome, since: sinceIso, limit: 25 }, [outcome, sinceIso]);
+  return html`<section aria-labelledby="evaluations-title">
+    <h2 id="evaluations-title">Evaluations</h2>
+    <div class="filters">
+      <label
+        >Outcome
+        <select name="outcome" value=${outcome} onChange=${(e) => setOutcome(e.target.value)}>
+          ${OUTCOMES.map((o) => html`<option value=${o}>${o || 'any'}</option>`)}
+        </select>
+      </label>
+      <label>Since <input name="since" type="datetime-local" value=${since} onInput=${(e) => setSince(e.target.value)} /></label>
+    </div>
+    <${ErrorMessage} error=${error} />
+    ${page && page.data.length === 0 && html`<${Empty}>No evaluations match.</${Empty}>`}
+    ${
+      page &&
+      page.data.length > 0 &&
+      html`<table>
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Tool</th>
+            <th>Intent</th>
+            <th>Outcome</th>
+            <th>Confidence</th>
+            <th>Approval</th>
+            <th>Data elements</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.data.map(
+            (e) =>
+              html`<tr data-event=${e.id}>
+                <td>${when(e.created_at)}</td>
+                <td><code>${e.tool_name}</code></td>
+                <td>${e.intent_label} <small>(${e.intent_class})</small></td>
+                <td><${Badge} value=${e.outcome} />${e.shadow_mode ? html` <span class="badge">shadow</span>` : ''}</td>
+                <td>${typeof e.confidence === 'number' ? e.confidence.toFixed(2) : '—'}</td>
+                <td class="id">${e.approval_request_id ?? '—'}</td>
+                <td>${(e.data_elements ?? []).join(', ')}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    }
+    ${pager}
+  </section>`;
+}
+
+function Reviews() {
+  const [status, setStatus] = useState('pending');
+  const { page, error, reload, pager } = usePagedList('/v1/mcp-proxy/reviews', { status, limit: 25 }, [status]);
+  const act = useAction();
+  const resolve = (id, verdict) =>
+    act.run(async () => {
+      await api('POST', `/v1/mcp-proxy/reviews/${id}/resolve`, { status: verdict });
+      await reload();
+    });
+  return html`<section aria-labelledby="reviews-title">
+    <h2 id="reviews-title">Decisions under review (mandate path)</h2>
+    <div class="filters">
+      <label
+        >Status
+        <select name="review-status" value=${status} onChange=${(e) => setStatus(e.target.value)}>
+          ${['pending', 'accepted', 'rejected', ''].map((s) => html`<option value=${s}>${s || 'any'}</option>`)}
+        </select>
+      </label>
+    </div>
+    <${ErrorMessage} error=${error || act.error} />
+    ${page && page.data.length === 0 && html`<${Empty}>No reviews.</${Empty}>`}
+    ${
+      page &&
+      page.data.length > 0 &&
+      html`<table>
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Operation</th>
+            <th>Decision</th>
+            <th>Actor</th>
+            <th>Mandate</th>
+            <th>Status</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.data.map(
+            (r) =>
+              html`<tr data-review=${r.review_id}>
+                <td>${when(r.created_at)}</td>
+                <td><code>${r.operation}</code>${r.target_resource ? html`<br /><small>${r.target_resource}</small>` : ''}</td>
+                <td><${Badge} value=${r.decision.kind} /></td>
+                <td>${r.actor}</td>
+                <td class="id">${r.cred_id}</td>
+                <td><${Badge} value=${r.status} /></td>
+                <td>
+                  ${
+                    r.status === 'pending' &&
+                    html`<div class="actions">
+                      <button type="button" onClick=${() => resolve(r.review_id, 'accepted')}>Accept</button>
+                      <button type="button" class="secondary" onClick=${() => resolve(r.review_id, 'rejected')}>Reject</button>
+                    </div>`
+                  }
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    }
+    ${pager}
+  </section>`;
+}
+
+function DecisionLookup() {
+  const [id, setId] = useState('');
+  const [record, setRecord] = useState(null);
+  const act = useAction();
+  const submit = (e) => {
+    e.preventDefault();
+    act.run(async () => setRecord(await api('GET', `/v1/mcp-proxy/decisions/${encodeURIComponent(id.trim())}`)));
+  };
+  return html`<section aria-labelledby="decision-title">
+    <h2 id="decision-title">Decision by id</h2>
+    <form role="search" onSubmit=${submit}>
+      <input name="decision_id" aria-label="Decision id" placeholder="dec_…" required value=${id} onInput=${(e) => setId(e.target.value)} />
+      <button type="submit">Look up</button>
+    </form>
+    <${ErrorMessage} error=${act.error} />
+    ${record && html`<pre class="json">${JSON.stringify(record, null, 2)}</pre>`}
+  </section>`;
+}
+
+export function HistoryPage() {
+  return html`<${Evaluations} /><${Reviews} /><${DecisionLookup} />`;
+}

@@ -1,0 +1,95 @@
+// MCP servers: upstreams agents reach through the gateway at /mcp/{name}. Header values are
+// sealed by the gateway and never shown again; only their names are listed.
+import { api } from '../api.js';
+import { Empty, ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
+
+const EMPTY = { name: '', url: '', headers: '', shadow: false };
+
+export function McpServersPage() {
+  const { page, error, reload, pager } = usePagedList('/v1/mcp-servers', { limit: 25 }, []);
+  const [form, setForm] = useState(EMPTY);
+  const create = useAction();
+  const act = useAction();
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
+  const submit = (e) => {
+    e.preventDefault();
+    create.run(async () => {
+      let headers;
+      if (form.headers.trim()) {
+        try {
+          headers = JSON.parse(form.headers);
+        } catch (err) {
+          throw new Error(`Headers must be a JSON object: ${err.message}`);
+        }
+      }
+      await api('POST', '/v1/mcp-servers', { name: form.name.trim(), url: form.url.trim(), shadow: form.shadow, ...(headers ? { headers } : {}) });
+      setForm(EMPTY);
+      await reload();
+    });
+  };
+  return html`<details>
+      <summary role="button" class="outline">Register an MCP server</summary>
+      <form onSubmit=${submit} aria-label="Register an MCP server">
+        <div class="grid">
+          <label>Name <input name="name" required placeholder="github" value=${form.name} onInput=${set('name')} /></label>
+          <label>URL <input name="url" type="url" required placeholder="https://mcp.example.com/mcp" value=${form.url} onInput=${set('url')} /></label>
+        </div>
+        <label
+          >Headers sent upstream (JSON object, optional)
+          <input name="headers" placeholder='{"Authorization": "Bearer …"}' value=${form.headers} onInput=${set('headers')} />
+        </label>
+        <label
+          ><input name="shadow" type="checkbox" role="switch" checked=${form.shadow} onChange=${set('shadow')} /> Shadow (decide and record, forward
+          anyway)</label
+        >
+        <${ErrorMessage} error=${create.error} />
+        <button type="submit" aria-busy=${create.busy}>Register</button>
+      </form>
+    </details>
+    <${ErrorMessage} error=${error || act.error} />
+    ${page && page.data.length === 0 && html`<${Empty}>No MCP servers registered.</${Empty}>`}
+    ${
+      page &&
+      page.data.length > 0 &&
+      html`<table>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Agents connect to</th>
+            <th>Upstream</th>
+            <th>Headers</th>
+            <th>Shadow</th>
+            <th>Registered</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.data.map(
+            (s) =>
+              html`<tr data-server=${s.name}>
+                <td><strong>${s.name}</strong></td>
+                <td><code>${location.origin}/mcp/${s.name}</code></td>
+                <td><code>${s.url}</code></td>
+                <td>${s.header_names.join(', ') || '—'}</td>
+                <td>${s.shadow ? 'yes' : 'no'}</td>
+                <td>${when(s.created_at)}</td>
+                <td>
+                  <button
+                    type="button"
+                    class="secondary"
+                    onClick=${() =>
+                      act.run(async () => {
+                        await api('DELETE', `/v1/mcp-servers/${s.id}`);
+                        await reload();
+                      })}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    }
+    ${pager}`;
+}

@@ -1,0 +1,172 @@
+// Webhooks: register (the signing secret is shown once), rotate the secret, re-enable, remove,
+// and each endpoint's deliveries.
+import { api } from '../api.js';
+import { Badge, Empty, ErrorMessage, html, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
+
+const EVENTS = [
+  'intent.evaluated',
+  'decision.made',
+  'approval.requested',
+  'approval.approved',
+  'approval.denied',
+  'approval.expired',
+  'intention.published',
+  'mandate.dispensed',
+  'mandate.refreshed',
+  'mandate.revoked',
+];
+
+function Deliveries({ webhook }) {
+  const [status, setStatus] = useState('');
+  const { page, error, pager } = usePagedList(`/v1/webhooks/${webhook.id}/deliveries`, { status, limit: 20 }, [webhook.id, status]);
+  return html`<section aria-label=${`Deliveries to ${webhook.url}`}>
+    <h3>Deliveries to <code>${webhook.url}</code></h3>
+    <label
+      >Status
+      <select name="delivery-status" value=${status} onChange=${(e) => setStatus(e.target.value)}>
+        ${['', 'pending', 'succeeded', 'failed', 'exhausted', 'cancelled'].map((s) => html`<option value=${s}>${s || 'any'}</option>`)}
+      </select>
+    </label>
+    <${ErrorMessage} error=${error} />
+    ${page && page.data.length === 0 && html`<${Empty}>No deliveries.</${Empty}>`}
+    ${
+      page &&
+      page.data.length > 0 &&
+      html`<table>
+        <thead>
+          <tr>
+            <th>Created</th>
+            <th>Event</th>
+            <th>Status</th>
+            <th>Attempts</th>
+            <th>Last answer</th>
+            <th>Next attempt</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.data.map(
+            (d) =>
+              html`<tr>
+                <td>${when(d.created_at)}</td>
+                <td>${d.event_type}<br /><small class="id">${d.event_id}</small></td>
+                <td><${Badge} value=${d.status} /></td>
+                <td>${d.attempts}</td>
+                <td>${d.last_response_code ?? ''} ${d.last_error ?? ''}</td>
+                <td>${when(d.next_attempt_at)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    }
+    ${pager}
+  </section>`;
+}
+
+export function WebhooksPage() {
+  const { page, error, reload, pager } = usePagedList('/v1/webhooks', { limit: 25 }, []);
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState(['decision.made', 'approval.requested']);
+  const [secret, setSecret] = useState(null);
+  const [open, setOpen] = useState(null);
+  const create = useAction();
+  const act = useAction();
+  const submit = (e) => {
+    e.preventDefault();
+    create.run(async () => {
+      const created = await api('POST', '/v1/webhooks', { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) });
+      setSecret({ label: `Signing secret of ${created.url}`, value: created.secret });
+      setUrl('');
+      await reload();
+    });
+  };
+  const toggle = (ev) => setEvents(events.includes(ev) ? events.filter((x) => x !== ev) : [...events, ev]);
+  return html`<details>
+      <summary role="button" class="outline">Register a webhook</summary>
+      <form onSubmit=${submit} aria-label="Register a webhook">
+        <div class="grid">
+          <label
+            >URL <input name="url" type="url" required placeholder="https://hooks.example.com/igw" value=${url} onInput=${(e) => setUrl(e.target.value)}
+          /></label>
+          <label>Description <input name="description" value=${description} onInput=${(e) => setDescription(e.target.value)} /></label>
+        </div>
+        <fieldset>
+          <legend>Events</legend>
+          ${EVENTS.map((ev) => html`<label><input type="checkbox" name="events" value=${ev} checked=${events.includes(ev)} onChange=${() => toggle(ev)} /> ${ev}</label>`)}
+        </fieldset>
+        <${ErrorMessage} error=${create.error} />
+        <button type="submit" aria-busy=${create.busy}>Register</button>
+      </form>
+    </details>
+    ${secret && html`<${ShownOnce} label=${secret.label} value=${secret.value} onDone=${() => setSecret(null)} />`}
+    <${ErrorMessage} error=${error || act.error} />
+    ${page && page.data.length === 0 && html`<${Empty}>No webhooks.</${Empty}>`}
+    ${
+      page &&
+      page.data.length > 0 &&
+      html`<table>
+        <thead>
+          <tr>
+            <th>URL</th>
+            <th>Events</th>
+            <th>Status</th>
+            <th>Created</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.data.map(
+            (w) =>
+              html`<tr data-webhook=${w.id}>
+                <td><code>${w.url}</code><br /><small>${w.description ?? ''}</small></td>
+                <td>${w.events.join(', ')}</td>
+                <td><${Badge} value=${w.status} />${w.disabled_reason ? html`<br /><small>${w.disabled_reason}</small>` : ''}</td>
+                <td>${when(w.created_at)}</td>
+                <td>
+                  <div class="actions">
+                    <button type="button" class="secondary" onClick=${() => setOpen(open === w.id ? null : w.id)}>Deliveries</button>
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick=${() =>
+                        act.run(async () => {
+                          const rotated = await api('POST', `/v1/webhooks/${w.id}/rotate-secret`);
+                          setSecret({ label: `New signing secret of ${w.url}`, value: rotated.secret });
+                        })}
+                    >
+                      Rotate secret
+                    </button>
+                    ${
+                      w.status === 'disabled' &&
+                      html`<button
+                        type="button"
+                        onClick=${() =>
+                          act.run(async () => {
+                            await api('POST', `/v1/webhooks/${w.id}/enable`);
+                            await reload();
+                          })}
+                      >
+                        Enable
+                      </button>`
+                    }
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick=${() =>
+                        act.run(async () => {
+                          await api('DELETE', `/v1/webhooks/${w.id}`);
+                          if (open === w.id) setOpen(null);
+                          await reload();
+                        })}
+                    >
+                      Remove
+                    </button>
+                  </div>
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    }
+    ${pager} ${open && page && page.data.some((w) => w.id === open) && html`<${Deliveries} webhook=${page.data.find((w) => w.id === open)} />`}`;
+}

@@ -1,0 +1,108 @@
+// Shared pieces of the console: the htm binding, error display, paging, small formatters.
+import { h, render } from '../vendor/preact.module.js';
+import { useCallback, useEffect, useRef, useState } from '../vendor/hooks.module.js';
+import htm from '../vendor/htm.module.js';
+import { api, ApiError } from './api.js';
+
+export const html = htm.bind(h);
+export { render, useCallback, useEffect, useRef, useState };
+
+/** The API's message (and the fields it names), as the operator should read it. */
+export function ErrorMessage({ error }) {
+  if (!error) return null;
+  const details = error instanceof ApiError ? error.details : [];
+  return html`<div class="error" role="alert">
+    <strong>${error.message}</strong>
+    ${
+      details.length > 0 &&
+      html`<ul>
+        ${details.map((d) => html`<li><code>${d.path}</code>: ${d.message}</li>`)}
+      </ul>`
+    }
+  </div>`;
+}
+
+/** A value shown once (a new API key, a webhook secret): with a copy button and a warning. */
+export function ShownOnce({ label, value, onDone }) {
+  const [copied, setCopied] = useState(false);
+  return html`<article class="secret" aria-live="polite">
+    <p><strong>${label}</strong> — shown once: copy it now, the gateway keeps only a hash.</p>
+    <p><code data-testid="shown-once">${value}</code></p>
+    <div class="actions">
+      <button
+        type="button"
+        onClick=${async () => {
+          try {
+            await navigator.clipboard.writeText(value);
+            setCopied(true);
+          } catch {
+            setCopied(false);
+          }
+        }}
+      >
+        ${copied ? 'Copied' : 'Copy'}
+      </button>
+      <button type="button" class="secondary" onClick=${onDone}>I stored it</button>
+    </div>
+  </article>`;
+}
+
+/**
+ * Loads a cursor-paged list. Returns the page, the error, a reload function and paging controls;
+ * `deps` changing (filters) starts again from the first page.
+ */
+export function usePagedList(path, params, deps, refreshMs) {
+  const [cursors, setCursors] = useState([undefined]);
+  const [page, setPage] = useState(null);
+  const [error, setError] = useState(null);
+  const cursor = cursors[cursors.length - 1];
+  const load = useCallback(async () => {
+    try {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries({ ...params, cursor })) if (v !== undefined && v !== '') q.set(k, String(v));
+      const s = q.toString();
+      setPage(await api('GET', `${path}${s ? `?${s}` : ''}`));
+      setError(null);
+    } catch (e) {
+      setError(e);
+    }
+  }, [path, cursor, ...deps]);
+  useEffect(() => setCursors([undefined]), deps);
+  useEffect(() => {
+    load();
+    if (!refreshMs) return undefined;
+    const timer = setInterval(load, refreshMs);
+    return () => clearInterval(timer);
+  }, [load]);
+  const pager = html`<div class="actions">
+    <button type="button" class="secondary" disabled=${cursors.length === 1} onClick=${() => setCursors([undefined])}>First page</button>
+    <button type="button" class="secondary" disabled=${!page || !page.next_cursor} onClick=${() => setCursors([...cursors, page.next_cursor])}>
+      Next page
+    </button>
+  </div>`;
+  return { page, error, reload: load, pager };
+}
+
+/** Runs an action, showing its error; resolves true when it succeeded. */
+export function useAction() {
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (fn) => {
+    setBusy(true);
+    try {
+      await fn();
+      setError(null);
+      return true;
+    } catch (e) {
+      setError(e);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, run, setError };
+}
+
+export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
+export const Badge = ({ value }) => html`<span class=${`badge ${value}`}>${value}</span>`;
+export const Empty = ({ children }) => html`<p><em>${children}</em></p>`;

@@ -1,0 +1,3 @@
+import { describeConsole, startEmbeddedSystem } from '@igw/testing';
+
+describeConsole('embedded', () => startEmbeddedSystem());

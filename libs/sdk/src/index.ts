@@ -1,0 +1,6 @@
+export * from './client';
+export * from './errors';
+export * from './paging';
+export * from './transport';
+export * from './types';
+export * from './verifier';

@@ -1,0 +1,37 @@
+import type { components, paths } from './generated/api';
+
+export type { components, paths, operations } from './generated/api';
+
+type S = components['schemas'];
+export type Intention = S['IntentionDto'];
+export type CreateIntention = S['CreateIntentionDto'];
+export type IntentCard = S['IntentCardDto'];
+export type InstallIntentCard = S['InstallIntentCardDto'];
+export type Approval = S['ApprovalDto'];
+export type ToolCall = S['ToolCallDto'];
+export type EvaluateRequest = S['EvaluateIntentRequestDto'];
+export type Evaluation = S['EvaluateIntentResponseDto'];
+export type IntentEvent = S['IntentEventDto'];
+export type DispenseRequest = S['DispenseMandateDto'];
+export type DispensedMandate = S['DispensedMandateDto'];
+export type RevokedMandate = S['RevokedMandateDto'];
+export type MandateView = S['MandateViewDto'];
+export type Jwks = S['JwksDto'];
+export type ProxyAction = S['ProxyActionDto'];
+export type Decision = S['DecisionDto'];
+export type McpProxyCallResponse = S['McpProxyCallResponseDto'];
+export type McpServer = S['McpServerDto'];
+export type RegisterMcpServer = S['RegisterMcpServerDto'];
+export type VerifyGrantResponse = S['VerifyGrantResponseDto'];
+
+/** Query parameters of a GET path. */
+export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+export type HistoryQuery = Omit<QueryOf<'/v1/intent/history'>, 'cursor'>;
+export type ApprovalsQuery = Omit<QueryOf<'/v1/approvals'>, 'cursor'>;
+export type IntentionsQuery = Omit<QueryOf<'/v1/intentions'>, 'cursor'>;
+
+/** A cursor page: `next_cursor` null on the last page. */
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
