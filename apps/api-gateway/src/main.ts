@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig, serveConsole } from '@igw/api-gateway';
 import { SERVICE_ROUTES } from '@igw/contracts';
-import { MetricsModule, ProbesController, READINESS_CHECKS, createHttpApp, createLogger, type ReadinessCheck } from '@igw/http';
+import { MetricsModule, ProbesController, READINESS_CHECKS, createHttpApp, createLogger, serviceUrls, type ReadinessCheck } from '@igw/http';
 import { defined, VERSION } from '@igw/kernel';
 import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serviceReadiness } from '@igw/runtime';
 
@@ -43,7 +43,12 @@ runApp('api-gateway', async () => {
   const app = await createHttpApp(GatewayAppModule, {
     name: 'api-gateway',
     logger,
-    openApi: { title: 'Intent Gateway', version: VERSION, description: 'Authorization gateway for AI agent tool calls.', mergeFrom: Object.values(services) },
+    openApi: {
+      title: 'Intent Gateway',
+      version: VERSION,
+      description: 'Authorization gateway for AI agent tool calls.',
+      mergeFrom: Object.values(services).map((s) => serviceUrls(s)[0] as string),
+    },
   });
   await serveConsole(app, { logger, redirectRoot: false });
   await bus.start();

@@ -8,6 +8,7 @@ import {
   HttpPolicyRegistryClient,
   InternalServiceClient,
   processMetrics,
+  serviceUrls,
 } from '@igw/http';
 import {
   DECISION_PROXY_MIGRATIONS,
@@ -16,6 +17,7 @@ import {
   DecisionProxyModule,
   decisionProxySettings,
   HttpJwksSource,
+  ReplicatedJwksSource,
   JWKS_SOURCE,
 } from '@igw/decision-proxy';
 import { ReadModelTracker } from '@igw/events';
@@ -68,7 +70,10 @@ runApp('decision-proxy', async () => {
           { provide: MANDATE_ISSUER_API, useValue: new HttpMandateIssuerClient(issuerHttp, 'svc:decision-proxy') },
           { provide: INTENT_EVALUATOR_API, useValue: new HttpIntentEvaluatorClient(evaluatorHttp) },
           // Fixed by configuration: never a URL named by a token.
-          { provide: JWKS_SOURCE, useValue: new HttpJwksSource(`${config.MANDATE_ISSUER_URL}/v1/mandate/jwks`) },
+          {
+            provide: JWKS_SOURCE,
+            useValue: new ReplicatedJwksSource(serviceUrls(config.MANDATE_ISSUER_URL).map((u) => new HttpJwksSource(`${u}/v1/mandate/jwks`))),
+          },
         ],
       }),
     ],

@@ -6,6 +6,6 @@ export * from './application/verification/jwks-source.port';
 export * from './application/verification/revocation-set';
 export { DecideToolCallUseCase } from './application/use-cases/decide-tool-call.use-case';
 export { JoseMandateVerifier } from './adapters/jose/jose-mandate.verifier';
-export { HttpJwksSource } from './adapters/http/http-jwks.source';
+export { HttpJwksSource, ReplicatedJwksSource } from './adapters/http/http-jwks.source';
 export * from './application/ports/mcp-upstreams.port';
 export type { HeaderSealer } from './application/mcp-header-sealing';

@@ -17,6 +17,7 @@ export * from './outbound/bounded-request';
 export * from './api-docs';
 export * from './resource-action';
 export * from './outbound/outbound-destination';
+export * from './internal-client/upstream-pool';
 export * from './metrics/prom-metrics';
 export * from './metrics/metrics.module';
 export * from './tracing';

@@ -13,7 +13,7 @@ import {
   SqlOutboxSource,
   type ServiceDatabase,
 } from '@igw/persistence';
-import { processMetrics, type CheckResult, type ReadinessCheck } from '@igw/http';
+import { processMetrics, serviceUrls, type CheckResult, type ReadinessCheck } from '@igw/http';
 
 /** What a service module needs from its process: its database schema and its outbox relay. */
 export interface ServiceInfra {
@@ -165,7 +165,19 @@ export function recordsCheck(infras: readonly Pick<ServiceInfra, 'db' | 'deadLet
  * A service's `/readyz` as the gateway's health sees it: `down` when it is not ready or cannot be
  * reached; otherwise `ok`, or `warn` with the service's numbers when one of its checks warns.
  */
-export async function serviceReadiness(baseUrl: string, timeoutMs = 1000): Promise<CheckResult> {
+export async function serviceReadiness(setting: string, timeoutMs = 1000): Promise<CheckResult> {
+  const urls = serviceUrls(setting);
+  const results = await Promise.all(urls.map((u) => replicaReadiness(u, timeoutMs)));
+  const up = results.filter((r) => r.status !== 'down');
+  if (up.length === 0) return { status: 'down' };
+  const down = urls.filter((_, i) => results[i]?.status === 'down');
+  const warned = up.find((r) => r.status === 'warn');
+  // Some replicas down, others serving: the service answers (warn, with which are down).
+  if (down.length === 0 && !warned) return { status: 'ok' };
+  return { status: 'warn', detail: { ...(warned?.detail ?? {}), ...(down.length > 0 ? { replicas_down: down } : {}) } };
+}
+
+async function replicaReadiness(baseUrl: string, timeoutMs: number): Promise<CheckResult> {
   const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
   if (!res?.ok) return { status: 'down' };
   const body = (await res.json().catch(() => null)) as { checks?: Record<string, string>; details?: Record<string, Record<string, unknown>> } | null;

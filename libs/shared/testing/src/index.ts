@@ -30,6 +30,7 @@ export * from './fakes/mcp-upstream.server';
 export * from './suites/mcp-gateway.suite';
 export * from './browser/chromium';
 export * from './suites/console.suite';
+export * from './suites/replicas.suite';
 export * from './e2e/prometheus-text';
 export * from './suites/metrics.suite';
 export * from './fakes/otlp-receiver.fake-server';

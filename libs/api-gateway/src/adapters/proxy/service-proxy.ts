@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { Pool, type Dispatcher } from 'undici';
+import { type Dispatcher } from 'undici';
 import { unavailable, type Caller } from '@igw/kernel';
-import { INTERNAL_HEADERS, internalCallerHeaders } from '@igw/http';
+import { INTERNAL_HEADERS, internalCallerHeaders, requestAnyReplica, upstreamPool, type UpstreamPool } from '@igw/http';
 
 const PASS_BACK = ['content-type', 'etag', 'cache-control', 'retry-after', 'location', 'ratelimit', 'ratelimit-policy'];
 /** Request headers a service may need beyond the body: conditional GETs, and the mandate of an mcp-proxy call. */
@@ -33,16 +33,18 @@ export interface ProxiedResponse {
  * with the caller in headers the service trusts only with the internal token.
  */
 export class ServiceProxy {
-  private readonly pool: Pool;
+  private readonly pool: UpstreamPool;
   /** Streams (an MCP session's SSE) may stay open for long: their own connections, no body deadline. */
-  private readonly streams: Pool;
+  private readonly streams: UpstreamPool;
 
   constructor(
     readonly baseUrl: string,
     private readonly internalToken: string,
   ) {
-    this.pool = new Pool(baseUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
-    this.streams = new Pool(baseUrl, { connections: null, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 45_000, bodyTimeout: 0 });
+    // `baseUrl`: one URL, or the service's replicas comma-separated (balanced; a replica that is
+    // down is skipped while it refuses connections).
+    this.pool = upstreamPool(baseUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+    this.streams = upstreamPool(baseUrl, { connections: null, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 45_000, bodyTimeout: 0 });
   }
 
   /**
@@ -67,7 +69,7 @@ export class ServiceProxy {
     res.on('close', () => abort.abort());
     let answer: Dispatcher.ResponseData;
     try {
-      answer = await this.streams.request({ method: req.method as Dispatcher.HttpMethod, path: req.url, headers, body, signal: abort.signal });
+      answer = await requestAnyReplica(this.streams, { method: req.method as Dispatcher.HttpMethod, path: req.url, headers, body, signal: abort.signal });
     } catch {
       throw unavailable('an internal service is unavailable; retry later');
     }
@@ -93,7 +95,7 @@ export class ServiceProxy {
     }
     let res: Dispatcher.ResponseData;
     try {
-      res = await this.pool.request({ method: req.method as Dispatcher.HttpMethod, path: req.url, headers, body });
+      res = await requestAnyReplica(this.pool, { method: req.method as Dispatcher.HttpMethod, path: req.url, headers, body });
     } catch {
       throw unavailable('an internal service is unavailable; retry later');
     }
@@ -102,7 +104,7 @@ export class ServiceProxy {
 
   async ping(): Promise<boolean> {
     try {
-      const res = await this.pool.request({ method: 'GET', path: '/readyz' });
+      const res = await requestAnyReplica(this.pool, { method: 'GET', path: '/readyz' });
       await res.body.dump();
       return res.statusCode === 200;
     } catch {

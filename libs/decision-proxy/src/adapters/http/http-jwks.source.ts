@@ -79,3 +79,33 @@ export class HttpJwksSource implements JwksSource {
     await this.dispatcher.close();
   }
 }
+
+/**
+ * The JWKS of an issuer with several replicas (their URLs listed): each fetch starts at the next
+ * replica and moves on while one cannot answer, so one replica restarting never blocks a refresh.
+ */
+export class ReplicatedJwksSource implements JwksSource {
+  private next = 0;
+
+  constructor(private readonly sources: readonly JwksSource[]) {
+    if (sources.length === 0) throw new Error('no JWKS source');
+  }
+
+  async fetch(): Promise<JwkSet> {
+    const start = this.next++ % this.sources.length;
+    let last: unknown;
+    for (let i = 0; i < this.sources.length; i++) {
+      try {
+        return await (this.sources[(start + i) % this.sources.length] as JwksSource).fetch();
+      } catch (err) {
+        if (!(err instanceof DependencyUnavailableError)) throw err;
+        last = err;
+      }
+    }
+    throw last;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.sources.map((s) => (s as { close?: () => Promise<void> }).close?.()));
+  }
+}

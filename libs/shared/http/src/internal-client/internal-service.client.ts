@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { requestAnyReplica, upstreamPool, type UpstreamPool } from './upstream-pool';
 import { DependencyUnavailableError, type Caller } from '@igw/kernel';
 import { internalCallerHeaders } from './internal-caller-headers';
 
@@ -57,7 +57,7 @@ export class InternalServiceResponseError extends Error {
  */
 export class InternalServiceClient {
   readonly service: string;
-  private readonly pool: Pool;
+  private readonly pool: UpstreamPool;
   private readonly timeoutMs: number;
 
   constructor(
@@ -68,7 +68,8 @@ export class InternalServiceClient {
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.service = options.service ?? 'an internal service';
     // keepAliveTimeout stays below the services' 65 s so the client, not the server, closes idle sockets.
-    this.pool = new Pool(baseUrl, {
+    // One URL, or replicas comma-separated (balanced, with failover while a replica is down).
+    this.pool = upstreamPool(baseUrl, {
       connections: options.connections ?? 32,
       pipelining: 1,
       keepAliveTimeout: 30_000,
@@ -100,7 +101,7 @@ export class InternalServiceClient {
     let status: number;
     let text: string;
     try {
-      const res = await this.pool.request({ method, path, headers, body: payload, signal: deadline.signal });
+      const res = await requestAnyReplica(this.pool, { method, path, headers, body: payload, signal: deadline.signal });
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {

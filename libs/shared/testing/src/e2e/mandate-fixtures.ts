@@ -48,7 +48,7 @@ export const mandateOrg = (credential: string): string => JSON.parse(Buffer.from
 /** Creates an intention in the writer's org and publishes it (201, then 200 expected). */
 export async function createPublishedIntention(
   writer: Client,
-  body: { label: string; intent_class: string; display_name: string; description: string },
+  body: { label: string; intent_class: string; display_name: string; description: string; approval_required?: boolean },
 ): Promise<void> {
   const intention = await writer.post('/v1/intentions', body);
   expect(intention.status).toBe(201);

@@ -31,11 +31,11 @@ export interface TestSystem {
    * starts it again on the same settings and port (embedded mode: the one process). The first
    * process of that app in distributed mode.
    */
-  restartService(app: string, signal?: NodeJS.Signals): Promise<void>;
-  /** Stops the first process of `app` (embedded mode: the one process), leaving it down. */
-  stopService(app: string, signal?: NodeJS.Signals): Promise<void>;
+  restartService(app: string, signal?: NodeJS.Signals, replica?: number): Promise<void>;
+  /** Stops the first process of `app` (or its `replica`-th; embedded mode: the one process), leaving it down. */
+  stopService(app: string, signal?: NodeJS.Signals, replica?: number): Promise<void>;
   /** Starts again a process stopped by stopService, on the same settings and port. */
-  startService(app: string): Promise<void>;
+  startService(app: string, replica?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -112,7 +112,7 @@ export async function startEmbeddedSystem(
 }
 
 export async function startDistributedSystem(
-  opts: { gateways?: number; decisionProxies?: number; databaseUrl?: string; env?: Record<string, string> } = {},
+  opts: { gateways?: number; decisionProxies?: number; replicas?: number; databaseUrl?: string; env?: Record<string, string> } = {},
 ): Promise<TestSystem & { databaseUrl: string; internalToken: string }> {
   const db = opts.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = opts.databaseUrl ?? db!.url;
@@ -120,22 +120,29 @@ export async function startDistributedSystem(
   const platformKey = randomKey('platform');
   const internalToken = randomBytes(32).toString('base64url');
   const gateways = opts.gateways ?? 1;
-  // Gateway i forwards to decision-proxy replica i mod n: two gateways over two replicas show that
-  // each replica's read models are exact on their own.
-  const proxies = opts.decisionProxies ?? 1;
-  const ports = await freePorts(5 + proxies + gateways);
-  const [registryPort, approvalsPort, evaluatorPort, issuerPort, webhooksPort] = ports;
-  const proxyPorts = ports.slice(5, 5 + proxies);
-  const gatewayPorts = ports.slice(5 + proxies);
+  // `replicas`: that many processes of every service, each caller balancing over all of them (the
+  // service URL settings list them). Otherwise one of each, and gateway i forwards to decision-proxy
+  // replica i mod n: two gateways over two replicas show that each replica's read models are exact.
+  const replicas = opts.replicas ?? 1;
+  const proxies = Math.max(opts.decisionProxies ?? 1, replicas);
+  const ports = await freePorts(5 * replicas + proxies + gateways);
+  const group = (i: number) => ports.slice(i * replicas, (i + 1) * replicas);
+  const [registryPorts, approvalsPorts, evaluatorPorts, issuerPorts, webhooksPorts] = [0, 1, 2, 3, 4].map(group) as number[][];
+  const proxyPorts = ports.slice(5 * replicas, 5 * replicas + proxies);
+  const gatewayPorts = ports.slice(5 * replicas + proxies);
   const webhookKek = randomBytes(32).toString('base64');
   const mcpUpstreamsKek = randomBytes(32).toString('base64');
+  const mandateKek = randomBytes(32).toString('base64');
+  const grantKey = testGrantKey();
+  const webhookGroup = `webhook-dispatcher.${randomBytes(4).toString('hex')}`;
+  const urls = (ps: number[]) => ps.map((p) => `http://127.0.0.1:${p}`).join(',');
   const serviceUrls = {
-    POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
-    APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
-    INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
-    MANDATE_ISSUER_URL: `http://127.0.0.1:${issuerPort}`,
-    DECISION_PROXY_URL: `http://127.0.0.1:${proxyPorts[0]}`,
-    WEBHOOK_DISPATCHER_URL: `http://127.0.0.1:${webhooksPort}`,
+    POLICY_REGISTRY_URL: urls(registryPorts!),
+    APPROVALS_URL: urls(approvalsPorts!),
+    INTENT_EVALUATOR_URL: urls(evaluatorPorts!),
+    MANDATE_ISSUER_URL: urls(issuerPorts!),
+    DECISION_PROXY_URL: replicas > 1 ? urls(proxyPorts) : urls(proxyPorts.slice(0, 1)),
+    WEBHOOK_DISPATCHER_URL: urls(webhooksPorts!),
   };
   const common = {
     GATEWAY_MODE: 'distributed',
@@ -158,19 +165,21 @@ export async function startDistributedSystem(
     await db?.drop();
   };
   try {
-    processes.push(await launch('policy-registry', common, { port: registryPort! }));
-    processes.push(await launch('approvals', common, { port: approvalsPort! }));
-    processes.push(await launch('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: testGrantKey() }, { port: evaluatorPort! }));
-    processes.push(await launch('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: randomBytes(32).toString('base64') }, { port: issuerPort! }));
-    processes.push(
-      await launch(
-        'webhook-dispatcher',
-        { ...common, WEBHOOK_KEK: webhookKek, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_CONSUMER_GROUP: `webhook-dispatcher.${randomBytes(4).toString('hex')}` },
-        { port: webhooksPort! },
-      ),
-    );
+    // Replicas of one service share its keys (each opens what another sealed, verifies what another signed).
+    for (const port of registryPorts!) processes.push(await launch('policy-registry', common, { port }));
+    for (const port of approvalsPorts!) processes.push(await launch('approvals', common, { port }));
+    for (const port of evaluatorPorts!) processes.push(await launch('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: grantKey }, { port }));
+    for (const port of issuerPorts!) processes.push(await launch('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: mandateKek }, { port }));
+    for (const port of webhooksPorts!)
+      processes.push(
+        await launch(
+          'webhook-dispatcher',
+          { ...common, WEBHOOK_KEK: webhookKek, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_CONSUMER_GROUP: webhookGroup },
+          { port },
+        ),
+      );
     for (const port of proxyPorts) {
-      // Replicas share the KEK (each opens what another sealed); tests' MCP upstreams listen on 127.0.0.1.
+      // Tests' MCP upstreams listen on 127.0.0.1.
       processes.push(
         await launch('decision-proxy', { MCP_UPSTREAMS_ALLOW_PRIVATE: 'true', ...common, ...serviceUrls, MCP_UPSTREAMS_KEK: mcpUpstreamsKek }, { port: port! }),
       );
@@ -182,7 +191,7 @@ export async function startDistributedSystem(
           {
             ...common,
             ...serviceUrls,
-            DECISION_PROXY_URL: `http://127.0.0.1:${proxyPorts[i % proxies]}`,
+            ...(replicas > 1 ? {} : { DECISION_PROXY_URL: `http://127.0.0.1:${proxyPorts[i % proxies]}` }),
             BOOTSTRAP_ADMIN_KEY: adminKey,
             PLATFORM_ADMIN_KEY: platformKey,
           },
@@ -195,9 +204,10 @@ export async function startDistributedSystem(
     throw err;
   }
   const edges = processes.filter((p) => p.name === 'api-gateway');
-  const indexOf = (app: string) => {
-    const i = processes.findIndex((p) => p.name === app);
-    if (i < 0) throw new Error(`no ${app} process in this system`);
+  // The `replica`-th process of `app` (0: the first).
+  const indexOf = (app: string, replica = 0) => {
+    const i = processes.map((p, at) => (p.name === app ? at : -1)).filter((at) => at >= 0)[replica];
+    if (i === undefined) throw new Error(`no ${app} process #${replica} in this system`);
     return i;
   };
   return {
@@ -210,18 +220,18 @@ export async function startDistributedSystem(
     databaseUrl,
     internalToken,
     output: () => processes.map((p) => p.output()).join('\n'),
-    restartService: async (app: string, signal?: NodeJS.Signals) => {
-      const i = indexOf(app);
+    restartService: async (app: string, signal?: NodeJS.Signals, replica?: number) => {
+      const i = indexOf(app, replica);
       const old = processes[i]!;
       const how = launches.get(old)!;
       await old.stop(signal);
       processes[i] = await launch(how.app, how.env, { port: how.port });
     },
-    stopService: async (app: string, signal?: NodeJS.Signals) => {
-      await processes[indexOf(app)]!.stop(signal);
+    stopService: async (app: string, signal?: NodeJS.Signals, replica?: number) => {
+      await processes[indexOf(app, replica)]!.stop(signal);
     },
-    startService: async (app: string) => {
-      const i = indexOf(app);
+    startService: async (app: string, replica?: number) => {
+      const i = indexOf(app, replica);
       const how = launches.get(processes[i]!)!;
       processes[i] = await launch(how.app, how.env, { port: how.port });
     },
