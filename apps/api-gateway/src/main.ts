@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig, serveConsole } from '@igw/api-gateway';
 import { SERVICE_ROUTES } from '@igw/contracts';
-import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger, serviceUrls, type ReadinessCheck } from '@igw/http';
+import { MetricsModule, ProbesController, READINESS_CHECKS, createHttpApp, createLogger, serviceUrls, type ReadinessCheck } from '@igw/http';
 import { defined, VERSION } from '@igw/kernel';
 import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serviceReadiness } from '@igw/runtime';
 
@@ -25,6 +25,7 @@ runApp('api-gateway', async () => {
 
   @Module({
     imports: [
+      MetricsModule,
       ApiGatewayModule.register({
         settings: gatewaySettings(config),
         db: infra.db,

@@ -7,6 +7,7 @@ import {
   HttpMandateIssuerClient,
   HttpPolicyRegistryClient,
   InternalServiceClient,
+  processMetrics,
   serviceUrls,
 } from '@igw/http';
 import {
@@ -45,7 +46,7 @@ runApp('decision-proxy', async () => {
   const issuerHttp = new InternalServiceClient(config.MANDATE_ISSUER_URL, token, { service: 'mandate-issuer' });
   const evaluatorHttp = new InternalServiceClient(config.INTENT_EVALUATOR_URL, token, { service: 'intent-evaluator' });
   // Ready once cards and revocations of every org that has any are loaded from their owners.
-  const readModels = new ReadModelTracker();
+  const readModels = new ReadModelTracker(processMetrics());
   const checks = serviceChecks(svc, readModels);
 
   return serveService({

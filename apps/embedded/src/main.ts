@@ -29,7 +29,7 @@ import {
   JWKS_SOURCE,
   type JwkSet,
 } from '@igw/decision-proxy';
-import { ProbesController, READINESS_CHECKS, createHttpApp, createLogger } from '@igw/http';
+import { MetricsModule, ProbesController, READINESS_CHECKS, createHttpApp, createLogger, processMetrics } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
 import { ReadModelTracker } from '@igw/events';
 import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp } from '@igw/runtime';
@@ -57,7 +57,7 @@ runApp('intent-gateway', async () => {
   const infras = [gateway, registry, approvals, evaluator, issuer, proxy, webhooks];
   const relays = infras.map((i) => i.relay);
   // Cards, revocations, active intentions and webhook subscriptions are loaded before listening.
-  const readModels = new ReadModelTracker();
+  const readModels = new ReadModelTracker(processMetrics());
   const checks = [databaseCheck(gateway.db), eventsCheck(bus), cacheCheck(undefined), readModels.check(), recordsCheck(infras)];
   // The process's one board: the registry and the issuer advance it, the services that cache their state read it.
   const versionBoard = createVersionBoard(config, undefined);
@@ -86,6 +86,7 @@ runApp('intent-gateway', async () => {
 
   @Module({
     imports: [
+      MetricsModule,
       ApiGatewayModule.register({
         settings: gatewaySettings(config),
         db: gateway.db,

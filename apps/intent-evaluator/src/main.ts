@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { APPROVALS_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { HttpApprovalsClient, HttpPolicyRegistryClient, InternalServiceClient } from '@igw/http';
+import { HttpApprovalsClient, HttpPolicyRegistryClient, InternalServiceClient, processMetrics } from '@igw/http';
 import { EVALUATOR_MIGRATIONS, EVALUATOR_SCHEMA, EvaluatorConfig, evaluatorSettings, IntentEvaluatorModule } from '@igw/intent-evaluator';
 import { ReadModelTracker } from '@igw/events';
 import { openService, replicaGroup, runApp, serveService, serviceChecks } from '@igw/runtime';
@@ -25,7 +25,7 @@ runApp('intent-evaluator', async () => {
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, token, { service: 'policy-registry' });
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL, token, { service: 'approvals' });
   // Ready once every org's active intentions are loaded from the registry.
-  const readModels = new ReadModelTracker();
+  const readModels = new ReadModelTracker(processMetrics());
   const checks = serviceChecks(svc, readModels);
 
   return serveService({

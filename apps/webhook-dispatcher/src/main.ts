@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { ReadModelTracker } from '@igw/events';
+import { processMetrics } from '@igw/http';
 import { openService, runApp, serveService, serviceChecks } from '@igw/runtime';
 import {
   WEBHOOK_DISPATCHER_MIGRATIONS,
@@ -25,7 +26,7 @@ runApp('webhook-dispatcher', async () => {
   const svc = await openService(config, 'webhook-dispatcher', { schema: WEBHOOK_DISPATCHER_SCHEMA, migrations: WEBHOOK_DISPATCHER_MIGRATIONS });
   const { bus, infra, versionBoard } = svc;
   // Ready once the subscriptions of every org with an active webhook are loaded.
-  const readModels = new ReadModelTracker();
+  const readModels = new ReadModelTracker(processMetrics());
 
   return serveService({
     ...svc,

@@ -2,14 +2,17 @@ import { Catch, type ArgumentsHost, type ExceptionFilter, type INestApplication 
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { newId, type Caller } from '@igw/kernel';
 import { answerClientError } from './client-error';
 import { parseJsonBody, urlInputError } from './edge-input';
 import { toErrorResponse } from './error-mapping';
 import { PinoNestLogger } from './logger';
+import { processMetrics } from './metrics/prom-metrics';
+import { installTracingHooks, requestContext, tracingEnabled } from './tracing';
 import { createValidationPipe } from './validation';
+import { context } from '@opentelemetry/api';
 
 export const BODY_LIMIT = 256 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -98,20 +101,41 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
     if (extra) for (const [k, v] of Object.entries(extra)) if (!reply.hasHeader(k)) reply.header(k, v);
     done(null, payload);
   });
+  if (tracingEnabled()) installTracingHooks(fastify);
+  // Request count and latency per route pattern (never the raw URL: ids would explode the series).
+  // Each route gets its own hook closing over its pattern (reading `req.routeOptions` would build
+  // an object per request); answers without a route (404) are counted as `unmatched`.
+  const metrics = processMetrics();
+  fastify.addHook('onRoute', (route) => {
+    const pattern = route.url;
+    const observe: onResponseHookHandler = (req, reply, done) => {
+      metrics.observeHttp(req.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    const own = route.onResponse;
+    route.onResponse = own === undefined ? [observe] : [...(Array.isArray(own) ? own : [own]), observe];
+  });
+  fastify.addHook('onResponse', (req, reply, done) => {
+    if (req.is404) metrics.observeHttp(req.method, undefined, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
   if (options.accessLog !== false) {
     fastify.addHook('onResponse', (req, reply, done) => {
       const caller = (req as unknown as { caller?: Caller }).caller;
-      logger.info(
-        {
-          req_id: req.id,
-          method: req.method,
-          url: req.url.split('?')[0],
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 1000) / 1000,
-          org_id: caller?.orgId,
-          key_id: caller?.keyId,
-        },
-        'request',
+      // In the request's trace context, so the line carries its trace id (tracing on).
+      context.with(requestContext(req), () =>
+        logger.info(
+          {
+            req_id: req.id,
+            method: req.method,
+            url: req.url.split('?')[0],
+            status: reply.statusCode,
+            ms: Math.round(reply.elapsedTime * 1000) / 1000,
+            org_id: caller?.orgId,
+            key_id: caller?.keyId,
+          },
+          'request',
+        ),
       );
       done();
     });

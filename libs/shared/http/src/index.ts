@@ -18,3 +18,6 @@ export * from './api-docs';
 export * from './resource-action';
 export * from './outbound/outbound-destination';
 export * from './internal-client/upstream-pool';
+export * from './metrics/prom-metrics';
+export * from './metrics/metrics.module';
+export * from './tracing';

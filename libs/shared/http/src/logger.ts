@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import type { LoggerService } from '@nestjs/common';
+import { activeTraceFields } from './tracing';
 
 /**
  * JSON logs. Secrets never reach them: credentials are redacted by path wherever they could
@@ -11,6 +12,8 @@ export function createLogger(level: string, name: string): Logger {
     level,
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // The active span's trace and span ids on every line written inside one (tracing on).
+    mixin: activeTraceFields,
     redact: {
       paths: [
         'authorization',

@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Optional, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from './caller';
+import { processMetrics } from './metrics/prom-metrics';
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
@@ -30,7 +31,8 @@ export interface CheckReport {
   ready: boolean;
 }
 
-/** Kubernetes probes, no auth: liveness is the process; readiness is its dependencies. */
+/** Kubernetes probes, no auth: liveness is the process; readiness is its dependencies. Beside them, `/metrics`: the
+ * process's Prometheus registry (text exposition), no auth either. */
 @ApiExcludeController()
 @Controller()
 export class ProbesController {
@@ -48,6 +50,14 @@ export class ProbesController {
     const report = await runChecks(this.checks);
     reply.status(report.ready ? 200 : 503);
     return { status: report.ready ? 'ok' : 'unavailable', checks: report.checks, ...(Object.keys(report.details).length ? { details: report.details } : {}) };
+  }
+
+  @Public()
+  @Get('metrics')
+  async metrics(@Res({ passthrough: true }) reply: FastifyReply) {
+    const metrics = processMetrics();
+    reply.type(metrics.contentType);
+    return metrics.exposition();
   }
 }
 

@@ -12,3 +12,4 @@ export * from './mandate-jwt';
 export * from './defined';
 export * from './bounded-map';
 export * from './outbound-url';
+export * from './metrics';

@@ -6,4 +6,5 @@ export * from './service-app';
 export * from './key-encryption';
 export * from './service-settings';
 export * from './open-service';
+export * from './tracing';
 export * from './provisioning';

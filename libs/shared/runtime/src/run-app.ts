@@ -1,12 +1,15 @@
 import { ConfigError } from '@igw/config';
 import { StartupError } from './service-infra';
+import { startTracing } from './tracing';
 
 /**
  * Runs an app's start function: a configuration or start-up problem prints one clear line and
- * exits non-zero (no stack trace); SIGTERM/SIGINT run the returned shutdown once.
+ * exits non-zero (no stack trace); SIGTERM/SIGINT run the returned shutdown once. Tracing starts
+ * first (when `OTEL_EXPORTER_OTLP_ENDPOINT` is set) and is flushed last.
  */
 export function runApp(name: string, start: () => Promise<() => Promise<void>>): void {
   let shutdown: (() => Promise<void>) | undefined;
+  let stopTracing: (() => Promise<void>) | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -15,6 +18,7 @@ export function runApp(name: string, start: () => Promise<() => Promise<void>>):
     force.unref();
     try {
       await shutdown?.();
+      await stopTracing?.();
     } finally {
       clearTimeout(force);
       process.exit(signal === 'error' ? 1 : 0);
@@ -22,7 +26,11 @@ export function runApp(name: string, start: () => Promise<() => Promise<void>>):
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
-  start()
+  startTracing(name)
+    .then((t) => {
+      stopTracing = t;
+      return start();
+    })
     .then((s) => {
       shutdown = s;
     })

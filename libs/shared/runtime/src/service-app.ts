@@ -4,7 +4,16 @@ import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { BaseConfig } from '@igw/config';
 import type { EventBus } from '@igw/events';
-import { CALLER_RESOLVER, CallerGuard, createHttpApp, InternalCallerResolver, ProbesController, READINESS_CHECKS, type ReadinessCheck } from '@igw/http';
+import {
+  CALLER_RESOLVER,
+  CallerGuard,
+  createHttpApp,
+  InternalCallerResolver,
+  MetricsModule,
+  ProbesController,
+  READINESS_CHECKS,
+  type ReadinessCheck,
+} from '@igw/http';
 import { defined, VERSION } from '@igw/kernel';
 import { redisReady, type ServiceInfra } from './service-infra';
 
@@ -36,7 +45,7 @@ export async function serveService(options: ServiceAppOptions): Promise<() => Pr
   const { config, logger, bus, infra, redis } = options;
 
   @Module({
-    imports: options.imports,
+    imports: [MetricsModule, ...options.imports],
     controllers: [ProbesController],
     providers: [
       { provide: READINESS_CHECKS, useValue: options.checks },

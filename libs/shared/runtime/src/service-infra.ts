@@ -13,7 +13,7 @@ import {
   SqlOutboxSource,
   type ServiceDatabase,
 } from '@igw/persistence';
-import { serviceUrls, type CheckResult, type ReadinessCheck } from '@igw/http';
+import { processMetrics, serviceUrls, type CheckResult, type ReadinessCheck } from '@igw/http';
 
 /** What a service module needs from its process: its database schema and its outbox relay. */
 export interface ServiceInfra {
@@ -54,6 +54,7 @@ export async function openServiceInfra(
     }
   }
   const outbox = new SqlOutboxSource(db);
+  processMetrics().watchOutbox(opts.schema, outbox);
   const relay = new OutboxRelay(outbox, opts.bus, { pollMs: config.OUTBOX_POLL_MS, name: opts.schema, logger: opts.logger });
   return { db, relay, notifier: relay, deadLetters: new SqlDeadLetters(db, opts.logger), outbox };
 }
@@ -68,7 +69,9 @@ export function createEventBus(config: BaseConfig, clientId: string, logger: Log
       onHandlerError: (group, event, err) => logger.warn({ group, event_id: event.id, type: event.type, err: String(err) }, 'event handler failed'),
     });
   }
-  return new KafkaEventBus({ brokers: config.kafkaBrokers, ...config.kafkaSecurity, clientId, logger, isTransient });
+  const bus = new KafkaEventBus({ brokers: config.kafkaBrokers, ...config.kafkaSecurity, clientId, logger, isTransient });
+  processMetrics().watchConsumerLag(() => bus.consumerLag());
+  return bus;
 }
 
 /**

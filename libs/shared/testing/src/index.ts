@@ -32,3 +32,6 @@ export * from './browser/chromium';
 export * from './suites/console.suite';
 export * from './suites/replicas.suite';
 export * from './suites/rolling-restart.suite';
+export * from './e2e/prometheus-text';
+export * from './suites/metrics.suite';
+export * from './fakes/otlp-receiver.fake-server';

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { rateLimited, unauthenticated, type Caller } from '@igw/kernel';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { METRICS, NO_METRICS, rateLimited, unauthenticated, type Caller, type Metrics } from '@igw/kernel';
 import type { CallerResolver, RequestLike } from '@igw/http';
 import { rateLimitHeaders, retryAfterSeconds } from '../../domain/rate-limit';
 import { AuthenticateApiKeyUseCase } from '../../application/use-cases/authenticate-api-key.use-case';
@@ -19,6 +19,7 @@ export class ApiKeyCallerResolver implements CallerResolver {
   constructor(
     private readonly authenticate: AuthenticateApiKeyUseCase,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   async resolve(req: EdgeRequest): Promise<Caller> {
@@ -31,6 +32,7 @@ export class ApiKeyCallerResolver implements CallerResolver {
     const outcome = await this.limiter.consume(caller.keyId, rateLimit);
     req.edgeHeaders = rateLimitHeaders(rateLimit, outcome);
     if (!outcome.allowed) {
+      this.metrics.rateLimited();
       throw rateLimited(
         'rate_limited',
         `rate limit of ${rateLimit.requestsPerSecond} requests per second (burst ${rateLimit.burst}) exceeded for this key`,

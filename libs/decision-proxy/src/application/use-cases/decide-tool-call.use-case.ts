@@ -1,8 +1,20 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APPROVALS_API, type ApprovalsApi, type McpProxyCallDto, type McpProxyCallResponseDto } from '@igw/contracts';
 import { cardsKey, revocationsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
-import { AppError, assertJsonDepth, canonicalJson, CLOCK, DependencyUnavailableError, newId, type Caller, type Clock } from '@igw/kernel';
+import {
+  AppError,
+  assertJsonDepth,
+  canonicalJson,
+  CLOCK,
+  DependencyUnavailableError,
+  METRICS,
+  newId,
+  NO_METRICS,
+  type Caller,
+  type Clock,
+  type Metrics,
+} from '@igw/kernel';
 import { decide, type CompiledCard, type Decision, type DecisionRecord, type EngineResult, type WireDecision } from '../../domain';
 import { DECISION_REPOSITORY, type DecisionRepository } from '../ports/decision.repository.port';
 import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
@@ -56,6 +68,7 @@ export class DecideToolCallUseCase {
     @Inject(DECISION_REPOSITORY) private readonly decisions: DecisionRepository,
     @Inject(DECISION_ENGINE_OPTIONS) private readonly settings: DecisionEngineSettings,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   async execute(caller: Caller, token: string | undefined, request: McpProxyCallDto): Promise<DecidedCall> {
@@ -191,6 +204,7 @@ export class DecideToolCallUseCase {
     // In the store before the answer (group commit): a deferred call is in the review queue the
     // moment the agent hears "defer", and no answered decision lives only in this process.
     await this.decisions.record(record);
+    this.metrics.decisionMade(decision.kind);
     if (decision.kind === 'allow_with_log_extra') {
       this.logger.log({
         msg: 'decision log_fields',

@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APPROVALS_API, type ApprovalsApi, type EvaluateIntentRequestDto, type EvaluateIntentResponseDto } from '@igw/contracts';
-import { CLOCK, newId, type Caller, type Clock } from '@igw/kernel';
+import { CLOCK, METRICS, newId, NO_METRICS, type Caller, type Clock, type Metrics } from '@igw/kernel';
 import { canonicalCall } from '../../domain/evaluation/call-fingerprint';
 import { resolveDataElements, type DataElementResult } from '../../domain/evaluation/data-elements';
 import { decideOutcome } from '../../domain/evaluation/outcome';
@@ -31,6 +31,7 @@ export class EvaluateIntentUseCase {
     @Inject(GRANT_SIGNER) private readonly grants: GrantSigner,
     @Inject(INTENT_EVENT_STORE) private readonly events: IntentEventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   async execute(caller: Caller, request: EvaluateIntentRequestDto): Promise<EvaluateIntentResponseDto> {
@@ -118,6 +119,7 @@ export class EvaluateIntentUseCase {
       grantJti,
     };
     await this.events.record(record);
+    this.metrics.intentEvaluated(decision.outcome, classified.evidence.classification_method);
 
     return {
       outcome: decision.outcome,

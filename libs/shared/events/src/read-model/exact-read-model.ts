@@ -1,6 +1,9 @@
-import { DependencyUnavailableError, systemClock, type Clock } from '@igw/kernel';
+import { DependencyUnavailableError, systemClock, type Clock, type Metrics } from '@igw/kernel';
 import type { EventBus } from '../ports/event-bus.port';
 import type { VersionBoard } from '../version-board/version-board.port';
+
+/** Who hears of read-model refreshes (the metrics port's one method for them). */
+export type ReadModelObserver = Pick<Metrics, 'readModelRefreshed'>;
 
 /** One org's state in a read model, as of one version of the org's counter at its owner. */
 export interface OrgState {
@@ -77,6 +80,7 @@ export class ExactReadModel<S extends OrgState> {
   private readonly clock: Clock;
   private warmed = false;
   private warming: Promise<void> | null = null;
+  private observer: ReadModelObserver | undefined;
 
   constructor(private readonly options: ExactReadModelOptions<S>) {
     this.clock = options.clock ?? systemClock;
@@ -94,6 +98,11 @@ export class ExactReadModel<S extends OrgState> {
     extra: Pick<ExactReadModelOptions<S>, 'maxAgeMs' | 'clock'> = {},
   ): ExactReadModel<S> {
     return new ExactReadModel<S>({ ...label, board, key, source, ...extra });
+  }
+
+  /** Told of every load from the owner and every event applied (metrics). */
+  observe(observer: ReadModelObserver): void {
+    this.observer = observer;
   }
 
   get name(): string {
@@ -138,6 +147,7 @@ export class ExactReadModel<S extends OrgState> {
     if (!held || version !== held.state.version + 1) return false;
     apply(held.state);
     held.state.version = version;
+    this.observer?.readModelRefreshed(this.options.name, 'event');
     return true;
   }
 
@@ -208,6 +218,7 @@ export class ExactReadModel<S extends OrgState> {
       // An event may have moved the held state past what this load read: keep the newer one.
       if (existing && existing.state.version > state.version) return existing.state;
       this.held.set(orgId, { state, loadedAt: this.clock.now().getTime() });
+      this.observer?.readModelRefreshed(this.options.name, 'load');
       return state;
     })();
     this.loading.set(orgId, work);
@@ -219,7 +230,11 @@ export class ExactReadModel<S extends OrgState> {
 export class ReadModelTracker {
   private readonly models: ExactReadModel<OrgState>[] = [];
 
+  /** `observer` (the process's metrics) is told of every refresh of every tracked model. */
+  constructor(private readonly observer?: ReadModelObserver) {}
+
   track<S extends OrgState>(model: ExactReadModel<S>): ExactReadModel<S> {
+    if (this.observer) model.observe(this.observer);
     this.models.push(model as unknown as ExactReadModel<OrgState>);
     return model;
   }

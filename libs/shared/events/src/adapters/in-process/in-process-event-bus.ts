@@ -1,6 +1,9 @@
 import type { EventEnvelope } from '@igw/contracts';
 import { DependencyUnavailableError } from '@igw/kernel';
 import type { EventBus, Subscription, TransientErrorTest } from '../../ports/event-bus.port';
+import { endSpans, startPublishSpan, withConsumeSpan } from '../../trace-links';
+
+const IN_PROCESS = 'in-process';
 
 /**
  * The embedded bus. `publish` resolves only after every subscribed group has handled the
@@ -28,10 +31,19 @@ export class InProcessEventBus implements EventBus {
 
   async publish(events: EventEnvelope[]): Promise<void> {
     for (const event of events) {
-      for (const sub of this.subscriptions) {
-        if (!sub.topics.includes(event.type)) continue;
-        await this.deliver(sub, event);
+      // The trace the event was created in (tracing on) continues into each group's handling, as over Kafka.
+      const headers: Record<string, string> = {};
+      const span = startPublishSpan(event, headers, IN_PROCESS);
+      try {
+        for (const sub of this.subscriptions) {
+          if (!sub.topics.includes(event.type)) continue;
+          await withConsumeSpan(event.type, sub.group, headers, () => this.deliver(sub, event), IN_PROCESS);
+        }
+      } catch (err) {
+        endSpans([span], err);
+        throw err;
       }
+      endSpans([span]);
     }
   }
 

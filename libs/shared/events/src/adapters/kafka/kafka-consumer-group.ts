@@ -4,6 +4,7 @@ import { defined } from '@igw/kernel';
 import type { EventHandler, Subscription, TransientErrorTest } from '../../ports/event-bus.port';
 import type { KafkaEventBusLogger } from './kafka-log';
 import { errorMessage, HandlerFailure, withTimeout } from './kafka-support';
+import { withConsumeSpan } from '../../trace-links';
 
 /** What a consumer group needs from the bus that owns it. */
 export interface ConsumerGroupContext {
@@ -57,6 +58,16 @@ export class KafkaConsumerGroup {
     readonly name: string,
     private readonly ctx: ConsumerGroupContext,
   ) {}
+
+  /** The topics this group reads. */
+  get topics(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  /** Whether a new group starts at the earliest offsets (else at the latest). */
+  get readsFromBeginning(): boolean {
+    return this.fromBeginning;
+  }
 
   add(subscription: Subscription): void {
     if ((subscription.startAt ?? 'beginning') === 'beginning') this.fromBeginning = true;
@@ -268,6 +279,8 @@ export class KafkaConsumerGroup {
       this.ctx.logger?.error({ group: this.name, topic, offset: message.offset }, 'skipping a Kafka message that is not a JSON event envelope');
       return;
     }
-    for (const handler of handlers) await handler(event);
+    await withConsumeSpan(topic, this.name, message.headers, async () => {
+      for (const handler of handlers) await handler(event);
+    });
   }
 }

@@ -44,6 +44,44 @@ describe('KafkaEventBus', () => {
     await Promise.all(buses.splice(0).map((b) => b.stop()));
   });
 
+  it('reports a group lag from the brokers: events published and not yet handled, 0 once they are', async () => {
+    const t = topic();
+    const bus = newBus();
+    const group = groupName('lag');
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const handled: string[] = [];
+    await bus.subscribe({
+      group,
+      topics: [t],
+      handler: async (e) => {
+        await gate;
+        handled.push(e.id);
+      },
+    });
+    await bus.start();
+    await bus.publish([event(t), event(t), event(t), event(t)]);
+    // The first event is held by its handler: nothing is committed, four are waiting.
+    let lag: Array<{ group: string; lag: number }> = [];
+    const deadline = Date.now() + 15_000;
+    do {
+      lag = await bus.consumerLag();
+      if (lag.find((l) => l.group === group)?.lag === 4) break;
+      await settle(200);
+    } while (Date.now() < deadline);
+    expect(lag).toEqual([{ group, lag: 4 }]);
+
+    release();
+    await waitFor('every event handled', () => handled.length === 4);
+    const settled = Date.now() + 15_000;
+    do {
+      lag = await bus.consumerLag();
+      if (lag[0]?.lag === 0) break;
+      await settle(200);
+    } while (Date.now() < settled);
+    expect(lag).toEqual([{ group, lag: 0 }]);
+  });
+
   it('delivers exactly the published envelope, keyed by org, with an event-type header', async () => {
     const t = topic();
     const bus = newBus();

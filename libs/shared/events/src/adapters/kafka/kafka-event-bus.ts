@@ -110,6 +110,42 @@ export class KafkaEventBus implements EventBus {
     await Promise.all([quietly(this.publisher.disconnect()), quietly(this.topics.disconnect()), quietly(this.probe.disconnect())]);
   }
 
+  /**
+   * Per consumer group of this process: events in its topics not yet committed by the group — the
+   * brokers' high-water offsets minus the group's committed offsets, summed over partitions. A
+   * partition the group has never committed counts from its low-water mark when the group reads
+   * from the beginning, and as 0 when it starts at the latest offset (where it started is known
+   * to its consumer, not to the brokers). Read from the brokers.
+   */
+  async consumerLag(): Promise<Array<{ group: string; lag: number }>> {
+    if (this.stopped || this.groups.size === 0) return [];
+    const admin = await this.topics.connectedAdmin();
+    const topicOffsets = new Map<string, Promise<Array<{ partition: number; high: string; low: string }>>>();
+    const offsetsOf = (topic: string) => {
+      let offsets = topicOffsets.get(topic);
+      if (!offsets) topicOffsets.set(topic, (offsets = admin.fetchTopicOffsets(topic)));
+      return offsets;
+    };
+    return Promise.all(
+      [...this.groups.values()].map(async (group) => {
+        const topics = group.topics;
+        const committed = await admin.fetchOffsets({ groupId: group.name, topics });
+        let lag = 0;
+        for (const { topic, partitions } of committed) {
+          const marks = new Map((await offsetsOf(topic)).map((p) => [p.partition, p]));
+          for (const { partition, offset } of partitions) {
+            const mark = marks.get(partition);
+            if (!mark) continue;
+            if (Number(offset) < 0 && !group.readsFromBeginning) continue;
+            const from = Number(offset) >= 0 ? Number(offset) : Number(mark.low);
+            lag += Math.max(0, Number(mark.high) - from);
+          }
+        }
+        return { group: group.name, lag };
+      }),
+    );
+  }
+
   async healthy(): Promise<boolean> {
     if (this.stopped) return false;
     return this.probe.healthy();

@@ -2,6 +2,7 @@ import type { EventEnvelope } from '@igw/contracts';
 import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { KafkaTopics } from './kafka-topics';
 import { withTimeout } from './kafka-support';
+import { endSpans, startPublishSpan } from '../../trace-links';
 
 /**
  * The one idempotent producer (acks=all), keyed by org (or the caller's key) so an org's events
@@ -28,9 +29,12 @@ export class KafkaPublisher {
 
   async publish(events: EventEnvelope[], key?: (e: EventEnvelope) => string): Promise<void> {
     const byTopic = new Map<string, Message[]>();
+    const spans: ReturnType<typeof startPublishSpan>[] = [];
     for (const e of events) {
       const messages = byTopic.get(e.type) ?? [];
-      messages.push({ key: key ? key(e) : e.org_id, value: JSON.stringify(e), headers: { 'event-type': e.type } });
+      const headers: Record<string, string> = { 'event-type': e.type };
+      spans.push(startPublishSpan(e, headers));
+      messages.push({ key: key ? key(e) : e.org_id, value: JSON.stringify(e), headers });
       byTopic.set(e.type, messages);
     }
     const topicMessages = [...byTopic].map(([topic, messages]) => ({ topic, messages }));
@@ -47,7 +51,13 @@ export class KafkaPublisher {
     // The chain survives a failed send, and moves on after the budget even if kafkajs is still
     // retrying an old one, so one stuck send cannot hold every later publish hostage.
     this.chain = bounded.catch(() => undefined);
-    await bounded;
+    try {
+      await bounded;
+    } catch (err) {
+      endSpans(spans, err);
+      throw err;
+    }
+    endSpans(spans);
   }
 
   /** The send in flight, if any (settles within the publish budget). */

@@ -20,6 +20,16 @@ export class KafkaTopics {
     return run;
   }
 
+  /** The admin client, connected on first use (also for reading offsets). */
+  async connectedAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+    }
+    return this.admin;
+  }
+
   disconnect(): Promise<void> | undefined {
     return this.admin?.disconnect();
   }
@@ -27,19 +37,15 @@ export class KafkaTopics {
   private async createMissing(topics: string[]): Promise<void> {
     const missing = topics.filter((t) => !this.known.has(t));
     if (missing.length === 0) return;
-    if (!this.admin) {
-      const admin = this.kafka.admin();
-      await admin.connect();
-      this.admin = admin;
-    }
-    const existing = new Set(await this.admin.listTopics());
+    const admin = await this.connectedAdmin();
+    const existing = new Set(await admin.listTopics());
     const toCreate = missing.filter((t) => !existing.has(t));
     if (toCreate.length > 0) {
       try {
-        await this.admin.createTopics({ topics: toCreate.map((topic) => ({ topic, ...this.layout })), waitForLeaders: true });
+        await admin.createTopics({ topics: toCreate.map((topic) => ({ topic, ...this.layout })), waitForLeaders: true });
       } catch (err) {
         // Another instance may have created them meanwhile; only a topic still missing is an error.
-        const now = new Set(await this.admin.listTopics());
+        const now = new Set(await admin.listTopics());
         if (toCreate.some((t) => !now.has(t))) throw err;
       }
     }

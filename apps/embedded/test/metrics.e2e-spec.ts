@@ -1,0 +1,3 @@
+import { describeMetrics, startEmbeddedSystem } from '@igw/testing';
+
+describeMetrics('embedded', () => startEmbeddedSystem());
