@@ -1,4 +1,15 @@
-import { Catch, type ArgumentsHost, type ExceptionFilter, type INestApplication } from '@nestjs/common';
+import {
+  Catch,
+  MethodNotAllowedException,
+  NotFoundException,
+  UnsupportedMediaTypeException,
+  type ArgumentsHost,
+  type CallHandler,
+  type ExceptionFilter,
+  type ExecutionContext,
+  type INestApplication,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
@@ -31,7 +42,35 @@ class AllErrorsFilter implements ExceptionFilter {
   catch(err: unknown, host: ArgumentsHost) {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<FastifyRequest>();
-    sendError(err, ctx.getResponse<FastifyReply>(), this.logger, req?.id);
+    const reply = ctx.getResponse<FastifyReply>();
+    // A known path asked with a method it does not take: 405 with `Allow`, not 404.
+    const allow = err instanceof NotFoundException && req ? allowedMethods(req) : [];
+    if (allow.length > 0) {
+      void reply.header('allow', allow.join(', '));
+      const path = req.url.split('?')[0];
+      return sendError(new MethodNotAllowedException(`${req.method} is not allowed on ${path}; it takes ${allow.join(', ')}`), reply, this.logger, req.id);
+    }
+    sendError(err, reply, this.logger, req?.id);
+  }
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** The methods the router has for this request's path (none when the path itself is unknown). */
+function allowedMethods(req: FastifyRequest): string[] {
+  const url = req.url.split('?')[0] ?? '/';
+  return METHODS.filter((method) => method !== req.method && req.server.findRoute({ method, url }) !== null);
+}
+
+/**
+ * A body that is not JSON is refused (415) only after the route's guards ran: a wrong key gets
+ * its 401 whatever the body's media type (authentication before content negotiation).
+ */
+class MediaTypeInterceptor implements NestInterceptor {
+  intercept(ctx: ExecutionContext, next: CallHandler) {
+    if ((ctx.switchToHttp().getRequest<FastifyRequest>() as { unsupportedMediaType?: boolean }).unsupportedMediaType)
+      throw new UnsupportedMediaTypeException('the request body must be JSON: send it with Content-Type: application/json');
+    return next.handle();
   }
 }
 
@@ -73,6 +112,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   installFastifyHooks(fastify, options);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllErrorsFilter(options.logger));
+  app.useGlobalInterceptors(new MediaTypeInterceptor());
   app.enableShutdownHooks();
   if (options.openApi) setupOpenApi(app, options.openApi);
   return app;
@@ -90,6 +130,12 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
     } catch (err) {
       done(err as Error, undefined);
     }
+  });
+  // Any other media type is read (within the limit) and flagged: MediaTypeInterceptor answers 415
+  // once the route's guards have run.
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, _body, done) => {
+    (req as { unsupportedMediaType?: boolean }).unsupportedMediaType = true;
+    done(null, undefined);
   });
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);

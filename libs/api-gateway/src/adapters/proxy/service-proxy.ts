@@ -4,7 +4,7 @@ import { type Dispatcher } from 'undici';
 import { unavailable, type Caller } from '@igw/kernel';
 import { INTERNAL_HEADERS, internalCallerHeaders, requestAnyReplica, upstreamPool, type UpstreamPool } from '@igw/http';
 
-const PASS_BACK = ['content-type', 'etag', 'cache-control', 'retry-after', 'location', 'ratelimit', 'ratelimit-policy'];
+const PASS_BACK = ['content-type', 'etag', 'cache-control', 'retry-after', 'location', 'ratelimit', 'ratelimit-policy', 'allow'];
 /** Request headers a service may need beyond the body: conditional GETs, and the mandate of an mcp-proxy call. */
 const PASS_ON = ['if-none-match', 'x-service-mandate'];
 

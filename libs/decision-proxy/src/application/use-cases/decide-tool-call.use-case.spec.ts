@@ -225,6 +225,8 @@ describe('DecideToolCallUseCase', () => {
       const err = await failure(useCase.execute(CALLER, token, request()));
       expect(err.code).toBe('mandate_invalid');
       expect(toErrorResponse(err).status).toBe(401);
+      // The refusal names the header and what goes in it.
+      expect(err.message).toMatch(/X-Service-Mandate header is missing.*POST \/v1\/mandate\/dispense/);
       expect(verifier.calls).toEqual([]);
       expect(repository.recorded).toEqual([]);
     });

@@ -103,7 +103,7 @@ export class DecideToolCallUseCase {
    * org matched and the mandate's intent card found. Also what the MCP proxy checks each request with.
    */
   async mandateAndCard(caller: Caller, token: string | undefined, audience: string): Promise<VerifiedMandate> {
-    if (typeof token !== 'string' || token.trim() === '') throw mandateInvalid('malformed');
+    if (typeof token !== 'string' || token.trim() === '') throw mandateInvalid('missing');
     // Both counters in one go: in distributed mode that is one Redis round trip (auto-pipelined).
     let versions: [number, number];
     try {

@@ -12,6 +12,7 @@ export const MANDATE_ISSUER = MANDATE_JWT.issuer;
  * `jwk`, `x5c`) or carries `crit`, refused outright.
  */
 export const MANDATE_INVALID_REASONS = [
+  'missing',
   'malformed',
   'header',
   'alg',
@@ -61,6 +62,7 @@ export interface MandateVerifier {
 }
 
 const MESSAGES: Record<MandateInvalidReason, string> = {
+  missing: 'the X-Service-Mandate header is missing: send the mandate (the `credential` that POST /v1/mandate/dispense returned) in it',
   malformed: 'the mandate is not a well-formed JWS',
   header: 'the mandate header names its own key (jku, x5u, jwk, x5c) or carries crit; refused',
   alg: 'the mandate must be signed with RS256',

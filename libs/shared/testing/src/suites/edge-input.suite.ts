@@ -197,6 +197,32 @@ export function describeEdgeInput(mode: string, start: () => Promise<TestSystem>
       expect(await stored(orgs.poison)).toBe(0);
     });
 
+    it('authenticates before content negotiation: a wrong key is 401 whatever the body, a right key with a non-JSON body 415', async () => {
+      const raw = (key: string, contentType: string) =>
+        fetch(`${sys.url}/v1/intentions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': contentType }, body: 'label=x' });
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+        const wrong = await raw('igw_not_a_key_000000000000000000000000', type);
+        expect({ type, status: wrong.status, code: ((await wrong.json()) as { code: string }).code }).toEqual({ type, status: 401, code: 'unauthenticated' });
+        const right = await raw(sys.adminKey, type);
+        const body = (await right.json()) as { code: string; message: string };
+        expect({ type, status: right.status, code: body.code }).toEqual({ type, status: 415, code: 'unsupported_media_type' });
+        expect(body.message).toMatch(/Content-Type: application\/json/);
+      }
+    });
+
+    it('answers a known path asked with another method 405 with Allow, and an unknown path 404', async () => {
+      const del = await admin.delete('/v1/intentions');
+      expect({ status: del.status, code: del.body.code, allow: del.headers.get('allow') }).toEqual({
+        status: 405,
+        code: 'method_not_allowed',
+        allow: 'GET, HEAD, POST',
+      });
+      expect(del.body.message).toMatch(/DELETE is not allowed on \/v1\/intentions; it takes GET, HEAD, POST/);
+      const post = await admin.post('/v1/approvals/apr_x', {});
+      expect({ status: post.status, allow: post.headers.get('allow') }).toEqual({ status: 405, allow: 'GET, HEAD' });
+      expect((await admin.get('/v1/nothing-here')).status).toBe(404);
+    });
+
     it('printed no stack trace and logged no error for any of these refusals', () => {
       const since = sys.processes.map((p, i) => p.output().slice(marks[i] ?? 0)).join('\n');
       expect(since.length).toBeGreaterThan(0);
