@@ -18,9 +18,9 @@ describe('rule conditions (CEL)', () => {
     'action.target_resource.matches("^crm://customers/[0-9]+$")',
     'action.arguments.filter(k, k.startsWith("x")).size() == 0',
     'context.hour >= 22 ? true : false',
+    'context.flag == true',
     'action.arguments.map(k, k).exists_one(k, k == "id")',
     '{"a": 1}["a"] == 1 && [1, 2, 3][0] < 2',
-    'action.operation',
     'true',
   ])('accepts %s', (expr) => {
     expect(checkRuleCondition(expr)).toBeNull();
@@ -40,7 +40,10 @@ describe('rule conditions (CEL)', () => {
     ['size(1) > 0', /no matching overload for 'size'/],
     ['"abc".x == 1', /does not support field selection/],
     ['(1).exists(x, x)', /cannot be the range of a comprehension/],
-    ['action.operation + "x"', /must evaluate to a bool, not 'dyn'|must evaluate to a bool/],
+    ['action.operation + "x"', /must evaluate to a bool, not 'string'/],
+    ['action.operation', /must evaluate to a bool, not 'dyn': compare the field/],
+    ['context.flag', /must evaluate to a bool, not 'dyn'/],
+    ['context.hour >= 22 ? context.flag : false', /must evaluate to a bool, not 'dyn'/],
     ['size(action.arguments)', /must evaluate to a bool, not 'int'/],
     ['foo.Bar{x: 1} != null', /unknown type 'foo.Bar'/],
   ])('rejects %s', (expr, reason) => {
@@ -83,8 +86,8 @@ describe('compileRuleCondition', () => {
     expect(() => compileRuleCondition('"a" < context.n')(vars({}, { n: 1 }))).toThrow(RuleConditionError);
   });
 
-  it('throws when the result is not a bool', () => {
-    expect(() => compileRuleCondition('context.x')(vars({}, { x: 'yes' }))).toThrow(/did not evaluate to a bool/);
+  it('refuses, before any decision, a condition whose result is not known to be a bool', () => {
+    expect(() => compileRuleCondition('context.x')).toThrow(/does not compile: expression must evaluate to a bool, not 'dyn'/);
   });
 
   it('refuses a condition that does not check, with the checker reason', () => {

@@ -12,7 +12,8 @@ import { celEnv, celList, celMap, CelScalar, isCelError, mapType, parse, plan, t
  * checks the parsed AST against the environment's own declarations: every identifier must be
  * declared, every function/method must exist in the standard library with an overload that
  * accepts the argument types, field selection only on maps, and the whole expression must yield
- * a bool. Unknown (`dyn`) operands are accepted, as CEL's gradual typing does.
+ * a bool — statically: a bare `dyn` (a field on its own) is refused, since only decision time
+ * would tell. Unknown (`dyn`) operands are accepted, as CEL's gradual typing does.
  */
 const DYN_OBJECT = mapType(CelScalar.STRING, CelScalar.DYN);
 
@@ -304,9 +305,10 @@ export function checkRuleCondition(source: string): string | null {
   }
   try {
     const type = new Checker().check(parsed.expr);
-    if (!(isDyn(type) || (type.kind === 'scalar' && type.name === 'bool'))) {
-      return `expression must evaluate to a bool, not '${show(type)}'`;
-    }
+    // Only a bool is a decision: a bare field (`dyn`) could be anything at decision time, where a
+    // non-bool would fail the call, so it is refused here, with how to say what was meant.
+    if (isDyn(type)) return "expression must evaluate to a bool, not 'dyn': compare the field (for example `action.arguments.flag == true`)";
+    if (!(type.kind === 'scalar' && type.name === 'bool')) return `expression must evaluate to a bool, not '${show(type)}'`;
     // The evaluator must also accept it: planning resolves names the way evaluation will.
     plan(env, parsed);
     return null;
