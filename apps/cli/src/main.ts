@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { Ctx } from './context';
 import { registerCall, registerEvaluate, registerMandate } from './commands/enforce';
-import { registerHistory } from './commands/history';
+import { registerDecisions, registerHistory } from './commands/history';
 import { registerApprovals, registerCards, registerIntentions, registerLogin, registerMcpServers } from './commands/manage';
 import { EXIT, errorDocument, exitCodeFor } from './exit-codes';
 import { json, processIo, type Io } from './output';
@@ -37,6 +37,7 @@ export function buildProgram(io: Io): { program: Command; ctx: Ctx } {
   registerCall(program, ctx);
   registerApprovals(program, ctx);
   registerHistory(program, ctx);
+  registerDecisions(program, ctx);
   // Subcommands report usage errors like the program does.
   for (const c of program.commands) {
     c.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

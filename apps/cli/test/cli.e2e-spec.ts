@@ -183,6 +183,18 @@ describe('igw CLI (embedded)', () => {
       env,
     );
     expect(deny).toMatchObject({ code: 8, json: { status: 403, decision: { kind: 'deny' } } });
+    // Each decision is listed on its own mandate; --kind filters.
+    const listed = async (credId: string, ...more: string[]) => {
+      for (let i = 0; ; i++) {
+        const res = await igw(['decisions', '--mandate', credId, ...more, '--json'], env);
+        if (res.json.data.length > 0 || i >= 50) return res.json.data.map((d: { decision: { decision_id: string } }) => d.decision.decision_id);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    expect(await listed(allow.json.mandate.cred_id)).toEqual([allow.json.decision.decision_id]);
+    expect(await listed(deny.json.mandate.cred_id, '--kind', 'deny')).toEqual([deny.json.decision.decision_id]);
+    expect((await igw(['decisions', '--mandate', allow.json.mandate.cred_id, '--kind', 'deny', '--json'], env)).json.data).toEqual([]);
+    expect((await igw(['decisions', '--kind', 'maybe'], env)).code).toBe(6);
 
     expect((await igw(['mandate', 'refresh', m.json.cred_id, '--ttl', '120', '--json'], env)).json).toMatchObject({
       cred_id: m.json.cred_id,

@@ -23,6 +23,7 @@ import { IntentCardsReadModel } from './application/read-model/intent-cards.read
 import { RevocationsReadModel } from './application/read-model/revocations.read-model';
 import { DECISION_ENGINE_OPTIONS, DecideToolCallUseCase, type DecisionEngineSettings } from './application/use-cases/decide-tool-call.use-case';
 import { GetDecisionUseCase } from './application/use-cases/get-decision.use-case';
+import { ListDecisionsUseCase } from './application/use-cases/list-decisions.use-case';
 import { ListReviewsUseCase } from './application/use-cases/list-reviews.use-case';
 import { ResolveReviewUseCase } from './application/use-cases/resolve-review.use-case';
 import { JWKS_SOURCE, type JwksSource } from './application/verification/jwks-source.port';
@@ -132,6 +133,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       ListReviewsUseCase,
       ResolveReviewUseCase,
       GetDecisionUseCase,
+      ListDecisionsUseCase,
       ListMcpToolsUseCase,
       EnforceMcpToolCallUseCase,
       OpenMcpUpstreamUseCase,

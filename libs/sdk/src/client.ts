@@ -5,6 +5,8 @@ import { paginate } from './paging';
 import { createTransport, type RetryEvent, type RetryOptions } from './transport';
 import type {
   Approval,
+  DecisionRecord,
+  DecisionsQuery,
   ApprovalsQuery,
   DispensedMandate,
   DispenseRequest,
@@ -222,6 +224,18 @@ export class GatewayClient {
 
   async removeMcpServer(id: string, opts?: CallOptions): Promise<void> {
     await this.unwrap(this.api.DELETE('/v1/mcp-servers/{id}', { params: { path: { id } }, signal: signalOf(opts) }));
+  }
+
+  /** GET /v1/mcp-proxy/decisions: every decision (newest first) across pages, by mandate, kind and time. */
+  decisions(query: DecisionsQuery = {}, opts?: CallOptions): AsyncGenerator<DecisionRecord, void, undefined> {
+    return paginate((cursor) =>
+      this.unwrap(this.api.GET('/v1/mcp-proxy/decisions', { params: { query: { ...query, ...(cursor ? { cursor } : {}) } }, signal: signalOf(opts) })),
+    );
+  }
+
+  /** GET /v1/mcp-proxy/decisions/{decision_id}: one recorded decision. */
+  decision(decisionId: string, opts?: CallOptions): Promise<DecisionRecord> {
+    return this.unwrap(this.api.GET('/v1/mcp-proxy/decisions/{decision_id}', { params: { path: { decision_id: decisionId } }, signal: signalOf(opts) }));
   }
 
   /** Every approval request (newest first) across pages. */

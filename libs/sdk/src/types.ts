@@ -20,6 +20,7 @@ export type Jwks = S['JwksDto'];
 export type ProxyAction = S['ProxyActionDto'];
 export type Decision = S['DecisionDto'];
 export type McpProxyCallResponse = S['McpProxyCallResponseDto'];
+export type DecisionRecord = S['DecisionRecordDto'];
 export type McpServer = S['McpServerDto'];
 export type RegisterMcpServer = S['RegisterMcpServerDto'];
 export type VerifyGrantResponse = S['VerifyGrantResponseDto'];
@@ -29,6 +30,7 @@ export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameter
 export type HistoryQuery = Omit<QueryOf<'/v1/intent/history'>, 'cursor'>;
 export type ApprovalsQuery = Omit<QueryOf<'/v1/approvals'>, 'cursor'>;
 export type IntentionsQuery = Omit<QueryOf<'/v1/intentions'>, 'cursor'>;
+export type DecisionsQuery = Omit<QueryOf<'/v1/mcp-proxy/decisions'>, 'cursor'>;
 
 /** A cursor page: `next_cursor` null on the last page. */
 export interface Page<T> {

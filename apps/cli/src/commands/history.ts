@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { GatewayError, GatewayNetworkError, abortableSleep, type HistoryQuery, type IntentEvent } from '@igw/sdk';
+import { GatewayError, GatewayNetworkError, abortableSleep, type DecisionsQuery, type HistoryQuery, type IntentEvent } from '@igw/sdk';
 import { positiveInt, take, type Ctx } from '../context';
 import { table } from '../output';
 
@@ -70,5 +70,32 @@ export function registerHistory(program: Command, ctx: Ctx): void {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
       }
+    });
+}
+
+const DECISION_COLUMNS = ['created_at', 'decision_id', 'kind', 'operation', 'cred_id', 'actor'];
+
+/** `igw decisions`: the mandate path's decisions, newest first, by mandate, kind and time. */
+export function registerDecisions(program: Command, ctx: Ctx): void {
+  program
+    .command('decisions')
+    .description('decisions of the mandate path (POST /v1/mcp-proxy/call, MCP tool calls), newest first')
+    .option('--mandate <cred_id>', 'only the decisions on this mandate')
+    .option('--kind <kind>', 'only this decision kind (allow, deny, approval, …)')
+    .option('--since <time>', 'created at or after (ISO 8601 timestamp or date)')
+    .option('--until <time>', 'created before (ISO 8601 timestamp or date)')
+    .option('--limit <n>', 'at most n decisions (default 20)', positiveInt('limit'))
+    .action(async (o: { mandate?: string; kind?: string; since?: string; until?: string; limit?: number }) => {
+      const limit = o.limit ?? 20;
+      const query = {
+        ...(o.mandate ? { cred_id: o.mandate } : {}),
+        ...(o.kind ? { kind: o.kind as NonNullable<DecisionsQuery['kind']> } : {}),
+        ...(o.since ? { since: o.since } : {}),
+        ...(o.until ? { until: o.until } : {}),
+        limit: Math.min(limit, 200),
+      };
+      const decisions = await take(ctx.client().decisions(query), limit);
+      const rows = decisions.map((d) => ({ ...d, kind: d.decision.kind }));
+      return ctx.print({ data: decisions }, () => table(rows, DECISION_COLUMNS));
     });
 }

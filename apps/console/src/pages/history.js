@@ -1,5 +1,5 @@
-// History: evaluations on the legacy path (filters, paging), the mandate path's reviews, and a
-// decision looked up by its id.
+// History: evaluations on the legacy path and decisions on the mandate path (filters, paging),
+// the review queue, and a decision looked up by its id.
 import { api } from '../api.js';
 import { Badge, Empty, ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
 
@@ -49,6 +49,72 @@ function Evaluations() {
                 <td>${typeof e.confidence === 'number' ? e.confidence.toFixed(2) : '—'}</td>
                 <td class="id">${e.approval_request_id ?? '—'}</td>
                 <td>${(e.data_elements ?? []).join(', ')}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    }
+    ${pager}
+  </section>`;
+}
+
+const KINDS = [
+  '',
+  'allow',
+  'allow_with_log_extra',
+  'allow_with_redact',
+  'allow_with_downgrade',
+  'allow_with_shadow',
+  'defer',
+  'negotiate',
+  'substitute',
+  'approval',
+  'step_up',
+  'deny',
+  'deny_with_reroute',
+];
+
+function Decisions() {
+  const [credId, setCredId] = useState('');
+  const [kind, setKind] = useState('');
+  const { page, error, pager } = usePagedList('/v1/mcp-proxy/decisions', { cred_id: credId.trim(), kind, limit: 25 }, [credId, kind]);
+  return html`<section aria-labelledby="decisions-title">
+    <h2 id="decisions-title">Decisions (mandate path)</h2>
+    <div class="filters">
+      <label>Mandate <input name="cred_id" placeholder="cred_…" value=${credId} onInput=${(e) => setCredId(e.target.value)} /></label>
+      <label
+        >Kind
+        <select name="kind" value=${kind} onChange=${(e) => setKind(e.target.value)}>
+          ${KINDS.map((k) => html`<option value=${k}>${k || 'any'}</option>`)}
+        </select>
+      </label>
+    </div>
+    <${ErrorMessage} error=${error} />
+    ${page && page.data.length === 0 && html`<${Empty}>No decisions match.</${Empty}>`}
+    ${
+      page &&
+      page.data.length > 0 &&
+      html`<table>
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Operation</th>
+            <th>Decision</th>
+            <th>Actor</th>
+            <th>Mandate</th>
+            <th>Audience</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.data.map(
+            (d) =>
+              html`<tr data-decision=${d.decision_id}>
+                <td>${when(d.created_at)}</td>
+                <td><code>${d.operation}</code>${d.target_resource ? html`<br /><small>${d.target_resource}</small>` : ''}</td>
+                <td><${Badge} value=${d.decision.kind} />${d.decision.reason ? html`<br /><small>${d.decision.reason}</small>` : ''}</td>
+                <td>${d.actor}</td>
+                <td class="id">${d.cred_id}</td>
+                <td>${d.audience}</td>
               </tr>`,
           )}
         </tbody>
@@ -142,5 +208,5 @@ function DecisionLookup() {
 }
 
 export function HistoryPage() {
-  return html`<${Evaluations} /><${Reviews} /><${DecisionLookup} />`;
+  return html`<${Evaluations} /><${Decisions} /><${Reviews} /><${DecisionLookup} />`;
 }

@@ -118,6 +118,8 @@ export class ReviewDto extends DecisionRecordDto {
 
 export class ReviewListDto extends PageOf(ReviewDto) {}
 
+export class DecisionRecordListDto extends PageOf(DecisionRecordDto) {}
+
 /** Body of POST /v1/mcp-proxy/reviews/{review_id}/resolve. */
 export class ResolveReviewDto {
   @ApiProperty({ enum: ['accepted', 'rejected'] })

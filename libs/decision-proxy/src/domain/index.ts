@@ -5,3 +5,4 @@ export * from './decision-engine';
 export * from './decision-record';
 export * from './mcp-server';
 export * from './mcp-enforcement';
+export * from './decision-list-query';

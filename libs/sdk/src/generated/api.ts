@@ -528,6 +528,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/mcp-proxy/decisions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The org's decisions, newest first.
+     * @description Every decision of POST /v1/mcp-proxy/call (and of MCP tool calls through /mcp/{name}), filtered by mandate (`cred_id`), decision `kind` and a time range (`since` ≤ created_at < `until`, ISO 8601), with cursor paging (`next_cursor`).
+     */
+    get: operations['McpProxyHttpController_listDecisions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/mcp-proxy/decisions/{decision_id}': {
     parameters: {
       query?: never;
@@ -1308,6 +1328,10 @@ export interface components {
       requested_by_key_id: string;
       /** Format: date-time */
       created_at: string;
+    };
+    DecisionRecordListDto: {
+      data: components['schemas']['DecisionRecordDto'][];
+      next_cursor: string | null;
     };
     RegisterMcpServerDto: {
       /** @example crm */
@@ -2773,6 +2797,57 @@ export interface operations {
       };
       /** @description invalid_transition: already resolved */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  McpProxyHttpController_listDecisions: {
+    parameters: {
+      query?: {
+        /** @description `next_cursor` of the previous page. */
+        cursor?: string;
+        limit?: number;
+        /** @description ISO 8601 timestamp with a zone, or a date: created before. */
+        until?: string;
+        /** @description ISO 8601 timestamp with a zone, or a date: created at or after. */
+        since?: string;
+        kind?:
+          | 'allow'
+          | 'allow_with_log_extra'
+          | 'allow_with_redact'
+          | 'allow_with_downgrade'
+          | 'allow_with_shadow'
+          | 'defer'
+          | 'negotiate'
+          | 'substitute'
+          | 'approval'
+          | 'step_up'
+          | 'deny'
+          | 'deny_with_reroute';
+        /** @description Only the decisions on this mandate. */
+        cred_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DecisionRecordListDto'];
+        };
+      };
+      /** @description invalid_request; `details` names each offending parameter */
+      400: {
         headers: {
           [name: string]: unknown;
         };

@@ -13,3 +13,4 @@ export * from './defined';
 export * from './bounded-map';
 export * from './outbound-url';
 export * from './metrics';
+export * from './iso-timestamp';

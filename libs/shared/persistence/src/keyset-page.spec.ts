@@ -27,4 +27,21 @@ describe('keysetPageSql', () => {
       ['o', 2],
     ]);
   });
+
+  it('bounds a column by the asked ranges, leaving out those not asked for', () => {
+    const since = new Date('2026-01-01T00:00:00Z');
+    const [sql, params] = keysetPageSql({
+      select: '*',
+      from: 't',
+      equal: [['org_id', 'o']],
+      ranges: [
+        ['created_at', '>=', since],
+        ['created_at', '<', undefined],
+      ],
+      after: null,
+      limit: 5,
+    });
+    expect(sql).toBe('SELECT * FROM t WHERE "org_id" = $1 AND "created_at" >= $2 ORDER BY "created_at" DESC, "id" DESC LIMIT $3');
+    expect(params).toEqual(['o', since, 6]);
+  });
 });

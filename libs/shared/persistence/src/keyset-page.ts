@@ -8,6 +8,8 @@ export interface KeysetPageQuery {
   equal: readonly (readonly [column: string, value: unknown])[];
   /** A fixed extra condition, as SQL without parameters. */
   also?: string;
+  /** Column op value bounds (`created_at >= since`); an undefined value is left out. */
+  ranges?: readonly (readonly [column: string, op: '>=' | '<', value: unknown])[];
   /** The tie-breaking key after `created_at`; default `id`. */
   key?: string;
   after?: PageKey | null;
@@ -28,6 +30,11 @@ export function keysetPageSql(q: KeysetPageQuery): [string, unknown[]] {
     where.push(`"${column}" = $${params.length}`);
   }
   if (q.also) where.push(q.also);
+  for (const [column, op, value] of q.ranges ?? []) {
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`"${column}" ${op} $${params.length}`);
+  }
   if (q.after) {
     params.push(q.after.createdAt.toISOString(), q.after.id);
     where.push(`("created_at", ${key}) < ($${params.length - 1}::timestamptz, $${params.length})`);

@@ -1,9 +1,11 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
   DECISION_HTTP_STATUS,
+  DECISION_KINDS,
   DecisionRecordDto,
+  DecisionRecordListDto,
   ErrorDto,
   McpProxyCallDto,
   McpProxyCallResponseDto,
@@ -16,6 +18,7 @@ import { ApiStatusPage, CurrentCaller, PageQuery, RequireScope, type StatusPageQ
 import type { Caller } from '@igw/kernel';
 import { DecideToolCallUseCase } from '../../application/use-cases/decide-tool-call.use-case';
 import { GetDecisionUseCase } from '../../application/use-cases/get-decision.use-case';
+import { ListDecisionsUseCase } from '../../application/use-cases/list-decisions.use-case';
 import { ListReviewsUseCase } from '../../application/use-cases/list-reviews.use-case';
 import { ResolveReviewUseCase } from '../../application/use-cases/resolve-review.use-case';
 
@@ -29,6 +32,7 @@ export class McpProxyHttpController {
     private readonly reviews: ListReviewsUseCase,
     private readonly resolveReview: ResolveReviewUseCase,
     private readonly decisions: GetDecisionUseCase,
+    private readonly listDecisionsUseCase: ListDecisionsUseCase,
   ) {}
 
   @Post('call')
@@ -73,6 +77,32 @@ export class McpProxyHttpController {
   @ApiResponse({ status: 409, type: ErrorDto, description: 'invalid_transition: already resolved' })
   resolve(@CurrentCaller() caller: Caller, @Param('review_id') reviewId: string, @Body() body: ResolveReviewDto): Promise<ReviewDto> {
     return this.resolveReview.execute(caller, reviewId, body);
+  }
+
+  @Get('decisions')
+  @ApiOperation({
+    summary: "The org's decisions, newest first.",
+    description:
+      'Every decision of POST /v1/mcp-proxy/call (and of MCP tool calls through /mcp/{name}), filtered by mandate (`cred_id`), decision `kind` and a time range (`since` ≤ created_at < `until`, ISO 8601), with cursor paging (`next_cursor`).',
+  })
+  @ApiQuery({ name: 'cred_id', required: false, type: String, description: 'Only the decisions on this mandate.' })
+  @ApiQuery({ name: 'kind', required: false, enum: DECISION_KINDS })
+  @ApiQuery({ name: 'since', required: false, type: String, description: 'ISO 8601 timestamp with a zone, or a date: created at or after.' })
+  @ApiQuery({ name: 'until', required: false, type: String, description: 'ISO 8601 timestamp with a zone, or a date: created before.' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
+  @ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' })
+  @ApiResponse({ status: 200, type: DecisionRecordListDto })
+  @ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request; `details` names each offending parameter' })
+  listDecisions(
+    @CurrentCaller() caller: Caller,
+    @Query('cred_id') cred_id?: string | string[],
+    @Query('kind') kind?: string | string[],
+    @Query('since') since?: string | string[],
+    @Query('until') until?: string | string[],
+    @Query('limit') limit?: string | string[],
+    @Query('cursor') cursor?: string | string[],
+  ): Promise<DecisionRecordListDto> {
+    return this.listDecisionsUseCase.execute(caller, { cred_id, kind, since, until, limit, cursor });
   }
 
   @Get('decisions/:decision_id')

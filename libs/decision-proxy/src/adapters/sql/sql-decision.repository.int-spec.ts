@@ -253,6 +253,56 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     expect(await repo.findByDecisionId(org, r.decisionId)).toEqual(r);
   });
 
+  describe('listDecisions', () => {
+    const org = newOrg('list');
+    let all: DecisionRecord[];
+    /** Newest first, decision_id breaking ties. */
+    const order = (rs: DecisionRecord[]) =>
+      [...rs].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.decisionId < b.decisionId ? 1 : a.decisionId > b.decisionId ? -1 : 0));
+    const walk = async (limit: number, q: { credId?: string; kind?: DecisionRecord['kind']; since?: Date; until?: Date } = {}) => {
+      const ids: string[] = [];
+      let after: PageKey | null = null;
+      for (let guard = 0; guard < 100; guard++) {
+        const got = await repo.listDecisions(org, { limit, after, ...q });
+        const page = toPage(
+          got.map((r) => ({ createdAt: r.createdAt, id: r.decisionId, r })),
+          limit,
+        );
+        ids.push(...page.items.map((k) => k.r.decisionId));
+        if (!page.nextCursor) return ids;
+        after = decodeCursor(page.nextCursor);
+      }
+      throw new Error('paging did not end');
+    };
+
+    beforeAll(async () => {
+      const kinds = ['allow', 'deny', 'allow', 'defer', 'allow', 'approval', 'deny', 'allow'] as const;
+      all = kinds.map((kind, i) =>
+        (kind === 'defer' ? review : record)(org, {
+          kind,
+          credId: i % 2 === 0 ? 'cred_even' : 'cred_odd',
+          // Pairs share a created_at: decision_id breaks the tie.
+          createdAt: at(300_000 + Math.floor(i / 2) * 1000),
+          decisionId: `dec_list_${String.fromCharCode(104 - i)}_${rnd()}`,
+        }),
+      );
+      await saveAll([...all, record(newOrg('list_other'), { createdAt: at(300_500) })]);
+    });
+
+    it("pages through the org's decisions newest first, disjoint and complete, whatever the page size", async () => {
+      for (const limit of [1, 3, 8, 50]) expect(await walk(limit)).toEqual(order(all).map((r) => r.decisionId));
+    });
+
+    it('filters by mandate, by kind and by time range (since inclusive, until exclusive)', async () => {
+      expect(await walk(2, { credId: 'cred_odd' })).toEqual(order(all.filter((r) => r.credId === 'cred_odd')).map((r) => r.decisionId));
+      expect(await walk(2, { kind: 'deny' })).toEqual(order(all.filter((r) => r.kind === 'deny')).map((r) => r.decisionId));
+      const since = at(301_000);
+      const until = at(303_000);
+      expect(await walk(2, { since, until })).toEqual(order(all.filter((r) => r.createdAt >= since && r.createdAt < until)).map((r) => r.decisionId));
+      expect(await repo.listDecisions(newOrg('list_empty'), { limit: 5, after: null })).toEqual([]);
+    });
+  });
+
   describe('listReviews', () => {
     const org = newOrg('reviews');
     const other = newOrg('reviews_other');

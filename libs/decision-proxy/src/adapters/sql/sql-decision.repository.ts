@@ -13,7 +13,7 @@ import {
 } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
-import { type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
+import { type DecisionListQuery, type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult, ReviewPageQuery } from '../../application/ports/decision.repository.port';
 
 export const DECISION_DB = Symbol('DECISION_DB');
@@ -146,6 +146,27 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
     const rows = JSON.stringify(unique.map(toColumns));
     const events = JSON.stringify(unique.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt)));
     return { sql: this.insertBatch, params: [rows, events] };
+  }
+
+  async listDecisions(orgId: string, query: DecisionListQuery): Promise<DecisionRecord[]> {
+    const [sql, params] = keysetPageSql({
+      select: this.select,
+      from: this.table,
+      equal: [
+        ['org_id', orgId],
+        ['cred_id', query.credId],
+        ['kind', query.kind],
+      ],
+      ranges: [
+        ['created_at', '>=', query.since?.toISOString()],
+        ['created_at', '<', query.until?.toISOString()],
+      ],
+      key: 'decision_id',
+      after: query.after,
+      limit: Math.max(1, Math.floor(query.limit)),
+    });
+    const rows = await this.db.query<Row>(sql, params).catch(rethrowUnavailable);
+    return rows.map(fromRow);
   }
 
   async listReviews(orgId: string, query: ReviewPageQuery): Promise<DecisionRecord[]> {

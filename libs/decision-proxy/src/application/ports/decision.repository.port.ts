@@ -1,5 +1,5 @@
 import type { PageKey } from '@igw/kernel';
-import type { DecisionRecord, ReviewStatus } from '../../domain';
+import type { DecisionListQuery, DecisionRecord, ReviewStatus } from '../../domain';
 
 export const DECISION_REPOSITORY = Symbol('DECISION_REPOSITORY');
 
@@ -21,6 +21,8 @@ export interface DecisionRepository {
    * Idempotent on `decision_id`: a decision stored twice is one row with one event.
    */
   record(record: DecisionRecord): Promise<void>;
+  /** The org's decisions, newest first, filtered (`limit + 1` rows: the caller pages). */
+  listDecisions(orgId: string, query: DecisionListQuery): Promise<DecisionRecord[]>;
   /** The review queue (deferred decisions), newest first. */
   listReviews(orgId: string, query: ReviewPageQuery): Promise<DecisionRecord[]>;
   findByDecisionId(orgId: string, decisionId: string): Promise<DecisionRecord | null>;

@@ -152,6 +152,9 @@ class FakeRepository implements DecisionRepository {
     if (this.failure) throw this.failure;
     this.recorded.push(record);
   }
+  async listDecisions(): Promise<DecisionRecord[]> {
+    return [];
+  }
   async listReviews(): Promise<DecisionRecord[]> {
     return [];
   }

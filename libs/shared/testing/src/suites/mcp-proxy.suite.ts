@@ -169,6 +169,37 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       expect(res.body.decision).toEqual({ ...decision, decision_id: expect.stringMatching(/^dec_/) });
     });
 
+    it('lists the decisions newest first, by mandate and by kind, with cursor paging; another org sees none of them', async () => {
+      const own = await dispense({ prompt_id: 'prm_7' });
+      const ids: string[] = [];
+      for (const op of ['crm.contacts.read', 'crm.contacts.read', 'crm.contacts.purge', 'crm.notes.read']) {
+        const res = await call(reader, own.credential, body(op));
+        ids.push(res.body.decision.decision_id);
+      }
+      const list = async (q: string) => {
+        for (let i = 0; i < 50; i++) {
+          const res = await reader.get(`/v1/mcp-proxy/decisions?cred_id=${own.cred_id}${q}`);
+          expect(res.status).toBe(200);
+          if (res.body.data.length >= 1 && (q !== '' || res.body.data.length === ids.length)) return res.body;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error('decisions never listed');
+      };
+      const all = await list('');
+      expect(all.data.map((d: { decision_id: string }) => d.decision_id)).toEqual([...ids].reverse());
+      expect(all.data.every((d: { cred_id: string }) => d.cred_id === own.cred_id)).toBe(true);
+      const denied = await list('&kind=deny');
+      expect(denied.data.map((d: { decision: { kind: string } }) => d.decision.kind)).toEqual(['deny']);
+      const first = await reader.get(`/v1/mcp-proxy/decisions?cred_id=${own.cred_id}&limit=3`);
+      const next = await reader.get(`/v1/mcp-proxy/decisions?cred_id=${own.cred_id}&limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+      expect([...first.body.data, ...next.body.data].map((d: { decision_id: string }) => d.decision_id)).toEqual([...ids].reverse());
+      expect(next.body.next_cursor).toBeNull();
+      expect((await otherOrg.get(`/v1/mcp-proxy/decisions?cred_id=${own.cred_id}`)).body.data).toEqual([]);
+      const bad = await reader.get('/v1/mcp-proxy/decisions?kind=maybe&since=yesterday');
+      expect(bad.status).toBe(400);
+      expect(bad.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['kind', 'since']);
+    });
+
     it('evaluates CEL over the arguments (first match wins)', async () => {
       const res = await call(reader, mandate.credential, body('crm.contacts.read', { action: { arguments: { amount: 20000 } } }));
       expect(res.status).toBe(403);
