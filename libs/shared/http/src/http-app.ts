@@ -1,15 +1,4 @@
-import {
-  Catch,
-  MethodNotAllowedException,
-  NotFoundException,
-  UnsupportedMediaTypeException,
-  type ArgumentsHost,
-  type CallHandler,
-  type ExceptionFilter,
-  type ExecutionContext,
-  type INestApplication,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { Catch, MethodNotAllowedException, NotFoundException, type ArgumentsHost, type ExceptionFilter, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
@@ -62,18 +51,6 @@ function allowedMethods(req: FastifyRequest): string[] {
   return METHODS.filter((method) => method !== req.method && req.server.findRoute({ method, url }) !== null);
 }
 
-/**
- * A body that is not JSON is refused (415) only after the route's guards ran: a wrong key gets
- * its 401 whatever the body's media type (authentication before content negotiation).
- */
-class MediaTypeInterceptor implements NestInterceptor {
-  intercept(ctx: ExecutionContext, next: CallHandler) {
-    if ((ctx.switchToHttp().getRequest<FastifyRequest>() as { unsupportedMediaType?: boolean }).unsupportedMediaType)
-      throw new UnsupportedMediaTypeException('the request body must be JSON: send it with Content-Type: application/json');
-    return next.handle();
-  }
-}
-
 export interface HttpAppOptions {
   name: string;
   logger: Logger;
@@ -112,7 +89,6 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   installFastifyHooks(fastify, options);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllErrorsFilter(options.logger));
-  app.useGlobalInterceptors(new MediaTypeInterceptor());
   app.enableShutdownHooks();
   if (options.openApi) setupOpenApi(app, options.openApi);
   return app;
@@ -131,8 +107,8 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
       done(err as Error, undefined);
     }
   });
-  // Any other media type is read (within the limit) and flagged: MediaTypeInterceptor answers 415
-  // once the route's guards have run.
+  // Any other media type is read (within the limit) and flagged: CallerGuard answers 415 once the
+  // caller is known.
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, _body, done) => {
     (req as { unsupportedMediaType?: boolean }).unsupportedMediaType = true;
     done(null, undefined);
