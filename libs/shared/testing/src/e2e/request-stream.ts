@@ -131,6 +131,38 @@ export class RequestStream {
   }
 }
 
+/**
+ * Loops of a drill: `decision` calls the mandate path (POST /v1/mcp-proxy/call) with `operation`
+ * on crm://contacts/1, `evaluation` evaluates `tool` on the legacy path; every request carries a
+ * fresh argument, so no two are the same call.
+ */
+export function drillLoops(mandate: { credential: string; actor: string; promptId: string }) {
+  let n = 0;
+  return {
+    decision: (name: string, expects: string, operation: string): StreamLoop => ({
+      name,
+      kind: 'decision',
+      expects,
+      method: 'POST',
+      path: '/v1/mcp-proxy/call',
+      headers: { 'x-service-mandate': mandate.credential },
+      body: () => ({
+        action: { surface: 'sdk', operation, arguments: { n: ++n }, target_resource: 'crm://contacts/1' },
+        context: { actor: mandate.actor, prompt_id: mandate.promptId },
+        audience: 'crm-api',
+      }),
+    }),
+    evaluation: (name: string, tool: string): StreamLoop => ({
+      name,
+      kind: 'evaluation',
+      expects: 'allowed',
+      method: 'POST',
+      path: '/v1/intent/evaluate',
+      body: () => ({ tool_call: { name: tool, arguments: { account: `acme-${++n}` } } }),
+    }),
+  };
+}
+
 /** The answer this loop exists to get (an allow, a deny, an approval, an `allowed` evaluation). */
 export function isExpected(s: Sample): boolean {
   return s.verdict === s.expects && s.id !== undefined;

@@ -5,7 +5,7 @@ import type { FaultableSystem } from '../e2e/faultable-system';
 import { client, type Client } from '../e2e/http-client';
 import { createPublishedIntention, crmCard, dispenseMandate, installCard } from '../e2e/mandate-fixtures';
 import { WebhookReceiver } from '../fakes/webhook-receiver.fake-server';
-import { isExpected, isUnavailable, RequestStream, type Sample, type StreamLoop } from '../e2e/request-stream';
+import { drillLoops, isExpected, isUnavailable, RequestStream, type Sample } from '../e2e/request-stream';
 
 /** How long each dependency stays away. */
 const OUTAGE_MS = 5000;
@@ -84,28 +84,8 @@ export function describeFaults(start: () => Promise<FaultableSystem>) {
         description: 'Look up a ledger account during the fault drill',
       });
 
-      let n = 0;
-      const decision = (name: string, expects: string, operation: string): StreamLoop => ({
-        name,
-        kind: 'decision',
-        expects,
-        method: 'POST',
-        path: '/v1/mcp-proxy/call',
-        headers: { 'x-service-mandate': credential },
-        body: () => ({
-          action: { surface: 'sdk', operation, arguments: { n: ++n }, target_resource: 'crm://contacts/1' },
-          context: { actor: 'agent:faults', prompt_id: 'prm_f' },
-          audience: 'crm-api',
-        }),
-      });
-      const evaluation = (name: string): StreamLoop => ({
-        name,
-        kind: 'evaluation',
-        expects: 'allowed',
-        method: 'POST',
-        path: '/v1/intent/evaluate',
-        body: () => ({ tool_call: { name: 'faults_ledger_lookup', arguments: { account: `acme-${++n}` } } }),
-      });
+      const { decision, evaluation: evaluating } = drillLoops({ credential, actor: 'agent:faults', promptId: 'prm_f' });
+      const evaluation = (name: string) => evaluating(name, 'faults_ledger_lookup');
       stream = new RequestStream(f.sys.url, agentKey, [
         decision('decision-allow-1', 'allow', 'crm.contacts.read'),
         decision('decision-allow-2', 'allow', 'crm.contacts.read'),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../e2e/app-process';
 import { client, type Client } from '../e2e/http-client';
 import { createPublishedIntention, crmCard, dispenseMandate, installCard } from '../e2e/mandate-fixtures';
-import { isExpected, isUnavailable, RequestStream, type StreamLoop } from '../e2e/request-stream';
+import { drillLoops, isExpected, isUnavailable, RequestStream } from '../e2e/request-stream';
 import type { TestSystem } from '../e2e/system';
 
 const SERVICES = ['policy-registry', 'approvals', 'intent-evaluator', 'mandate-issuer', 'webhook-dispatcher', 'decision-proxy'];
@@ -38,28 +38,8 @@ export function describeRollingRestart(start: () => Promise<TestSystem>) {
         display_name: 'Ledger lookup',
         description: 'Look up a ledger account',
       });
-      let n = 0;
-      const decision = (name: string, expects: string, operation: string): StreamLoop => ({
-        name,
-        kind: 'decision',
-        expects,
-        method: 'POST',
-        path: '/v1/mcp-proxy/call',
-        headers: { 'x-service-mandate': credential },
-        body: () => ({
-          action: { surface: 'sdk', operation, arguments: { n: ++n }, target_resource: 'crm://contacts/1' },
-          context: { actor: 'agent:rolling', prompt_id: 'prm_roll' },
-          audience: 'crm-api',
-        }),
-      });
-      const evaluation = (name: string): StreamLoop => ({
-        name,
-        kind: 'evaluation',
-        expects: 'allowed',
-        method: 'POST',
-        path: '/v1/intent/evaluate',
-        body: () => ({ tool_call: { name: 'rolling_ledger_lookup', arguments: { account: `acme-${++n}` } } }),
-      });
+      const { decision, evaluation: evaluating } = drillLoops({ credential, actor: 'agent:rolling', promptId: 'prm_roll' });
+      const evaluation = (name: string) => evaluating(name, 'rolling_ledger_lookup');
       stream = new RequestStream(
         sys.url,
         agentKey,
