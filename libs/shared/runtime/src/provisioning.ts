@@ -3,6 +3,7 @@ import { ConfigError, IntSetting, KafkaSecuritySettings } from '@igw/config';
 import { provisionTopics as createMissingTopics } from '@igw/events';
 import { migrate, openPostgresDatabase } from '@igw/persistence';
 import { IsIn, IsOptional, Matches } from 'class-validator';
+import { requireNodeVersion } from './run-app';
 import { StartupError } from './service-infra';
 
 /**
@@ -10,6 +11,7 @@ import { StartupError } from './service-infra';
  * start-up problem prints one line and exits 78, any other failure one line and exits 1.
  */
 export function runTask(name: string, task: () => Promise<void>): void {
+  requireNodeVersion(name);
   task()
     .then(() => process.exit(0))
     .catch((err: unknown) => {
