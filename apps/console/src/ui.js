@@ -106,3 +106,29 @@ export function useAction() {
 export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
 export const Badge = ({ value }) => html`<span class=${`badge ${value}`}>${value}</span>`;
 export const Empty = ({ children }) => html`<p><em>${children}</em></p>`;
+
+/** A page of a list: a note when it is empty, else a table with `head` and a row per item. */
+export function Listing({ page, empty, head, row }) {
+  if (!page) return null;
+  if (page.data.length === 0) return html`<${Empty}>${empty}</${Empty}>`;
+  return html`<table>
+    <thead>
+      <tr>
+        ${head.map((h) => html`<th>${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${page.data.map(row)}
+    </tbody>
+  </table>`;
+}
+
+/** A button that runs `call` (an API request) as `action`, whose error the page shows, then `then` (a reload). */
+export function ActionButton({ action, label, call, then, primary = false }) {
+  const run = () =>
+    action.run(async () => {
+      await call();
+      await then();
+    });
+  return html`<button type="button" class=${primary ? undefined : 'secondary'} onClick=${run}>${label}</button>`;
+}

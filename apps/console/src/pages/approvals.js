@@ -1,6 +1,6 @@
 // Approvals: the queue of calls waiting for a human, refreshed on its own every few seconds.
 import { api } from '../api.js';
-import { Badge, Empty, ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
+import { Badge, ErrorMessage, html, Listing, useAction, usePagedList, useState, when } from '../ui.js';
 
 export function ApprovalsPage() {
   const [status, setStatus] = useState('pending');
@@ -23,53 +23,36 @@ export function ApprovalsPage() {
       <p id="queue"><small>Refreshes every 3 seconds.</small></p>
     </div>
     <${ErrorMessage} error=${error || action.error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No ${status} approvals.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>Requested</th>
-            <th>What is asked</th>
-            <th>Intent</th>
-            <th>By key</th>
-            <th>Status</th>
-            <th>Expires</th>
-            <th>Decision</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (a) =>
-              html`<tr data-approval=${a.id}>
-                <td>${when(a.created_at)}</td>
-                <td><strong>${a.summary}</strong><br /><small>${a.tool_name ?? a.operation ?? ''}${a.user_id ? ` · user ${a.user_id}` : ''}</small></td>
-                <td>${a.intent_label ?? '—'}</td>
-                <td class="id">${a.requested_by_key_id}</td>
-                <td><${Badge} value=${a.status} /></td>
-                <td>${when(a.expires_at)}</td>
-                <td>
-                  ${
-                    a.status === 'pending'
-                      ? html`<div class="actions">
-                          <button type="button" onClick=${() => decide(a.id, 'approve')} disabled=${action.busy}>Approve</button>
-                          <input
-                            aria-label=${`Reason for denying ${a.id}`}
-                            placeholder="Reason (optional)"
-                            value=${reasons[a.id] ?? ''}
-                            onInput=${(e) => setReasons({ ...reasons, [a.id]: e.target.value })}
-                          />
-                          <button type="button" class="secondary" onClick=${() => decide(a.id, 'deny')} disabled=${action.busy}>Deny</button>
-                        </div>`
-                      : html`<small>${a.decided_at ? `${when(a.decided_at)} by ${a.decided_by_key_id ?? '—'}` : ''}${a.reason ? ` · ${a.reason}` : ''}</small>`
-                  }
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }
+    <${Listing}
+      page=${page}
+      empty=${`No ${status} approvals.`}
+      head=${['Requested', 'What is asked', 'Intent', 'By key', 'Status', 'Expires', 'Decision']}
+      row=${(a) =>
+        html`<tr data-approval=${a.id}>
+          <td>${when(a.created_at)}</td>
+          <td><strong>${a.summary}</strong><br /><small>${a.tool_name ?? a.operation ?? ''}${a.user_id ? ` · user ${a.user_id}` : ''}</small></td>
+          <td>${a.intent_label ?? '—'}</td>
+          <td class="id">${a.requested_by_key_id}</td>
+          <td><${Badge} value=${a.status} /></td>
+          <td>${when(a.expires_at)}</td>
+          <td>
+            ${
+              a.status === 'pending'
+                ? html`<div class="actions">
+                    <button type="button" onClick=${() => decide(a.id, 'approve')} disabled=${action.busy}>Approve</button>
+                    <input
+                      aria-label=${`Reason for denying ${a.id}`}
+                      placeholder="Reason (optional)"
+                      value=${reasons[a.id] ?? ''}
+                      onInput=${(e) => setReasons({ ...reasons, [a.id]: e.target.value })}
+                    />
+                    <button type="button" class="secondary" onClick=${() => decide(a.id, 'deny')} disabled=${action.busy}>Deny</button>
+                  </div>`
+                : html`<small>${a.decided_at ? `${when(a.decided_at)} by ${a.decided_by_key_id ?? '—'}` : ''}${a.reason ? ` · ${a.reason}` : ''}</small>`
+            }
+          </td>
+        </tr>`}
+    />
     ${pager}
   </section>`;
 }

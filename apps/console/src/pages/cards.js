@@ -1,7 +1,7 @@
 // Intent cards: what a mandate may be dispensed for. Created from JSON; the API's validation
 // errors are shown next to the document, field by field.
 import { api } from '../api.js';
-import { Empty, ErrorMessage, html, useAction, usePagedList, useState } from '../ui.js';
+import { ActionButton, ErrorMessage, html, Listing, useAction, usePagedList, useState } from '../ui.js';
 
 const EXAMPLE = JSON.stringify(
   {
@@ -44,53 +44,26 @@ export function CardsPage() {
       </form>
     </details>
     <${ErrorMessage} error=${error || act.error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No intent cards.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Audiences</th>
-            <th>Scope</th>
-            <th>Max TTL</th>
-            <th>Rules</th>
-            <th>Version</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (c) =>
-              html`<tr data-card=${c.id}>
-                <td><strong>${c.name}</strong><br /><small>${c.description}</small>${c.shadow ? html` <span class="badge">shadow</span>` : ''}</td>
-                <td>${c.audiences.join(', ')}</td>
-                <td><code>${JSON.stringify(c.allowed_scope)}</code></td>
-                <td>${c.max_ttl_seconds}s</td>
-                <td>${c.rules.length}</td>
-                <td>${c.version}</td>
-                <td>
-                  <div class="actions">
-                    <button type="button" class="secondary" onClick=${() => setOpen(open === c.id ? null : c.id)}>${open === c.id ? 'Hide' : 'View'}</button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick=${() =>
-                        act.run(async () => {
-                          await api('DELETE', `/v1/intent-cards/${c.id}`);
-                          await reload();
-                        })}
-                    >
-                      Remove
-                    </button>
-                  </div>
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }
+    <${Listing}
+      page=${page}
+      empty="No intent cards."
+      head=${['Name', 'Audiences', 'Scope', 'Max TTL', 'Rules', 'Version', '']}
+      row=${(c) =>
+        html`<tr data-card=${c.id}>
+          <td><strong>${c.name}</strong><br /><small>${c.description}</small>${c.shadow ? html` <span class="badge">shadow</span>` : ''}</td>
+          <td>${c.audiences.join(', ')}</td>
+          <td><code>${JSON.stringify(c.allowed_scope)}</code></td>
+          <td>${c.max_ttl_seconds}s</td>
+          <td>${c.rules.length}</td>
+          <td>${c.version}</td>
+          <td>
+            <div class="actions">
+              <button type="button" class="secondary" onClick=${() => setOpen(open === c.id ? null : c.id)}>${open === c.id ? 'Hide' : 'View'}</button>
+              <${ActionButton} action=${act} label="Remove" call=${() => api('DELETE', `/v1/intent-cards/${c.id}`)} then=${reload} />
+            </div>
+          </td>
+        </tr>`}
+    />
     ${
       open &&
       page &&

@@ -1,7 +1,7 @@
 // History: evaluations on the legacy path and decisions on the mandate path (filters, paging),
 // the review queue, and a decision looked up by its id.
 import { api } from '../api.js';
-import { Badge, Empty, ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
+import { Badge, ErrorMessage, html, Listing, useAction, usePagedList, useState, when } from '../ui.js';
 
 const OUTCOMES = ['', 'allowed', 'denied', 'pending_approval', 'approved', 'shadow_denied'];
 
@@ -22,38 +22,21 @@ function Evaluations() {
       <label>Since <input name="since" type="datetime-local" value=${since} onInput=${(e) => setSince(e.target.value)} /></label>
     </div>
     <${ErrorMessage} error=${error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No evaluations match.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Tool</th>
-            <th>Intent</th>
-            <th>Outcome</th>
-            <th>Confidence</th>
-            <th>Approval</th>
-            <th>Data elements</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (e) =>
-              html`<tr data-event=${e.id}>
-                <td>${when(e.created_at)}</td>
-                <td><code>${e.tool_name}</code></td>
-                <td>${e.intent_label} <small>(${e.intent_class})</small></td>
-                <td><${Badge} value=${e.outcome} />${e.shadow_mode ? html` <span class="badge">shadow</span>` : ''}</td>
-                <td>${typeof e.confidence === 'number' ? e.confidence.toFixed(2) : '—'}</td>
-                <td class="id">${e.approval_request_id ?? '—'}</td>
-                <td>${(e.data_elements ?? []).join(', ')}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }
+    <${Listing}
+      page=${page}
+      empty="No evaluations match."
+      head=${['When', 'Tool', 'Intent', 'Outcome', 'Confidence', 'Approval', 'Data elements']}
+      row=${(e) =>
+        html`<tr data-event=${e.id}>
+          <td>${when(e.created_at)}</td>
+          <td><code>${e.tool_name}</code></td>
+          <td>${e.intent_label} <small>(${e.intent_class})</small></td>
+          <td><${Badge} value=${e.outcome} />${e.shadow_mode ? html` <span class="badge">shadow</span>` : ''}</td>
+          <td>${typeof e.confidence === 'number' ? e.confidence.toFixed(2) : '—'}</td>
+          <td class="id">${e.approval_request_id ?? '—'}</td>
+          <td>${(e.data_elements ?? []).join(', ')}</td>
+        </tr>`}
+    />
     ${pager}
   </section>`;
 }
@@ -90,36 +73,20 @@ function Decisions() {
       </label>
     </div>
     <${ErrorMessage} error=${error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No decisions match.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Operation</th>
-            <th>Decision</th>
-            <th>Actor</th>
-            <th>Mandate</th>
-            <th>Audience</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (d) =>
-              html`<tr data-decision=${d.decision_id}>
-                <td>${when(d.created_at)}</td>
-                <td><code>${d.operation}</code>${d.target_resource ? html`<br /><small>${d.target_resource}</small>` : ''}</td>
-                <td><${Badge} value=${d.decision.kind} />${d.decision.reason ? html`<br /><small>${d.decision.reason}</small>` : ''}</td>
-                <td>${d.actor}</td>
-                <td class="id">${d.cred_id}</td>
-                <td>${d.audience}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }
+    <${Listing}
+      page=${page}
+      empty="No decisions match."
+      head=${['When', 'Operation', 'Decision', 'Actor', 'Mandate', 'Audience']}
+      row=${(d) =>
+        html`<tr data-decision=${d.decision_id}>
+          <td>${when(d.created_at)}</td>
+          <td><code>${d.operation}</code>${d.target_resource ? html`<br /><small>${d.target_resource}</small>` : ''}</td>
+          <td><${Badge} value=${d.decision.kind} />${d.decision.reason ? html`<br /><small>${d.decision.reason}</small>` : ''}</td>
+          <td>${d.actor}</td>
+          <td class="id">${d.cred_id}</td>
+          <td>${d.audience}</td>
+        </tr>`}
+    />
     ${pager}
   </section>`;
 }
@@ -144,46 +111,29 @@ function Reviews() {
       </label>
     </div>
     <${ErrorMessage} error=${error || act.error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No reviews.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Operation</th>
-            <th>Decision</th>
-            <th>Actor</th>
-            <th>Mandate</th>
-            <th>Status</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (r) =>
-              html`<tr data-review=${r.review_id}>
-                <td>${when(r.created_at)}</td>
-                <td><code>${r.operation}</code>${r.target_resource ? html`<br /><small>${r.target_resource}</small>` : ''}</td>
-                <td><${Badge} value=${r.decision.kind} /></td>
-                <td>${r.actor}</td>
-                <td class="id">${r.cred_id}</td>
-                <td><${Badge} value=${r.status} /></td>
-                <td>
-                  ${
-                    r.status === 'pending' &&
-                    html`<div class="actions">
-                      <button type="button" onClick=${() => resolve(r.review_id, 'accepted')}>Accept</button>
-                      <button type="button" class="secondary" onClick=${() => resolve(r.review_id, 'rejected')}>Reject</button>
-                    </div>`
-                  }
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }
+    <${Listing}
+      page=${page}
+      empty="No reviews."
+      head=${['When', 'Operation', 'Decision', 'Actor', 'Mandate', 'Status', '']}
+      row=${(r) =>
+        html`<tr data-review=${r.review_id}>
+          <td>${when(r.created_at)}</td>
+          <td><code>${r.operation}</code>${r.target_resource ? html`<br /><small>${r.target_resource}</small>` : ''}</td>
+          <td><${Badge} value=${r.decision.kind} /></td>
+          <td>${r.actor}</td>
+          <td class="id">${r.cred_id}</td>
+          <td><${Badge} value=${r.status} /></td>
+          <td>
+            ${
+              r.status === 'pending' &&
+              html`<div class="actions">
+                <button type="button" onClick=${() => resolve(r.review_id, 'accepted')}>Accept</button>
+                <button type="button" class="secondary" onClick=${() => resolve(r.review_id, 'rejected')}>Reject</button>
+              </div>`
+            }
+          </td>
+        </tr>`}
+    />
     ${pager}
   </section>`;
 }

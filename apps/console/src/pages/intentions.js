@@ -1,6 +1,6 @@
 // Intentions (and the same resource under its other name, purposes): create, publish, archive.
 import { api } from '../api.js';
-import { Badge, Empty, ErrorMessage, html, useAction, usePagedList, useState } from '../ui.js';
+import { Badge, ErrorMessage, html, Listing, useAction, usePagedList, useState } from '../ui.js';
 
 const CLASSES = ['lookup', 'reporting', 'analysis', 'export', 'write', 'admin', 'other'];
 const EMPTY = { label: '', display_name: '', description: '', intent_class: 'lookup', approval_required: false, ttl_minutes: '', data_elements: '' };
@@ -92,42 +92,25 @@ export function IntentionsPage() {
       </form>
     </details>
     <${ErrorMessage} error=${error || act.error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No ${resource}.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>Label</th>
-            <th>Class</th>
-            <th>Status</th>
-            <th>Data elements</th>
-            <th>Approval</th>
-            <th>Version</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (i) =>
-              html`<tr data-intention=${i.label}>
-                <td><strong>${i.label}</strong><br /><small>${i.description}</small></td>
-                <td>${i.intent_class}</td>
-                <td><${Badge} value=${i.status} /></td>
-                <td>${i.data_elements.map((d) => html`<code>${d.data_source_id}:${d.path}</code> `)}</td>
-                <td>${i.approval_required ? 'required' : 'no'}</td>
-                <td>${i.version}</td>
-                <td>
-                  <div class="actions">
-                    ${i.status === 'draft' && html`<button type="button" onClick=${() => transition(i.id, 'publish')}>Publish</button>`}
-                    ${i.status !== 'archived' && html`<button type="button" class="secondary" onClick=${() => transition(i.id, 'archive')}>Archive</button>`}
-                  </div>
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }
+    <${Listing}
+      page=${page}
+      empty=${`No ${resource}.`}
+      head=${['Label', 'Class', 'Status', 'Data elements', 'Approval', 'Version', '']}
+      row=${(i) =>
+        html`<tr data-intention=${i.label}>
+          <td><strong>${i.label}</strong><br /><small>${i.description}</small></td>
+          <td>${i.intent_class}</td>
+          <td><${Badge} value=${i.status} /></td>
+          <td>${i.data_elements.map((d) => html`<code>${d.data_source_id}:${d.path}</code> `)}</td>
+          <td>${i.approval_required ? 'required' : 'no'}</td>
+          <td>${i.version}</td>
+          <td>
+            <div class="actions">
+              ${i.status === 'draft' && html`<button type="button" onClick=${() => transition(i.id, 'publish')}>Publish</button>`}
+              ${i.status !== 'archived' && html`<button type="button" class="secondary" onClick=${() => transition(i.id, 'archive')}>Archive</button>`}
+            </div>
+          </td>
+        </tr>`}
+    />
     ${pager}`;
 }

@@ -1,6 +1,6 @@
 // API keys: mint (the key is shown once), list, revoke. A key is stored hashed by the gateway.
 import { api } from '../api.js';
-import { Badge, Empty, ErrorMessage, html, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
+import { ActionButton, Badge, ErrorMessage, html, Listing, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
 
 export function KeysPage() {
   const { page, error, reload } = usePagedList('/v1/api-keys', {}, []);
@@ -31,49 +31,18 @@ export function KeysPage() {
     <${ErrorMessage} error=${create.error} />
     ${minted && html`<${ShownOnce} label=${`New key “${minted.name}” (${minted.scope})`} value=${minted.key} onDone=${() => setMinted(null)} />`}
     <${ErrorMessage} error=${error || act.error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No API keys.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Prefix</th>
-            <th>Scope</th>
-            <th>Created</th>
-            <th>Status</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (k) =>
-              html`<tr data-key=${k.name}>
-                <td><strong>${k.name}</strong><br /><small class="id">${k.id}</small></td>
-                <td><code>${k.prefix}…</code></td>
-                <td>${k.scope}</td>
-                <td>${when(k.created_at)}</td>
-                <td><${Badge} value=${k.revoked_at ? 'revoked' : 'active'} /></td>
-                <td>
-                  ${
-                    !k.revoked_at &&
-                    html`<button
-                      type="button"
-                      class="secondary"
-                      onClick=${() =>
-                        act.run(async () => {
-                          await api('DELETE', `/v1/api-keys/${k.id}`);
-                          await reload();
-                        })}
-                    >
-                      Revoke
-                    </button>`
-                  }
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }`;
+    <${Listing}
+      page=${page}
+      empty="No API keys."
+      head=${['Name', 'Prefix', 'Scope', 'Created', 'Status', '']}
+      row=${(k) =>
+        html`<tr data-key=${k.name}>
+          <td><strong>${k.name}</strong><br /><small class="id">${k.id}</small></td>
+          <td><code>${k.prefix}…</code></td>
+          <td>${k.scope}</td>
+          <td>${when(k.created_at)}</td>
+          <td><${Badge} value=${k.revoked_at ? 'revoked' : 'active'} /></td>
+          <td>${!k.revoked_at && html`<${ActionButton} action=${act} label="Revoke" call=${() => api('DELETE', `/v1/api-keys/${k.id}`)} then=${reload} />`}</td>
+        </tr>`}
+    />`;
 }

@@ -1,7 +1,7 @@
 // MCP servers: upstreams agents reach through the gateway at /mcp/{name}. Header values are
 // sealed by the gateway and never shown again; only their names are listed.
 import { api } from '../api.js';
-import { Empty, ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
+import { ActionButton, ErrorMessage, html, Listing, useAction, usePagedList, useState, when } from '../ui.js';
 
 const EMPTY = { name: '', url: '', headers: '', shadow: false };
 
@@ -47,49 +47,22 @@ export function McpServersPage() {
       </form>
     </details>
     <${ErrorMessage} error=${error || act.error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No MCP servers registered.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Agents connect to</th>
-            <th>Upstream</th>
-            <th>Headers</th>
-            <th>Shadow</th>
-            <th>Registered</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (s) =>
-              html`<tr data-server=${s.name}>
-                <td><strong>${s.name}</strong></td>
-                <td><code>${location.origin}/mcp/${s.name}</code></td>
-                <td><code>${s.url}</code></td>
-                <td>${s.header_names.join(', ') || '—'}</td>
-                <td>${s.shadow ? 'yes' : 'no'}</td>
-                <td>${when(s.created_at)}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="secondary"
-                    onClick=${() =>
-                      act.run(async () => {
-                        await api('DELETE', `/v1/mcp-servers/${s.id}`);
-                        await reload();
-                      })}
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }
+    <${Listing}
+      page=${page}
+      empty="No MCP servers registered."
+      head=${['Name', 'Agents connect to', 'Upstream', 'Headers', 'Shadow', 'Registered', '']}
+      row=${(s) =>
+        html`<tr data-server=${s.name}>
+          <td><strong>${s.name}</strong></td>
+          <td><code>${location.origin}/mcp/${s.name}</code></td>
+          <td><code>${s.url}</code></td>
+          <td>${s.header_names.join(', ') || '—'}</td>
+          <td>${s.shadow ? 'yes' : 'no'}</td>
+          <td>${when(s.created_at)}</td>
+          <td>
+            <${ActionButton} action=${act} label="Remove" call=${() => api('DELETE', `/v1/mcp-servers/${s.id}`)} then=${reload} />
+          </td>
+        </tr>`}
+    />
     ${pager}`;
 }

@@ -1,7 +1,7 @@
 // Webhooks: register (the signing secret is shown once), rotate the secret, re-enable, remove,
 // and each endpoint's deliveries.
 import { api } from '../api.js';
-import { Badge, Empty, ErrorMessage, html, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
+import { ActionButton, Badge, ErrorMessage, html, Listing, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
 
 const EVENTS = [
   'intent.evaluated',
@@ -28,36 +28,20 @@ function Deliveries({ webhook }) {
       </select>
     </label>
     <${ErrorMessage} error=${error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No deliveries.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>Created</th>
-            <th>Event</th>
-            <th>Status</th>
-            <th>Attempts</th>
-            <th>Last answer</th>
-            <th>Next attempt</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (d) =>
-              html`<tr>
-                <td>${when(d.created_at)}</td>
-                <td>${d.event_type}<br /><small class="id">${d.event_id}</small></td>
-                <td><${Badge} value=${d.status} /></td>
-                <td>${d.attempts}</td>
-                <td>${d.last_response_code ?? ''} ${d.last_error ?? ''}</td>
-                <td>${when(d.next_attempt_at)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }
+    <${Listing}
+      page=${page}
+      empty="No deliveries."
+      head=${['Created', 'Event', 'Status', 'Attempts', 'Last answer', 'Next attempt']}
+      row=${(d) =>
+        html`<tr>
+          <td>${when(d.created_at)}</td>
+          <td>${d.event_type}<br /><small class="id">${d.event_id}</small></td>
+          <td><${Badge} value=${d.status} /></td>
+          <td>${d.attempts}</td>
+          <td>${d.last_response_code ?? ''} ${d.last_error ?? ''}</td>
+          <td>${when(d.next_attempt_at)}</td>
+        </tr>`}
+    />
     ${pager}
   </section>`;
 }
@@ -100,73 +84,49 @@ export function WebhooksPage() {
     </details>
     ${secret && html`<${ShownOnce} label=${secret.label} value=${secret.value} onDone=${() => setSecret(null)} />`}
     <${ErrorMessage} error=${error || act.error} />
-    ${page && page.data.length === 0 && html`<${Empty}>No webhooks.</${Empty}>`}
-    ${
-      page &&
-      page.data.length > 0 &&
-      html`<table>
-        <thead>
-          <tr>
-            <th>URL</th>
-            <th>Events</th>
-            <th>Status</th>
-            <th>Created</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.data.map(
-            (w) =>
-              html`<tr data-webhook=${w.id}>
-                <td><code>${w.url}</code><br /><small>${w.description ?? ''}</small></td>
-                <td>${w.events.join(', ')}</td>
-                <td><${Badge} value=${w.status} />${w.disabled_reason ? html`<br /><small>${w.disabled_reason}</small>` : ''}</td>
-                <td>${when(w.created_at)}</td>
-                <td>
-                  <div class="actions">
-                    <button type="button" class="secondary" onClick=${() => setOpen(open === w.id ? null : w.id)}>Deliveries</button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick=${() =>
-                        act.run(async () => {
-                          const rotated = await api('POST', `/v1/webhooks/${w.id}/rotate-secret`);
-                          setSecret({ label: `New signing secret of ${w.url}`, value: rotated.secret });
-                        })}
-                    >
-                      Rotate secret
-                    </button>
-                    ${
-                      w.status === 'disabled' &&
-                      html`<button
-                        type="button"
-                        onClick=${() =>
-                          act.run(async () => {
-                            await api('POST', `/v1/webhooks/${w.id}/enable`);
-                            await reload();
-                          })}
-                      >
-                        Enable
-                      </button>`
-                    }
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick=${() =>
-                        act.run(async () => {
-                          await api('DELETE', `/v1/webhooks/${w.id}`);
-                          if (open === w.id) setOpen(null);
-                          await reload();
-                        })}
-                    >
-                      Remove
-                    </button>
-                  </div>
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    }
+    <${Listing}
+      page=${page}
+      empty="No webhooks."
+      head=${['URL', 'Events', 'Status', 'Created', '']}
+      row=${(w) =>
+        html`<tr data-webhook=${w.id}>
+          <td><code>${w.url}</code><br /><small>${w.description ?? ''}</small></td>
+          <td>${w.events.join(', ')}</td>
+          <td><${Badge} value=${w.status} />${w.disabled_reason ? html`<br /><small>${w.disabled_reason}</small>` : ''}</td>
+          <td>${when(w.created_at)}</td>
+          <td>
+            <div class="actions">
+              <button type="button" class="secondary" onClick=${() => setOpen(open === w.id ? null : w.id)}>Deliveries</button>
+              <button
+                type="button"
+                class="secondary"
+                onClick=${() =>
+                  act.run(async () => {
+                    const rotated = await api('POST', `/v1/webhooks/${w.id}/rotate-secret`);
+                    setSecret({ label: `New signing secret of ${w.url}`, value: rotated.secret });
+                  })}
+              >
+                Rotate secret
+              </button>
+              ${
+                w.status === 'disabled' &&
+                html`<${ActionButton} action=${act} label="Enable" call=${() => api('POST', `/v1/webhooks/${w.id}/enable`)} then=${reload} primary />`
+              }
+              <button
+                type="button"
+                class="secondary"
+                onClick=${() =>
+                  act.run(async () => {
+                    await api('DELETE', `/v1/webhooks/${w.id}`);
+                    if (open === w.id) setOpen(null);
+                    await reload();
+                  })}
+              >
+                Remove
+              </button>
+            </div>
+          </td>
+        </tr>`}
+    />
     ${pager} ${open && page && page.data.some((w) => w.id === open) && html`<${Deliveries} webhook=${page.data.find((w) => w.id === open)} />`}`;
 }
