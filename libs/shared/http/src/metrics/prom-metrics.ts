@@ -68,42 +68,33 @@ export class PromMetrics implements Metrics {
       labelNames: ['read_model', 'via'],
       registers,
     });
+    // Read from every registered outbox at scrape time; a schema that cannot be read now is left
+    // out of this scrape (the database check says why).
     const outboxes = this.outboxes;
-    new Gauge({
-      name: 'igw_outbox_backlog_events',
-      help: 'Committed events not yet relayed to the bus, by schema (read at scrape time).',
-      labelNames: ['schema'],
-      registers,
-      async collect() {
-        this.reset();
-        // A schema that cannot be read now is left out of this scrape (the database check says why).
-        await Promise.all(
-          [...outboxes].map(([schema, source]) =>
-            bounded(source.pending()).then(
-              (n) => this.labels(schema).set(n),
-              () => undefined,
+    const outboxGauge = (name: string, help: string, read: (source: OutboxBacklogSource) => Promise<number>) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['schema'],
+        registers,
+        async collect() {
+          this.reset();
+          await Promise.all(
+            [...outboxes].map(([schema, source]) =>
+              bounded(read(source)).then(
+                (n) => this.labels(schema).set(n),
+                () => undefined,
+              ),
             ),
-          ),
-        );
-      },
-    });
-    new Gauge({
-      name: 'igw_outbox_oldest_event_age_seconds',
-      help: 'Age of the oldest event not yet relayed, by schema; 0 when none waits (read at scrape time).',
-      labelNames: ['schema'],
-      registers,
-      async collect() {
-        this.reset();
-        await Promise.all(
-          [...outboxes].map(([schema, source]) =>
-            bounded(source.oldestPendingAgeS()).then(
-              (s) => this.labels(schema).set(s),
-              () => undefined,
-            ),
-          ),
-        );
-      },
-    });
+          );
+        },
+      });
+    outboxGauge('igw_outbox_backlog_events', 'Committed events not yet relayed to the bus, by schema (read at scrape time).', (source) => source.pending());
+    outboxGauge(
+      'igw_outbox_oldest_event_age_seconds',
+      'Age of the oldest event not yet relayed, by schema; 0 when none waits (read at scrape time).',
+      (source) => source.oldestPendingAgeS(),
+    );
     const lagSources = this.lagSources;
     new Gauge({
       name: 'igw_kafka_consumer_lag',
