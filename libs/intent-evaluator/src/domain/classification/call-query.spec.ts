@@ -1,4 +1,4 @@
-import { argumentVerb, buildQuery, callAction, SOURCE_WEIGHTS, type ClassificationInput } from './call-query';
+import { buildQuery, callAction, SOURCE_WEIGHTS, type ClassificationInput } from './call-query';
 
 const call = (toolName: string, args?: Record<string, unknown>, context?: string[]): ClassificationInput => ({
   toolName,
@@ -57,10 +57,12 @@ describe('buildQuery', () => {
     expect(verb('salesforce_dml_records', { operation: 'update', objectName: 'Opportunity' })).toBe('write');
     // The tool name's own verb wins; prose is not a statement.
     expect(verb('get_invoice', { note: 'update the customer later' })).toBe('read');
-    expect(argumentVerb({ note: 'please select the best plan' })).toBeNull();
-    expect(argumentVerb({ title: 'Update the onboarding doc', body: 'Create a table of contents' })).toBeNull();
-    expect(argumentVerb({ sql: 'ALTER TABLE users ADD COLUMN plan text' })).toBe('write');
-    expect(argumentVerb({ operation: 'cus_8f2k' })).toBeNull();
+    // A tool whose name names no action: only a statement or an operation word gives it one.
+    const action = (args: Record<string, unknown>) => callAction({ toolName: 'tool', arguments: args });
+    expect(action({ note: 'please select the best plan' })).toEqual({ generic: false });
+    expect(action({ title: 'Update the onboarding doc', body: 'Create a table of contents' })).toEqual({ generic: false });
+    expect(action({ sql: 'ALTER TABLE users ADD COLUMN plan text' })).toEqual({ verb: 'write', generic: true });
+    expect(action({ operation: 'cus_8f2k' })).toEqual({ generic: false });
   });
 });
 

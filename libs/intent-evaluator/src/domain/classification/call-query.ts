@@ -94,15 +94,6 @@ const SQL_STATEMENTS: readonly (readonly [RegExp, string])[] = [
 ];
 const OPERATION_KEYS = new Set(['operation', 'action', 'op', 'method', 'verb']);
 
-/**
- * The action a generic tool's arguments name: the statement of an SQL argument (SELECT → read,
- * UPDATE → write, DELETE → delete, ALTER TABLE → write, COPY … TO → export) or an `operation`-like
- * argument that is an action word (`{operation: "update"}` → write). Null when none does.
- */
-export function argumentVerb(args: Readonly<Record<string, unknown>>): string | null {
-  return statementVerb(args) ?? operationVerb(args);
-}
-
 /** The action of an SQL statement among the arguments (see SQL_STATEMENTS), or null. */
 export function statementVerb(args: Readonly<Record<string, unknown>>): string | null {
   for (const value of Object.values(args).slice(0, 50)) {

@@ -91,7 +91,6 @@ export class CandidateFeaturizer {
     const objects = generic
       ? []
       : query.filter((q) => q.source === 'toolName' && !ACTION_VERBS.has(q.term) && !server.has(q.term) && !NAMESPACE_WORDS.has(q.term)).map((q) => q.term);
-    const objectSet = new Set(objects);
     const excludable = new Set(query.filter((q) => (q.source === 'toolName' || q.source === 'argumentValue') && !ACTION_VERBS.has(q.term)).map((q) => q.term));
     const knownServer = [...server].some((t) => index.documentFrequency(t) > 0);
 
@@ -145,7 +144,7 @@ export class CandidateFeaturizer {
     const ambient = [
       1,
       objects.length > 0 ? objects.filter((t) => index.documentFrequency(t) === 0).length / objects.length : 0,
-      objectSet.size === 0 ? 1 : 0,
+      objects.length === 0 ? 1 : 0,
       server.size > 0 && !knownServer ? 1 : 0,
     ];
     return { candidates, ambient };
