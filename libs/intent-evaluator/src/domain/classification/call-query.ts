@@ -29,13 +29,12 @@ const MAX_DEPTH = 3;
  * messages at lower weights. A term seen in several sources keeps its highest weight (a word
  * repeated in chat does not outvote the tool name).
  */
-export function buildQuery(input: ClassificationInput, contextMessages = 3): QueryTerm[] {
+export function buildQuery(input: ClassificationInput, contextMessages = 3, action = callAction(input)): QueryTerm[] {
   const best = new Map<string, { weight: number; source: Source }>();
   const add = (terms: readonly string[], source: Source) => {
     const weight = SOURCE_WEIGHTS[source];
     for (const t of terms) if ((best.get(t)?.weight ?? 0) < weight) best.set(t, { weight, source });
   };
-  const action = callAction(input);
   // A generic tool (execute_sql, run_soql_query, salesforce_dml_records) takes its action from
   // its arguments: that verb comes first and replaces the name's (`query` → read is not what an
   // UPDATE statement does).

@@ -127,8 +127,9 @@ export class LexicalClassifier {
 
   /** The ranker's view of a call: its candidates with their features, and their probabilities. */
   rank(input: ClassificationInput): { features: CallFeatures; probabilities: { candidates: number[]; ambient: number } } {
-    const query = buildQuery(input, this.options.contextMessages);
-    const { verb, generic } = callAction(input);
+    const action = callAction(input);
+    const query = buildQuery(input, this.options.contextMessages, action);
+    const { verb, generic } = action;
     const hits = this.index.search(query, Math.max(CANDIDATES, this.options.evidenceCandidates));
     const features = this.featurizer.features(input.toolName, query, hits, verb, generic, (h, v) => this.permits(h, v));
     return { features, probabilities: rankerProbabilities(features, this.options.weights) };
