@@ -198,6 +198,11 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       const bad = await reader.get('/v1/mcp-proxy/decisions?kind=maybe&since=yesterday');
       expect(bad.status).toBe(400);
       expect(bad.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['kind', 'since']);
+      // Hostile query values: huge, repeated, not valid UTF-8 — each a 400 naming the parameter, never a 500.
+      for (const q of [`cred_id=${'x'.repeat(5000)}`, 'kind=deny&kind=allow', 'cred_id=%ED%A0%80', 'limit=1e9', 'until=2026-02-30']) {
+        const res = await reader.get(`/v1/mcp-proxy/decisions?${q}`);
+        expect({ q: q.slice(0, 30), status: res.status, code: res.body.code }).toEqual({ q: q.slice(0, 30), status: 400, code: 'invalid_request' });
+      }
     });
 
     it('evaluates CEL over the arguments (first match wins)', async () => {

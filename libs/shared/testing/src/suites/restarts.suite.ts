@@ -76,7 +76,8 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
     ] as const)('after %s a revoked mandate is refused and a live one allowed; cards and intentions are back', async (_how, signal) => {
       const revoked = await dispense();
       const live = await dispense();
-      await expectAllowed(revoked.credential);
+      const answered = await call(revoked.credential);
+      expect(answered.body.decision.kind).toBe('allow');
       await revoke(revoked.cred_id);
       await expectRefused(revoked.credential);
       expect((await evaluate()).body.outcome).toBe('allowed');
@@ -91,6 +92,10 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
       const evaluation = await evaluate();
       expect(evaluation.status).toBe(200);
       expect(evaluation.body).toMatchObject({ outcome: 'allowed', intent_label: 'restart.ledger_lookup' });
+      // The decision answered before the stop is in the decision list after it (answered = stored).
+      const listed = await writer.get(`/v1/mcp-proxy/decisions?cred_id=${revoked.cred_id}`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((d: { decision_id: string }) => d.decision_id)).toContain(answered.body.decision.decision_id);
     });
 
     it('a card deleted before the restart is not installed after it', async () => {
