@@ -30,4 +30,17 @@ if (fmt.status !== 0) {
   console.error('lint: files above are not formatted (npm run format)');
   process.exit(fmt.status ?? 1);
 }
+// The OpenAPI document as checked in (an e2e test keeps it equal to the served one), by Redocly's
+// linter with redocly.yaml: no error and no warning.
+const api = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--max-problems=1000', 'libs/sdk/openapi.json'], {
+  cwd: root,
+  env: { ...env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  encoding: 'utf8',
+});
+const apiOut = `${api.stdout ?? ''}${api.stderr ?? ''}`;
+if (api.status !== 0 || /warning/i.test(apiOut)) {
+  process.stdout.write(apiOut);
+  console.error('lint: the OpenAPI document has problems (redocly.yaml; regenerate with npm run sdk:generate)');
+  process.exit(api.status || 1);
+}
 console.log('lint: ok');

@@ -3,7 +3,16 @@ import { Module } from '@nestjs/common';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig, serveConsole } from '@igw/api-gateway';
 import { SERVICE_ROUTES } from '@igw/contracts';
-import { MetricsModule, ProbesController, READINESS_CHECKS, createHttpApp, createLogger, serviceUrls, type ReadinessCheck } from '@igw/http';
+import {
+  GATEWAY_API_DESCRIPTION,
+  MetricsModule,
+  ProbesController,
+  READINESS_CHECKS,
+  createHttpApp,
+  createLogger,
+  serviceUrls,
+  type ReadinessCheck,
+} from '@igw/http';
 import { defined, VERSION } from '@igw/kernel';
 import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp, serviceReadiness } from '@igw/runtime';
 
@@ -46,7 +55,7 @@ runApp('api-gateway', async () => {
     openApi: {
       title: 'Intent Gateway',
       version: VERSION,
-      description: 'Authorization gateway for AI agent tool calls.',
+      description: GATEWAY_API_DESCRIPTION,
       mergeFrom: Object.values(services).map((s) => serviceUrls(s)[0] as string),
     },
   });

@@ -29,7 +29,7 @@ import {
   JWKS_SOURCE,
   type JwkSet,
 } from '@igw/decision-proxy';
-import { MetricsModule, ProbesController, READINESS_CHECKS, createHttpApp, createLogger, processMetrics } from '@igw/http';
+import { GATEWAY_API_DESCRIPTION, MetricsModule, ProbesController, READINESS_CHECKS, createHttpApp, createLogger, processMetrics } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
 import { ReadModelTracker } from '@igw/events';
 import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp } from '@igw/runtime';
@@ -127,7 +127,7 @@ runApp('intent-gateway', async () => {
   const app = await createHttpApp(EmbeddedModule, {
     name: 'intent-gateway',
     logger,
-    openApi: { title: 'Intent Gateway', version: VERSION, description: 'Authorization gateway for AI agent tool calls.' },
+    openApi: { title: 'Intent Gateway', version: VERSION, description: GATEWAY_API_DESCRIPTION },
   });
   await serveConsole(app, { logger, redirectRoot: true });
   await bus.start();

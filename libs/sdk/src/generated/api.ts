@@ -100,11 +100,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the org's intentions, newest first. */
-    get: operations['IntentionsHttpController_list[0]'];
+    /**
+     * List the org's intentions, newest first.
+     * @description Keyset-paged: pass `next_cursor` as `cursor` until it is null. `status` keeps one status only.
+     */
+    get: operations['listIntentions'];
     put?: never;
-    /** Create an intention (a purpose); it starts as a draft. */
-    post: operations['IntentionsHttpController_create[0]'];
+    /**
+     * Create an intention (a purpose); it starts as a draft.
+     * @description A draft decides nothing: publish it to take effect. `label` is unique across the intentions and purposes of your org. `description` is what the classifier matches tool calls against, so say what is covered and what is not. Needs policy_write.
+     */
+    post: operations['createIntention'];
     delete?: never;
     options?: never;
     head?: never;
@@ -118,11 +124,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the org's intentions, newest first. */
-    get: operations['IntentionsHttpController_list[1]'];
+    /**
+     * List the org's intentions, newest first.
+     * @description Keyset-paged: pass `next_cursor` as `cursor` until it is null. `status` keeps one status only.
+     */
+    get: operations['listPurposes'];
     put?: never;
-    /** Create an intention (a purpose); it starts as a draft. */
-    post: operations['IntentionsHttpController_create[1]'];
+    /**
+     * Create an intention (a purpose); it starts as a draft.
+     * @description A draft decides nothing: publish it to take effect. `label` is unique across the intentions and purposes of your org. `description` is what the classifier matches tool calls against, so say what is covered and what is not. Needs policy_write.
+     */
+    post: operations['createPurpose'];
     delete?: never;
     options?: never;
     head?: never;
@@ -136,8 +148,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One intention. */
-    get: operations['IntentionsHttpController_get[0]'];
+    /**
+     * One intention.
+     * @description Another org's id is a 404, as an unknown one is.
+     */
+    get: operations['getIntention'];
     put?: never;
     post?: never;
     delete?: never;
@@ -153,8 +168,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One intention. */
-    get: operations['IntentionsHttpController_get[1]'];
+    /**
+     * One intention.
+     * @description Another org's id is a 404, as an unknown one is.
+     */
+    get: operations['getPurpose'];
     put?: never;
     post?: never;
     delete?: never;
@@ -172,8 +190,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** draft → active: the next matching call is decided against it. Publishing an active intention is a no-op. */
-    post: operations['IntentionsHttpController_publish[0]'];
+    /**
+     * Publish: draft → active.
+     * @description The next matching call is decided against it, in every replica (the read models are refreshed before the answer). Publishing an active intention is a no-op; an archived one cannot come back. Needs policy_write.
+     */
+    post: operations['publishIntention'];
     delete?: never;
     options?: never;
     head?: never;
@@ -189,8 +210,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** draft → active: the next matching call is decided against it. Publishing an active intention is a no-op. */
-    post: operations['IntentionsHttpController_publish[1]'];
+    /**
+     * Publish: draft → active.
+     * @description The next matching call is decided against it, in every replica (the read models are refreshed before the answer). Publishing an active intention is a no-op; an archived one cannot come back. Needs policy_write.
+     */
+    post: operations['publishPurpose'];
     delete?: never;
     options?: never;
     head?: never;
@@ -206,8 +230,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** draft | active → archived; it stops matching traffic. Archiving twice is a no-op. */
-    post: operations['IntentionsHttpController_archive[0]'];
+    /**
+     * Archive: draft | active → archived.
+     * @description It stops matching traffic at once; calls it covered are then decided without it. Archiving twice is a no-op. Needs policy_write.
+     */
+    post: operations['archiveIntention'];
     delete?: never;
     options?: never;
     head?: never;
@@ -223,8 +250,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** draft | active → archived; it stops matching traffic. Archiving twice is a no-op. */
-    post: operations['IntentionsHttpController_archive[1]'];
+    /**
+     * Archive: draft | active → archived.
+     * @description It stops matching traffic at once; calls it covered are then decided without it. Archiving twice is a no-op. Needs policy_write.
+     */
+    post: operations['archivePurpose'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1445,7 +1475,14 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description What is left of each policy of `RateLimit-Policy` for this key (IETF RateLimit fields): `"default";r=<requests left this second>;t=<seconds to reset>, "burst";r=<left in the burst pool>;t=<seconds to refill>`. */
+    RateLimit: string;
+    /** @description The org's limit per key: `default` is the sustained rate per second, `burst` the extra requests drawn per 10 s once a second's quota is spent. */
+    'RateLimit-Policy': string;
+    /** @description Seconds to wait before retrying. */
+    'Retry-After': number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1465,10 +1502,27 @@ export interface operations {
     responses: {
       201: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CreatedOrgDto'];
+        };
+      };
+      /** @description `invalid_request`: the request body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "the request body is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       401: {
@@ -1476,6 +1530,69 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -1498,10 +1615,99 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['OrgDto'];
+        };
+      };
+      /** @description `invalid_request`: the request body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "the request body is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
@@ -1517,10 +1723,54 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ApiKeyListDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
@@ -1540,10 +1790,36 @@ export interface operations {
     responses: {
       201: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CreatedApiKeyDto'];
+        };
+      };
+      /** @description `invalid_request`: the request body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "the request body is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       403: {
@@ -1551,6 +1827,69 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -1569,10 +1908,21 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ApiKeyDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       404: {
@@ -1580,6 +1930,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -1596,10 +1979,39 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['HealthDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       503: {
@@ -1612,7 +2024,7 @@ export interface operations {
       };
     };
   };
-  'IntentionsHttpController_list[0]': {
+  listIntentions: {
     parameters: {
       query?: {
         status?: 'draft' | 'active' | 'archived';
@@ -1626,16 +2038,60 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *           "label": "billing.refund",
+           *           "display_name": "Refund an invoice",
+           *           "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *           "intent_class": "write",
+           *           "status": "active",
+           *           "approval_required": true,
+           *           "ttl_minutes": 15,
+           *           "data_elements": [
+           *             {
+           *               "data_source_id": "stripe",
+           *               "path": "invoices.amount_paid"
+           *             }
+           *           ],
+           *           "version": 2,
+           *           "created_at": "2026-11-26T09:30:00.000Z",
+           *           "updated_at": "2026-11-26T09:31:12.000Z"
+           *         }
+           *       ],
+           *       "next_cursor": "eyJ0IjoiMjAyNi0xMS0yNlQwOTozMDowMC4wMDBaIiwiaSI6ImludF8wMTkzIn0"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionListDto'];
+        };
+      };
+      /** @description `invalid_request`: limit must be an integer from 1 to 200 */
+      400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['IntentionListDto'];
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "limit must be an integer from 1 to 200"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description invalid_request (names the parameter) */
-      400: {
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -1643,9 +2099,42 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
     };
   };
-  'IntentionsHttpController_create[0]': {
+  createIntention: {
     parameters: {
       query?: never;
       header?: never;
@@ -1658,44 +2147,158 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The new intention, a draft. */
       201: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "draft",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "version": 1,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['IntentionDto'];
         };
       };
-      /** @description invalid_request */
+      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "intent_class must be one of reporting, export, admin, lookup, analysis, write, other"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description insufficient_scope */
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description label_conflict */
+      /** @description `label_conflict`: an intention with label "billing.refund" already exists */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "label_conflict",
+           *       "message": "an intention with label \"billing.refund\" already exists"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
   };
-  'IntentionsHttpController_list[1]': {
+  listPurposes: {
     parameters: {
       query?: {
         status?: 'draft' | 'active' | 'archived';
@@ -1709,16 +2312,60 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *           "label": "billing.refund",
+           *           "display_name": "Refund an invoice",
+           *           "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *           "intent_class": "write",
+           *           "status": "active",
+           *           "approval_required": true,
+           *           "ttl_minutes": 15,
+           *           "data_elements": [
+           *             {
+           *               "data_source_id": "stripe",
+           *               "path": "invoices.amount_paid"
+           *             }
+           *           ],
+           *           "version": 2,
+           *           "created_at": "2026-11-26T09:30:00.000Z",
+           *           "updated_at": "2026-11-26T09:31:12.000Z"
+           *         }
+           *       ],
+           *       "next_cursor": "eyJ0IjoiMjAyNi0xMS0yNlQwOTozMDowMC4wMDBaIiwiaSI6ImludF8wMTkzIn0"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionListDto'];
+        };
+      };
+      /** @description `invalid_request`: limit must be an integer from 1 to 200 */
+      400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['IntentionListDto'];
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "limit must be an integer from 1 to 200"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description invalid_request (names the parameter) */
-      400: {
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -1726,9 +2373,42 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
     };
   };
-  'IntentionsHttpController_create[1]': {
+  createPurpose: {
     parameters: {
       query?: never;
       header?: never;
@@ -1741,25 +2421,55 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The new intention, a draft. */
       201: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "draft",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "version": 1,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['IntentionDto'];
         };
       };
-      /** @description invalid_request */
+      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "intent_class must be one of reporting, export, admin, lookup, analysis, write, other"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description insufficient_scope */
-      403: {
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -1767,18 +2477,102 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description label_conflict */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `label_conflict`: an intention with label "billing.refund" already exists */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "label_conflict",
+           *       "message": "an intention with label \"billing.refund\" already exists"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
   };
-  'IntentionsHttpController_get[0]': {
+  getIntention: {
     parameters: {
       query?: never;
       header?: never;
@@ -1789,26 +2583,98 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource. */
       200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "active",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "version": 2,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T09:31:12.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['IntentionDto'];
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description not_found */
+      /** @description `not_found`: no such resource in your org */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "no such resource in your org"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
   };
-  'IntentionsHttpController_get[1]': {
+  getPurpose: {
     parameters: {
       query?: never;
       header?: never;
@@ -1819,26 +2685,98 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource. */
       200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "active",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "version": 2,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T09:31:12.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['IntentionDto'];
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description not_found */
+      /** @description `not_found`: no such resource in your org */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "no such resource in your org"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
   };
-  'IntentionsHttpController_publish[0]': {
+  publishIntention: {
     parameters: {
       query?: never;
       header?: never;
@@ -1849,44 +2787,128 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource after publish. */
       200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "active",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "version": 2,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T09:31:12.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['IntentionDto'];
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description insufficient_scope */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description not_found */
+      /** @description `not_found`: intention not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description invalid_transition (archived) */
+      /** @description `invalid_transition`: an archived intention cannot be published */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_transition",
+           *       "message": "an archived intention cannot be published"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
   };
-  'IntentionsHttpController_publish[1]': {
+  publishPurpose: {
     parameters: {
       query?: never;
       header?: never;
@@ -1897,44 +2919,128 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource after publish. */
       200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "active",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "version": 2,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T09:31:12.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['IntentionDto'];
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description insufficient_scope */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description not_found */
+      /** @description `not_found`: intention not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description invalid_transition (archived) */
+      /** @description `invalid_transition`: an archived intention cannot be published */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_transition",
+           *       "message": "an archived intention cannot be published"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
   };
-  'IntentionsHttpController_archive[0]': {
+  archiveIntention: {
     parameters: {
       query?: never;
       header?: never;
@@ -1945,35 +3051,113 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource after archive. */
       200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "archived",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "version": 3,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T10:02:45.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['IntentionDto'];
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description insufficient_scope */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description not_found */
+      /** @description `not_found`: intention not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
   };
-  'IntentionsHttpController_archive[1]': {
+  archivePurpose: {
     parameters: {
       query?: never;
       header?: never;
@@ -1984,16 +3168,40 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource after archive. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "archived",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "version": 3,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T10:02:45.000Z"
+           *     }
+           */
           'application/json': components['schemas']['IntentionDto'];
         };
       };
-      /** @description insufficient_scope */
-      403: {
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -2001,12 +3209,66 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description not_found */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: intention not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2025,20 +3287,71 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['IntentCardListDto'];
         };
       };
-      /** @description invalid_request (names the parameter) */
+      /** @description `invalid_request`: limit must be an integer from 1 to 200 */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "limit must be an integer from 1 to 200"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2060,6 +3373,8 @@ export interface operations {
       /** @description replaced */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -2069,14 +3384,31 @@ export interface operations {
       /** @description installed */
       201: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['IntentCardDto'];
         };
       };
-      /** @description invalid_request; `details` names each offending path, e.g. rules[2].when */
+      /** @description `invalid_request`: `details` names each offending path, e.g. rules[2].when */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "`details` names each offending path, e.g. rules[2].when"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -2084,12 +3416,81 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description insufficient_scope */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2106,20 +3507,71 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['IntentCardDto'];
         };
       };
-      /** @description not_found */
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: no such resource in your org */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "no such resource in your org"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2139,12 +3591,14 @@ export interface operations {
       /** @description removed */
       204: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description insufficient_scope */
-      403: {
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -2152,12 +3606,66 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description not_found */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: no such resource in your org */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "no such resource in your org"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2177,20 +3685,71 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ApprovalListDto'];
         };
       };
-      /** @description invalid_request (names the parameter) */
+      /** @description `invalid_request`: limit must be an integer from 1 to 200 */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "limit must be an integer from 1 to 200"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2207,20 +3766,71 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ApprovalDto'];
         };
       };
-      /** @description not_found */
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: no such resource in your org */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "no such resource in your org"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2237,38 +3847,101 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource after approve. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ApprovalDto'];
         };
       };
-      /** @description insufficient_scope, self_approval (the key whose call caused the request) */
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: , self_approval (the key whose call caused the request */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": ", self_approval (the key whose call caused the request"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description not_found */
+      /** @description `not_found`: no such resource in your org */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "no such resource in your org"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description invalid_transition (already decided or expired) */
+      /** @description `invalid_transition`: already decided or expired */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_transition",
+           *       "message": "already decided or expired"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2289,47 +3962,146 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The resource after deny. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ApprovalDto'];
         };
       };
-      /** @description invalid_request */
+      /** @description `invalid_request`: the request is invalid; `details` names each offending field */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "the request is invalid; `details` names each offending field"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description insufficient_scope, self_approval */
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: , self_approval */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": ", self_approval"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description not_found */
+      /** @description `not_found`: no such resource in your org */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "no such resource in your org"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description invalid_transition (already decided or expired) */
+      /** @description `invalid_transition`: already decided or expired */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_transition",
+           *       "message": "already decided or expired"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2350,6 +4122,8 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -2362,6 +4136,63 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2394,6 +4225,8 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -2406,6 +4239,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2426,6 +4301,8 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -2438,6 +4315,78 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2458,54 +4407,158 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['DispensedMandateDto'];
         };
       };
-      /** @description invalid_request */
+      /** @description `invalid_request`: the request is invalid; `details` names each offending field */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "the request is invalid; `details` names each offending field"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description mandate_violation (with suggested_scope), insufficient_scope */
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `mandate_violation`: with suggested_scope), insufficient_scope */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "mandate_violation",
+           *       "message": "with suggested_scope), insufficient_scope"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description intent_not_found */
+      /** @description `intent_not_found`: intent not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "intent_not_found",
+           *       "message": "intent not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description signing_failed */
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `signing_failed`: signing failed */
       500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "signing_failed",
+           *       "message": "signing failed"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description broker_failed */
+      /** @description `broker_failed`: broker failed */
       502: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "broker_failed",
+           *       "message": "broker failed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2526,36 +4579,125 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['DispensedMandateDto'];
         };
       };
-      /** @description scope_outside_intent */
+      /** @description `invalid_request`: the request body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "the request body is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `scope_outside_intent`: scope outside intent */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "scope_outside_intent",
+           *       "message": "scope outside intent"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description mandate_expired, mandate_revoked */
+      /** @description `mandate_expired`: , mandate_revoked */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "mandate_expired",
+           *       "message": ", mandate_revoked"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description cooldown (Retry-After) */
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `cooldown`: Retry-After */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "cooldown",
+           *       "message": "Retry-After"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2576,18 +4718,113 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['RevokedMandateDto'];
         };
       };
-      /** @description not_found */
+      /** @description `invalid_request`: the request body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "the request body is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: no such resource in your org */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "no such resource in your org"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2606,6 +4843,8 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -2618,6 +4857,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
       };
     };
   };
@@ -2634,18 +4915,68 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['MandateViewDto'];
         };
       };
-      /** @description not_found */
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: no such resource in your org */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "no such resource in your org"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2670,6 +5001,8 @@ export interface operations {
       /** @description allow, allow_with_log_extra, allow_with_redact, allow_with_downgrade, allow_with_shadow */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -2679,6 +5012,8 @@ export interface operations {
       /** @description defer, negotiate, substitute */
       202: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -2721,6 +5056,36 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
       /** @description approval, step_up */
       428: {
         headers: {
@@ -2728,6 +5093,24 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['McpProxyCallResponseDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       /** @description unavailable: the decision cannot be made now (never an allow) */
@@ -2744,6 +5127,7 @@ export interface operations {
   McpProxyHttpController_listReviews: {
     parameters: {
       query?: {
+        /** @description `next_cursor` of the previous page. */
         cursor?: string;
         limit?: number;
         status?: 'pending' | 'accepted' | 'rejected';
@@ -2754,12 +5138,72 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ReviewListDto'];
+        };
+      };
+      /** @description `invalid_request`: status must be one of pending, accepted, rejected */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "status must be one of pending, accepted, rejected"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
@@ -2781,10 +5225,36 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ReviewDto'];
+        };
+      };
+      /** @description `invalid_request`: the request body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "the request body is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       404: {
@@ -2801,6 +5271,69 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2840,6 +5373,8 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -2852,6 +5387,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2870,10 +5447,21 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['DecisionRecordDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       404: {
@@ -2881,6 +5469,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2900,10 +5521,54 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['McpServerListDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
@@ -2923,6 +5588,8 @@ export interface operations {
     responses: {
       201: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -2938,12 +5605,84 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
       /** @description name_conflict: the org already has a server of that name */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2962,10 +5701,21 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['McpServerDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       404: {
@@ -2973,6 +5723,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2991,15 +5774,59 @@ export interface operations {
     responses: {
       204: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
       };
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -3019,10 +5846,54 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['WebhookListDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
     };
@@ -3042,6 +5913,8 @@ export interface operations {
     responses: {
       201: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
@@ -3054,6 +5927,78 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -3072,15 +6017,59 @@ export interface operations {
     responses: {
       204: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
       };
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -3097,12 +6086,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource after rotate-secret. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['RotatedWebhookSecretDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       404: {
@@ -3110,6 +6111,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -3126,12 +6160,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource after enable. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['WebhookDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       404: {
@@ -3142,11 +6188,45 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
     };
   };
   WebhooksHttpController_deliveries: {
     parameters: {
       query?: {
+        /** @description `next_cursor` of the previous page. */
         cursor?: string;
         limit?: number;
         status?: 'pending' | 'succeeded' | 'exhausted' | 'failed' | 'cancelled';
@@ -3159,12 +6239,39 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['WebhookDeliveryListDto'];
+        };
+      };
+      /** @description `invalid_request`: status must be one of pending, succeeded, exhausted, failed, cancelled */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "status must be one of pending, succeeded, exhausted, failed, cancelled"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       404: {
@@ -3172,6 +6279,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };

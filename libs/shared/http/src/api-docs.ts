@@ -1,6 +1,8 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { ErrorDto } from '@igw/contracts';
+import type { Scope } from '@igw/kernel';
+import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './caller';
 
 type Decorator = MethodDecorator & ClassDecorator;
 
@@ -10,27 +12,123 @@ type Decorator = MethodDecorator & ClassDecorator;
  */
 const stacked = (...decorators: Decorator[]) => applyDecorators(...decorators.reverse());
 
-/** A route's documented error answers, by status: one ErrorDto response each. */
-export function ApiErrors(errors: Record<number, string>) {
-  return stacked(...Object.entries(errors).map(([status, description]) => ApiResponse({ status: Number(status), type: ErrorDto, description })));
+/** How an operation authenticates in the document: an API key unless the route is @Public(). */
+export type OperationAuth = 'api-key' | 'platform-admin' | 'none';
+
+export interface OperationDoc {
+  /**
+   * The stable operationId (camelCase verb first: `createIntention`). A route answering under
+   * several paths (intentions and purposes) names one id per path, in the controller's order.
+   */
+  id: string | readonly string[];
+  summary: string;
+  /** What a caller needs to know beyond the summary: effects, idempotence, who may call it. */
+  description: string;
+  /** A @Public() route that checks PLATFORM_ADMIN_KEY itself (other @Public() routes take no key). */
+  auth?: 'platform-admin';
+}
+
+interface RegisteredOperation {
+  id: string;
+  auth?: 'platform-admin';
+  /** The route's handler and controller: their @Public() and @RequireScope() are read when the document is built. */
+  handler: object;
+  controller: object;
+}
+
+/** `${controller class}.${method key as @nestjs/swagger names it}` → the operation it documents. */
+const OPERATIONS = new Map<string, RegisteredOperation>();
+
+/**
+ * Documents an operation: its stable id, summary, description and how it authenticates. The id
+ * is given to @nestjs/swagger through `operationIdFor` (an ApiOperation `operationId` would be
+ * repeated on every path of an aliased route).
+ */
+export function ApiOp(doc: OperationDoc): MethodDecorator {
+  return (target, key, descriptor) => {
+    const controller = (target as { constructor: { name: string } }).constructor.name;
+    const ids = typeof doc.id === 'string' ? [doc.id] : doc.id;
+    const entry = { auth: doc.auth, handler: descriptor.value as object, controller: target.constructor };
+    if (ids.length === 1) OPERATIONS.set(`${controller}.${String(key)}`, { id: ids[0] ?? '', ...entry });
+    else ids.forEach((id, i) => OPERATIONS.set(`${controller}.${String(key)}[${i}]`, { id, ...entry }));
+    ApiOperation({ summary: doc.summary, description: doc.description })(target, key, descriptor);
+  };
+}
+
+/** @nestjs/swagger's operationIdFactory: the id ApiOp registered, else Nest's generated name (the linter refuses it). */
+export const operationIdFor = (controllerKey: string, methodKey: string): string =>
+  OPERATIONS.get(`${controllerKey}.${methodKey}`)?.id ?? `${controllerKey}_${methodKey}`;
+
+/** What the edge needs to know of a documented operation: how it authenticates and the scope it needs. */
+export function operationEdge(operationId: string): { auth: OperationAuth; scope?: Scope } {
+  for (const op of OPERATIONS.values()) {
+    if (op.id !== operationId) continue;
+    const targets = [op.handler, op.controller];
+    if (targets.some((t) => Reflect.getMetadata(PUBLIC_ROUTE, t) === true)) return { auth: op.auth ?? 'none' };
+    const scope = targets.map((t) => Reflect.getMetadata(REQUIRED_SCOPE, t) as Scope | undefined).find((s) => s !== undefined);
+    return { auth: 'api-key', ...(scope ? { scope } : {}) };
+  }
+  return { auth: 'api-key' };
+}
+
+/** One refusal a route may answer: its `code` and a message as the gateway words it. */
+export interface Refusal {
+  code: string;
+  message: string;
+}
+
+/**
+ * A route's documented error answers, by status: one ErrorDto response each, with one example
+ * per refusal. A string is a code with its explanation (`'not_found'`, `'label_conflict: …'`);
+ * the example message is then that explanation.
+ */
+export function ApiErrors(errors: Record<number, string | Refusal | readonly Refusal[]>) {
+  return stacked(...Object.entries(errors).map(([status, given]) => errorResponse(Number(status), refusals(given))));
+}
+
+function refusals(given: string | Refusal | readonly Refusal[]): readonly Refusal[] {
+  if (typeof given !== 'string') return Array.isArray(given) ? (given as readonly Refusal[]) : [given as Refusal];
+  const match = /^([a-z_]+)(?:[:;]?\s*\(?(.*?)\)?)?$/.exec(given.trim());
+  const code = match?.[1] ?? given;
+  return [{ code, message: match?.[2] || DEFAULT_MESSAGES[code] || code.replace(/_/g, ' ') }];
+}
+
+const DEFAULT_MESSAGES: Record<string, string> = {
+  not_found: 'no such resource in your org',
+  insufficient_scope: 'this operation needs an API key with scope policy_write or admin',
+  invalid_request: 'the request is invalid; `details` names each offending field',
+};
+
+/** The ErrorDto response for `status`, its description listing the codes, with their examples. */
+export function errorResponse(status: number, list: readonly Refusal[]) {
+  const description = list.map((r) => `\`${r.code}\`: ${r.message}`).join('; ');
+  if (list.length === 1) return ApiResponse({ status, type: ErrorDto, description, example: { code: list[0]?.code, message: list[0]?.message } });
+  const examples = Object.fromEntries(list.map((r) => [r.code, { summary: r.code, value: { code: r.code, message: r.message } }]));
+  return ApiResponse({ status, type: ErrorDto, description, examples });
+}
+
+/** A JSON request body of `type` with named examples (the first is the one a reader sees first). */
+export function ApiJsonBody(type: Type<unknown>, examples: Record<string, { summary: string; value: unknown }>) {
+  return ApiBody({ type, examples });
 }
 
 /** A keyset-paged list route (DESIGN 6.12): `limit` and `cursor`, the page it answers, and 400 naming a bad parameter. */
-export function ApiPagedList(page: Type<unknown>, defaultLimit: number) {
+export function ApiPagedList(page: Type<unknown>, defaultLimit: number, example?: unknown) {
   return stacked(
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: defaultLimit } }),
     ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' }),
-    ApiResponse({ status: 200, type: page }),
-    ApiResponse({ status: 400, type: ErrorDto, description: 'invalid_request (names the parameter)' }),
+    ApiResponse({ status: 200, type: page, description: 'One page; `next_cursor` is null on the last.', ...(example === undefined ? {} : { example }) }),
+    errorResponse(400, [{ code: 'invalid_request', message: 'limit must be an integer from 1 to 200' }]),
   );
 }
 
 /** A list filtered by `status`, paged by `limit` (default 50) and `cursor`, and the page it answers. */
-export function ApiStatusPage(statuses: readonly string[], page: Type<unknown>) {
+export function ApiStatusPage(statuses: readonly string[], page: Type<unknown>, example?: unknown) {
   return stacked(
     ApiQuery({ name: 'status', required: false, enum: statuses }),
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }),
-    ApiQuery({ name: 'cursor', required: false, type: String }),
-    ApiResponse({ status: 200, type: page }),
+    ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' }),
+    ApiResponse({ status: 200, type: page, description: 'One page; `next_cursor` is null on the last.', ...(example === undefined ? {} : { example }) }),
+    errorResponse(400, [{ code: 'invalid_request', message: `status must be one of ${statuses.join(', ')}` }]),
   );
 }

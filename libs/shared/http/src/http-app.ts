@@ -1,7 +1,6 @@
 import { Catch, MethodNotAllowedException, NotFoundException, type ArgumentsHost, type ExceptionFilter, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { newId, type Caller } from '@igw/kernel';
@@ -9,6 +8,7 @@ import { answerClientError } from './client-error';
 import { parseJsonBody, urlInputError } from './edge-input';
 import { toErrorResponse } from './error-mapping';
 import { PinoNestLogger } from './logger';
+import { setupOpenApi, type OpenApiOptions } from './openapi-document';
 import { processMetrics } from './metrics/prom-metrics';
 import { installTracingHooks, requestContext, tracingEnabled } from './tracing';
 import { createValidationPipe } from './validation';
@@ -161,64 +161,5 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
       );
       done();
     });
-  }
-}
-
-export interface OpenApiOptions {
-  title: string;
-  version: string;
-  description?: string;
-  /** Base URLs of services whose own /v1/openapi.json is merged in (distributed gateway). */
-  mergeFrom?: string[];
-}
-
-function setupOpenApi(app: INestApplication, meta: OpenApiOptions): OpenAPIObject {
-  const config = new DocumentBuilder()
-    .setTitle(meta.title)
-    .setVersion(meta.version)
-    .setDescription(meta.description ?? '')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' })
-    .addSecurityRequirements('bearer')
-    .build();
-  const document = SwaggerModule.createDocument(app, config);
-  const sources = meta.mergeFrom ?? [];
-  if (sources.length === 0) {
-    SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'v1/openapi.json', ui: true });
-    return document;
-  }
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/gateway-openapi.json', swaggerOptions: { url: '/v1/openapi.json' }, ui: true });
-  const merged = new MergedOpenApi(document, sources);
-  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  fastify.get('/v1/openapi.json', async (_req, reply) => reply.type('application/json').send(await merged.get()));
-  return document;
-}
-
-/** The gateway's document plus each service's paths and schemas, refreshed at most every 30 s. */
-class MergedOpenApi {
-  private cached?: { at: number; doc: OpenAPIObject; complete: boolean };
-  constructor(
-    private readonly own: OpenAPIObject,
-    private readonly sources: string[],
-  ) {}
-
-  async get(): Promise<OpenAPIObject> {
-    if (this.cached && this.cached.complete && Date.now() - this.cached.at < 30_000) return this.cached.doc;
-    const doc: OpenAPIObject = JSON.parse(JSON.stringify(this.own));
-    let complete = true;
-    for (const base of this.sources) {
-      try {
-        const res = await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2000) });
-        if (!res.ok) throw new Error(String(res.status));
-        const remote = (await res.json()) as OpenAPIObject;
-        Object.assign(doc.paths, remote.paths);
-        doc.components = doc.components ?? {};
-        doc.components.schemas = { ...(remote.components?.schemas ?? {}), ...(doc.components.schemas ?? {}) };
-        doc.tags = [...(doc.tags ?? []), ...(remote.tags ?? []).filter((t) => !(doc.tags ?? []).some((d) => d.name === t.name))];
-      } catch {
-        complete = false;
-      }
-    }
-    this.cached = { at: Date.now(), doc, complete };
-    return doc;
   }
 }

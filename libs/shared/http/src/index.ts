@@ -21,3 +21,4 @@ export * from './internal-client/upstream-pool';
 export * from './metrics/prom-metrics';
 export * from './metrics/metrics.module';
 export * from './tracing';
+export * from './openapi-document';

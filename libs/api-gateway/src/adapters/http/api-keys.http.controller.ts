@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyDto, ApiKeyListDto, CreateApiKeyDto, CreatedApiKeyDto, ErrorDto } from '@igw/contracts';
 import { CurrentCaller, RequireScope } from '@igw/http';
 import type { Caller } from '@igw/kernel';
@@ -8,7 +8,6 @@ import { ListApiKeysUseCase } from '../../application/use-cases/list-api-keys.us
 import { RevokeApiKeyUseCase } from '../../application/use-cases/revoke-api-key.use-case';
 
 @ApiTags('api-keys')
-@ApiBearerAuth()
 @Controller('v1/api-keys')
 @RequireScope('admin')
 export class ApiKeysHttpController {

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { HealthDto } from '@igw/contracts';
 import { runChecks, type ReadinessCheck } from '@igw/http';
@@ -8,7 +8,6 @@ import { GATEWAY_SETTINGS, type GatewaySettings } from '../../application/ports/
 export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
 
 @ApiTags('health')
-@ApiBearerAuth()
 @Controller('v1/health')
 export class HealthHttpController {
   constructor(

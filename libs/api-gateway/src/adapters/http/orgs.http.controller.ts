@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateOrgDto, CreatedOrgDto, ErrorDto, OrgDto, UpdateOrgDto } from '@igw/contracts';
 import { Public, type RequestLike } from '@igw/http';
 import { invalidRequest } from '@igw/kernel';
@@ -9,7 +9,6 @@ import { GATEWAY_SETTINGS, type GatewaySettings } from '../../application/ports/
 import { assertPlatformAdmin } from './platform-admin';
 
 @ApiTags('orgs')
-@ApiBearerAuth()
 @Controller('v1/orgs')
 export class OrgsHttpController {
   constructor(

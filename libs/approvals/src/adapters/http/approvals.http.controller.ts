@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto } from '@igw/contracts';
 import { ApiErrors, ApiPagedList, CurrentCaller, ResourceAction, ResourceRead } from '@igw/http';
 import type { Caller } from '@igw/kernel';
@@ -10,7 +10,6 @@ import { ListApprovalsUseCase, type ApprovalPage } from '../../application/use-c
 
 /** Approval requests (DESIGN 6.10): anyone in the org may read them; policy_write decides. */
 @ApiTags('approvals')
-@ApiBearerAuth()
 @Controller('v1/approvals')
 export class ApprovalsHttpController {
   constructor(

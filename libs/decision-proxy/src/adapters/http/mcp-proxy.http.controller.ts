@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
   DECISION_HTTP_STATUS,
@@ -24,7 +24,6 @@ import { ResolveReviewUseCase } from '../../application/use-cases/resolve-review
 
 /** The mandate path's decision point (DESIGN 6.9), its review queue and its decision records. */
 @ApiTags('mcp-proxy')
-@ApiBearerAuth()
 @Controller('v1/mcp-proxy')
 export class McpProxyHttpController {
   constructor(

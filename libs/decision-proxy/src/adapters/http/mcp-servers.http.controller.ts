@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorDto, McpServerDto, McpServerListDto, RegisterMcpServerDto } from '@igw/contracts';
 import { CurrentCaller, RequireScope } from '@igw/http';
 import type { Caller } from '@igw/kernel';
@@ -13,7 +13,6 @@ export const MCP_SERVERS_USE_CASES = [RegisterMcpServerUseCase, ListMcpServersUs
 
 /** DESIGN 6.13: the org's upstream MCP servers, reached by agents at `{base}/mcp/{name}`. */
 @ApiTags('mcp-servers')
-@ApiBearerAuth()
 @Controller('v1/mcp-servers')
 export class McpServersHttpController {
   constructor(

@@ -1,12 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorDto, VerifyGrantRequestDto, VerifyGrantResponseDto } from '@igw/contracts';
 import { CurrentCaller } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { VerifyGrantUseCase } from '../../application/use-cases/verify-grant.use-case';
 
 @ApiTags('grants')
-@ApiBearerAuth()
 @Controller('v1/grants')
 export class GrantsHttpController {
   constructor(private readonly verifyGrant: VerifyGrantUseCase) {}

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorDto, EvaluateIntentRequestDto, EvaluateIntentResponseDto, EVALUATION_OUTCOMES, IntentHistoryDto } from '@igw/contracts';
 import { CurrentCaller } from '@igw/http';
 import type { Caller } from '@igw/kernel';
@@ -8,7 +8,6 @@ import { ListIntentHistoryUseCase } from '../../application/use-cases/list-inten
 
 /** The legacy enforcement path: evaluate a tool call, and read back what was evaluated. */
 @ApiTags('intent')
-@ApiBearerAuth()
 @Controller('v1/intent')
 export class IntentEvaluationHttpController {
   constructor(

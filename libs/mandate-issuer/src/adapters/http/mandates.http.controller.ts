@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DispensedMandateDto, DispenseMandateDto, JwksDto, MandateViewDto, RefreshMandateDto, RevokedMandateDto, RevokeMandateDto } from '@igw/contracts';
 import { ApiErrors, CurrentCaller, Public, RequireScope } from '@igw/http';
@@ -24,7 +24,6 @@ export class MandatesHttpController {
 
   @Post('dispense')
   @HttpCode(200)
-  @ApiBearerAuth()
   @RequireScope('policy_write')
   @ApiOperation({ summary: 'Mint a mandate (RS256, typ mandate+jwt) for an intent card of the org, optionally through a credential broker.' })
   @ApiResponse({ status: 200, type: DispensedMandateDto })
@@ -41,7 +40,6 @@ export class MandatesHttpController {
 
   @Post('refresh')
   @HttpCode(200)
-  @ApiBearerAuth()
   @RequireScope('policy_write')
   @ApiOperation({ summary: 'A new credential with the same cred_id and a later exp (TTL clamp, 24 h lifetime cap, one refresh per 10 s).' })
   @ApiResponse({ status: 200, type: DispensedMandateDto })
@@ -52,7 +50,6 @@ export class MandatesHttpController {
 
   @Post('revoke')
   @HttpCode(200)
-  @ApiBearerAuth()
   @RequireScope('policy_write')
   @ApiOperation({ summary: 'Revoke a mandate (idempotent) and the credential its broker minted.' })
   @ApiResponse({ status: 200, type: RevokedMandateDto })
@@ -79,7 +76,6 @@ export class MandatesHttpController {
   }
 
   @Get(':cred_id')
-  @ApiBearerAuth()
   @ApiOperation({ summary: 'Inspect a mandate of the org (never the credential itself).' })
   @ApiResponse({ status: 200, type: MandateViewDto })
   @ApiErrors({ 404: 'not_found' })

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { InstallIntentCardDto, IntentCardDto, IntentCardListDto } from '@igw/contracts';
 import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope, ResourceRead } from '@igw/http';
@@ -10,7 +10,6 @@ import { InstallIntentCardUseCase } from '../../application/use-cases/install-in
 import { ListIntentCardsUseCase } from '../../application/use-cases/list-intent-cards.use-case';
 
 @ApiTags('intent-cards')
-@ApiBearerAuth()
 @Controller('v1/intent-cards')
 export class IntentCardsHttpController {
   constructor(

@@ -1,20 +1,26 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateIntentionDto, INTENTION_STATUSES, IntentionDto, IntentionListDto } from '@igw/contracts';
-import { ApiErrors, ApiPagedList, CurrentCaller, RequireScope, ResourceAction, ResourceRead } from '@igw/http';
+import { ApiErrors, ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope, ResourceAction, ResourceRead } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
 import { GetIntentionUseCase } from '../../application/use-cases/get-intention.use-case';
 import { ListIntentionsUseCase, type IntentionPage } from '../../application/use-cases/list-intentions.use-case';
 import { PublishIntentionUseCase } from '../../application/use-cases/publish-intention.use-case';
+import {
+  ACTIVE_INTENTION_EXAMPLE,
+  ARCHIVED_INTENTION_EXAMPLE,
+  CREATE_INTENTION_EXAMPLES,
+  INTENTION_EXAMPLE,
+  INTENTION_LIST_EXAMPLE,
+} from './intentions.examples';
 
 /**
  * Intentions and purposes are one resource and one store (DESIGN 6.3): the same routes answer
  * under both prefixes, and a label is unique across both.
  */
 @ApiTags('intentions')
-@ApiBearerAuth()
 @Controller(['v1/intentions', 'v1/purposes'])
 export class IntentionsHttpController {
   constructor(
@@ -27,17 +33,30 @@ export class IntentionsHttpController {
 
   @Post()
   @RequireScope('policy_write')
-  @ApiOperation({ summary: 'Create an intention (a purpose); it starts as a draft.' })
-  @ApiResponse({ status: 201, type: IntentionDto })
-  @ApiErrors({ 400: 'invalid_request', 403: 'insufficient_scope', 409: 'label_conflict' })
+  @ApiOp({
+    id: ['createIntention', 'createPurpose'],
+    summary: 'Create an intention (a purpose); it starts as a draft.',
+    description:
+      'A draft decides nothing: publish it to take effect. `label` is unique across the intentions and purposes of your org. `description` is what the classifier matches tool calls against, so say what is covered and what is not. Needs policy_write.',
+  })
+  @ApiJsonBody(CreateIntentionDto, CREATE_INTENTION_EXAMPLES)
+  @ApiResponse({ status: 201, type: IntentionDto, description: 'The new intention, a draft.', example: INTENTION_EXAMPLE })
+  @ApiErrors({
+    400: { code: 'invalid_request', message: 'intent_class must be one of reporting, export, admin, lookup, analysis, write, other' },
+    409: { code: 'label_conflict', message: 'an intention with label "billing.refund" already exists' },
+  })
   create(@CurrentCaller() caller: Caller, @Body() body: CreateIntentionDto): Promise<IntentionDto> {
     return this.createIntention.execute(caller, body);
   }
 
   @Get()
-  @ApiOperation({ summary: "List the org's intentions, newest first." })
+  @ApiOp({
+    id: ['listIntentions', 'listPurposes'],
+    summary: "List the org's intentions, newest first.",
+    description: 'Keyset-paged: pass `next_cursor` as `cursor` until it is null. `status` keeps one status only.',
+  })
   @ApiQuery({ name: 'status', required: false, enum: INTENTION_STATUSES })
-  @ApiPagedList(IntentionListDto, 200)
+  @ApiPagedList(IntentionListDto, 200, INTENTION_LIST_EXAMPLE)
   list(
     @CurrentCaller() caller: Caller,
     @Query('status') status?: string,
@@ -47,22 +66,31 @@ export class IntentionsHttpController {
     return this.listIntentions.execute(caller, { status, limit, cursor });
   }
 
-  @ResourceRead(IntentionDto)
-  @ApiOperation({ summary: 'One intention.' })
+  @ResourceRead(IntentionDto, ACTIVE_INTENTION_EXAMPLE)
+  @ApiOp({ id: ['getIntention', 'getPurpose'], summary: 'One intention.', description: "Another org's id is a 404, as an unknown one is." })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.getIntention.execute(caller, id);
   }
 
-  @ResourceAction('publish', IntentionDto, 'policy_write')
-  @ApiOperation({ summary: 'draft → active: the next matching call is decided against it. Publishing an active intention is a no-op.' })
-  @ApiErrors({ 403: 'insufficient_scope', 404: 'not_found', 409: 'invalid_transition (archived)' })
+  @ResourceAction('publish', IntentionDto, 'policy_write', ACTIVE_INTENTION_EXAMPLE)
+  @ApiOp({
+    id: ['publishIntention', 'publishPurpose'],
+    summary: 'Publish: draft → active.',
+    description:
+      'The next matching call is decided against it, in every replica (the read models are refreshed before the answer). Publishing an active intention is a no-op; an archived one cannot come back. Needs policy_write.',
+  })
+  @ApiErrors({ 404: 'not_found: intention not found', 409: { code: 'invalid_transition', message: 'an archived intention cannot be published' } })
   publish(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.publishIntention.execute(caller, id);
   }
 
-  @ResourceAction('archive', IntentionDto, 'policy_write')
-  @ApiOperation({ summary: 'draft | active → archived; it stops matching traffic. Archiving twice is a no-op.' })
-  @ApiErrors({ 403: 'insufficient_scope', 404: 'not_found' })
+  @ResourceAction('archive', IntentionDto, 'policy_write', ARCHIVED_INTENTION_EXAMPLE)
+  @ApiOp({
+    id: ['archiveIntention', 'archivePurpose'],
+    summary: 'Archive: draft | active → archived.',
+    description: 'It stops matching traffic at once; calls it covered are then decided without it. Archiving twice is a no-op. Needs policy_write.',
+  })
+  @ApiErrors({ 404: 'not_found: intention not found' })
   archive(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.archiveIntention.execute(caller, id);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   CreatedWebhookDto,
   CreateWebhookDto,
@@ -31,7 +31,6 @@ export const WEBHOOKS_USE_CASES = [
 
 /** DESIGN 6.11: webhooks are managed by admin keys of the org. */
 @ApiTags('webhooks')
-@ApiBearerAuth()
 @RequireScope('admin')
 @Controller('v1/webhooks')
 export class WebhooksHttpController {

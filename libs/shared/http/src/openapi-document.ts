@@ -1,0 +1,218 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+
+type OperationObject = OpenAPIObject['paths'][string]['get'] & object;
+type ResponsesObject = OperationObject['responses'];
+type ResponseObject = Extract<ResponsesObject[string], { description: string }>;
+import type { FastifyInstance } from 'fastify';
+import { operationEdge, operationIdFor, type Refusal } from './api-docs';
+
+export interface OpenApiOptions {
+  title: string;
+  version: string;
+  description?: string;
+  /** Base URLs of services whose own /v1/openapi.json is merged in (distributed gateway). */
+  mergeFrom?: string[];
+}
+
+/** The document's introduction (both modes): what a reader needs before the first call. */
+export const GATEWAY_API_DESCRIPTION = [
+  "Intent Gateway decides whether an AI agent's tool call may proceed, and under what conditions. It has two enforcement paths:",
+  '',
+  '1. **Intent evaluation.** Publish *intentions* (what agents may set out to do), then send each tool call to `POST /v1/intent/evaluate`. The answer is `allow` with a short-lived grant, `deny`, or `approval` (a person decides in `/v1/approvals`).',
+  '2. **Mandates.** Bind an intention to an *intent card* (scope, audiences, TTL, rules), dispense a signed mandate with `POST /v1/mandate/dispense`, and make calls through `POST /v1/mcp-proxy/call` with it in `X-Service-Mandate`. The decision engine answers one of 12 kinds; allowed calls are forwarded to your MCP server.',
+  '',
+  '**Authentication.** `Authorization: Bearer <API key>`. A key has one scope: `read_only` reads, `policy_write` also changes policy and dispenses, `admin` also manages keys and webhooks. Authentication comes before everything else: a wrong key is a 401 whatever the request.',
+  '',
+  "**Errors** are JSON `{code, message}`, with `details[]` naming each offending field (`path`, `message`) when there are several. Another org's id is a 404, as an unknown one is.",
+  '',
+  '**Lists** are keyset-paged: pass `next_cursor` as `cursor` until it is null.',
+  '',
+  '**Rate limits** are per key: a sustained rate per second and a burst pool, announced in `RateLimit-Policy` and counted down in `RateLimit` on every answer; a 429 carries `Retry-After`.',
+  '',
+  '**Failing closed.** When a decision cannot be made (a store or a dependency is down) the answer is 503 `unavailable`, never an allow.',
+].join('\n');
+
+/** One description per tag, in the order a reader meets them (both modes, every service's document). */
+export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
+  {
+    name: 'intentions',
+    description: 'What agents may set out to do. An intention (also served as a purpose) is drafted, published to take effect, and archived.',
+  },
+  {
+    name: 'intent',
+    description:
+      'The first enforcement path: a tool call evaluated against the published intentions, answered allow, deny or approval, with a grant when allowed.',
+  },
+  { name: 'grants', description: 'Grants are short-lived tokens an evaluation answers with; a tool server verifies one before acting.' },
+  { name: 'intent-cards', description: 'Intent cards bind an intention to the scope, audiences, TTL and rules a mandate may carry.' },
+  {
+    name: 'mandates',
+    description: 'The second enforcement path: signed mandates dispensed against an intent card, refreshed, revoked, and verified with the JWKS.',
+  },
+  {
+    name: 'mcp-proxy',
+    description:
+      'Calls made with a mandate, decided by the 12-kind decision engine and forwarded to the MCP server when allowed; the decisions and the review queue.',
+  },
+  { name: 'mcp-servers', description: 'The upstream MCP servers the proxy forwards allowed calls to.' },
+  { name: 'approvals', description: 'Calls that need a person: listed, approved or denied by a second key (never the one that asked).' },
+  { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks) to your endpoints, with their delivery history.' },
+  { name: 'api-keys', description: 'API keys of your org, each with a scope: read_only, policy_write or admin. A key is shown once.' },
+  { name: 'orgs', description: 'Orgs and their rate limits, managed with the platform admin key.' },
+  { name: 'health', description: 'Mode, version and the state of every dependency.' },
+];
+
+const ERROR_SCHEMA = { $ref: '#/components/schemas/ErrorDto' };
+const RATE_LIMIT_HEADERS = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' } };
+
+/** The answers the edge itself gives, whatever the route: authentication, rate limit, body parsing, outages. */
+const EDGE_REFUSALS: Record<string, Refusal[]> = {
+  body400: [{ code: 'invalid_request', message: 'the request body is not valid JSON' }],
+  apiKey401: [
+    { code: 'unauthenticated', message: 'missing Authorization: Bearer <API key>' },
+    { code: 'unauthenticated', message: 'the API key is unknown or revoked' },
+  ],
+  admin401: [{ code: 'unauthenticated', message: 'missing Authorization: Bearer <PLATFORM_ADMIN_KEY>' }],
+  413: [{ code: 'payload_too_large', message: 'request body exceeds 256 KiB' }],
+  415: [{ code: 'unsupported_media_type', message: 'the request body must be JSON: send it with Content-Type: application/json' }],
+  429: [{ code: 'rate_limited', message: 'rate limit of 100 requests per second (burst 200) exceeded for this key' }],
+  503: [{ code: 'unavailable', message: 'database is unavailable; retry later' }],
+};
+
+function errorAnswer(list: Refusal[], headers?: Record<string, unknown>): ResponseObject {
+  const description = [...new Set(list.map((r) => `\`${r.code}\`: ${r.message}`))].join('; ');
+  const media =
+    list.length === 1
+      ? { schema: ERROR_SCHEMA, example: list[0] }
+      : { schema: ERROR_SCHEMA, examples: Object.fromEntries(list.map((r, i) => [`${r.code}_${i + 1}`, { summary: r.message, value: r }])) };
+  return { description, ...(headers ? { headers } : {}), content: { 'application/json': media } } as ResponseObject;
+}
+
+/**
+ * Adds to every operation what the edge answers before or around its handler (the CallerGuard,
+ * the rate limiter, the body parser, the error mapping): the security it needs, 401, 403 for a
+ * scope, 429 with its headers, 400/413/415 for a body, 503 for an outage; and the RateLimit
+ * headers on the answers of API-key routes. A route's own documentation of a status wins.
+ */
+export function describeEdge(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const op = item[method] as OperationObject | undefined;
+      if (!op?.operationId) continue;
+      const edge = operationEdge(op.operationId);
+      const add = (status: number, answer: ResponseObject) => {
+        op.responses[status] ??= answer;
+      };
+      if (op.requestBody) {
+        add(400, errorAnswer(EDGE_REFUSALS.body400 ?? []));
+        add(413, errorAnswer(EDGE_REFUSALS[413] ?? []));
+        add(415, errorAnswer(EDGE_REFUSALS[415] ?? []));
+      }
+      if (edge.auth === 'none') {
+        op.security = [];
+      } else if (edge.auth === 'platform-admin') {
+        op.security = [{ platformAdminKey: [] }];
+        add(401, errorAnswer(EDGE_REFUSALS.admin401 ?? []));
+        add(503, errorAnswer(EDGE_REFUSALS[503] ?? []));
+      } else {
+        op.security = [{ apiKey: [] }];
+        add(401, errorAnswer(EDGE_REFUSALS.apiKey401 ?? []));
+        if (edge.scope && edge.scope !== 'read_only') {
+          const needs = edge.scope === 'policy_write' ? 'policy_write or admin' : edge.scope;
+          add(403, errorAnswer([{ code: 'insufficient_scope', message: `this operation needs an API key with scope ${needs}` }]));
+        }
+        add(429, errorAnswer(EDGE_REFUSALS[429] ?? [], { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_LIMIT_HEADERS }));
+        add(503, errorAnswer(EDGE_REFUSALS[503] ?? []));
+        for (const [status, answer] of Object.entries(op.responses)) {
+          if (status.startsWith('2') && answer && !('$ref' in answer)) answer.headers = { ...RATE_LIMIT_HEADERS, ...(answer.headers ?? {}) };
+        }
+      }
+      op.responses = sortedByStatus(op.responses);
+    }
+  }
+  return document;
+}
+
+const sortedByStatus = (responses: ResponsesObject): ResponsesObject =>
+  Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))) as ResponsesObject;
+
+const HEADERS = {
+  RateLimit: {
+    description:
+      'What is left of each policy of `RateLimit-Policy` for this key (IETF RateLimit fields): `"default";r=<requests left this second>;t=<seconds to reset>, "burst";r=<left in the burst pool>;t=<seconds to refill>`.',
+    schema: { type: 'string', example: '"default";r=87;t=1, "burst";r=100;t=10' },
+  },
+  'RateLimit-Policy': {
+    description:
+      "The org's limit per key: `default` is the sustained rate per second, `burst` the extra requests drawn per 10 s once a second's quota is spent.",
+    schema: { type: 'string', example: '"default";q=100;w=1, "burst";q=100;w=10' },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', example: 1 } },
+};
+
+/** The document of this process's routes: @nestjs/swagger's, with ApiOp's ids, the edge's answers and the tags. */
+export function createOpenApiDocument(app: INestApplication, meta: OpenApiOptions): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle(meta.title)
+    .setVersion(meta.version)
+    .setDescription(meta.description ?? '')
+    .addServer('/', 'The gateway serving this document')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key of your org (`igw_…`), from POST /v1/orgs or POST /v1/api-keys.' }, 'apiKey')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The platform admin key (PLATFORM_ADMIN_KEY of the deployment).' }, 'platformAdminKey')
+    .addSecurityRequirements('apiKey')
+    .build();
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdFor });
+  describeEdge(document);
+  // The API is proprietary: a license name, no URL (redocly.yaml turns info-license-strict off).
+  document.info.license = { name: 'Proprietary' };
+  document.components = { ...document.components, headers: HEADERS as never };
+  const used = new Set(Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => (op as OperationObject).tags ?? [])));
+  document.tags = API_TAGS.filter((t) => used.has(t.name));
+  return document;
+}
+
+export function setupOpenApi(app: INestApplication, meta: OpenApiOptions): OpenAPIObject {
+  const document = createOpenApiDocument(app, meta);
+  const sources = meta.mergeFrom ?? [];
+  if (sources.length === 0) {
+    SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'v1/openapi.json', ui: true });
+    return document;
+  }
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/gateway-openapi.json', swaggerOptions: { url: '/v1/openapi.json' }, ui: true });
+  const merged = new MergedOpenApi(document, sources);
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  fastify.get('/v1/openapi.json', async (_req, reply) => reply.type('application/json').send(await merged.get()));
+  return document;
+}
+
+/** The gateway's document plus each service's paths and schemas, refreshed at most every 30 s. */
+class MergedOpenApi {
+  private cached?: { at: number; doc: OpenAPIObject; complete: boolean };
+  constructor(
+    private readonly own: OpenAPIObject,
+    private readonly sources: string[],
+  ) {}
+
+  async get(): Promise<OpenAPIObject> {
+    if (this.cached && this.cached.complete && Date.now() - this.cached.at < 30_000) return this.cached.doc;
+    const doc: OpenAPIObject = JSON.parse(JSON.stringify(this.own));
+    let complete = true;
+    for (const base of this.sources) {
+      try {
+        const res = await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2000) });
+        if (!res.ok) throw new Error(String(res.status));
+        const remote = (await res.json()) as OpenAPIObject;
+        Object.assign(doc.paths, remote.paths);
+        doc.components = doc.components ?? {};
+        doc.components.schemas = { ...(remote.components?.schemas ?? {}), ...(doc.components.schemas ?? {}) };
+        const tags = new Set([...(doc.tags ?? []), ...(remote.tags ?? [])].map((t) => t.name));
+        doc.tags = API_TAGS.filter((t) => tags.has(t.name));
+      } catch {
+        complete = false;
+      }
+    }
+    this.cached = { at: Date.now(), doc, complete };
+    return doc;
+  }
+}
