@@ -395,6 +395,17 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         expect(patched.body.rate_limit).toEqual({ requests_per_second: 50, burst: 60 });
         expect((await otherOrg.patch(`/v1/orgs/${org.body.org.id}`, { rate_limit: null })).status).toBe(401);
       });
+
+      it('RateLimit counts the burst pool down too: a client told 0 is refused, never served', async () => {
+        const org = await platform.post('/v1/orgs', { name: 'bursty', rate_limit: { requests_per_second: 2, burst: 5 } });
+        const key = org.body.api_key.key;
+        secrets.push(key);
+        const first = await fetch(`${sys.url}/v1/intentions`, { headers: { authorization: `Bearer ${key}` } });
+        expect(first.status).toBe(200);
+        expect(first.headers.get('ratelimit-policy')).toBe('"default";q=2;w=1, "burst";q=3;w=10');
+        // One more this second, and three from the pool: four requests this client may still send.
+        expect(first.headers.get('ratelimit')).toMatch(/^"default";r=1;t=1, "burst";r=3;t=(9|10)$/);
+      });
     });
 
     it('never writes a key or secret into its logs', async () => {

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { FlexibleRateLimiter } from './flexible-rate-limiter';
+import { itBehavesAsARateLimiter } from './flexible-rate-limiter.contract';
+
+const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('FlexibleRateLimiter (Redis, distributed)', () => {
+  let redis: Redis;
+  const subjects: string[] = [];
+
+  beforeAll(async () => {
+    redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    await redis.connect();
+  });
+
+  afterAll(async () => {
+    for (const s of subjects) {
+      const keys = await redis.keys(`igw:rl:*${s}`);
+      if (keys.length > 0) await redis.del(...keys);
+    }
+    redis.disconnect();
+  });
+
+  itBehavesAsARateLimiter(
+    () => new FlexibleRateLimiter(redis),
+    () => {
+      const s = `key_test_${randomUUID()}`;
+      subjects.push(s);
+      return s;
+    },
+  );
+
+  it('replicas share the counts: what one serves, the other reports', async () => {
+    const [one, two] = [new FlexibleRateLimiter(redis), new FlexibleRateLimiter(redis)];
+    const s = `key_test_${randomUUID()}`;
+    subjects.push(s);
+    const policy = { requestsPerSecond: 2, burst: 4 };
+    await one.consume(s, policy);
+    await one.consume(s, policy);
+    await one.consume(s, policy);
+    expect(await two.consume(s, policy)).toMatchObject({ allowed: true, remaining: 0, burst: { remaining: 0 } });
+    expect((await two.consume(s, policy)).allowed).toBe(false);
+  });
+});
