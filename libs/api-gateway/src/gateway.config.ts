@@ -17,9 +17,11 @@ export class GatewayConfig extends BaseConfig {
   @MinLength(32, { message: 'BOOTSTRAP_ADMIN_KEY must be at least 32 characters' })
   BOOTSTRAP_ADMIN_KEY?: string;
 
+  /** Default requests per second per API key, for orgs without their own limit (PATCH /v1/orgs/{id}). */
   @IntSetting('RATE_LIMIT_RPS', 1, 100000)
   RATE_LIMIT_RPS: number = 100;
 
+  /** Default burst per API key: requests above RATE_LIMIT_RPS drawn from a pool refilled every 10 s. */
   @IntSetting('RATE_LIMIT_BURST', 1, 200000)
   RATE_LIMIT_BURST: number = 200;
 
@@ -35,9 +37,11 @@ export class GatewayConfig extends BaseConfig {
   @ServiceUrlSetting('MANDATE_ISSUER_URL')
   MANDATE_ISSUER_URL?: string;
 
+  /** Where the decision-proxy service answers (distributed); several comma-separated URLs are balanced. */
   @ServiceUrlSetting('DECISION_PROXY_URL')
   DECISION_PROXY_URL?: string;
 
+  /** Where the webhook-dispatcher service answers (distributed); several comma-separated URLs are balanced. */
   @ServiceUrlSetting('WEBHOOK_DISPATCHER_URL')
   WEBHOOK_DISPATCHER_URL?: string;
 }

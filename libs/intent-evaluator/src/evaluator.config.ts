@@ -20,9 +20,11 @@ export class EvaluatorConfig extends BaseConfig {
   @IsString()
   GRANT_SIGNING_KEY?: string;
 
+  /** Where the policy-registry service answers (distributed); several comma-separated URLs are balanced. */
   @ServiceUrlSetting('POLICY_REGISTRY_URL')
   POLICY_REGISTRY_URL?: string;
 
+  /** Where the approvals service answers (distributed); several comma-separated URLs are balanced. */
   @ServiceUrlSetting('APPROVALS_URL')
   APPROVALS_URL?: string;
 
@@ -31,6 +33,7 @@ export class EvaluatorConfig extends BaseConfig {
   @Matches(URL_RULE, { message: 'EMBEDDINGS_URL must be an http(s):// base URL such as https://api.openai.com/v1' })
   EMBEDDINGS_URL?: string;
 
+  /** Model named in requests to EMBEDDINGS_URL. */
   @IsString()
   @MinLength(1, { message: 'EMBEDDINGS_MODEL must not be empty' })
   EMBEDDINGS_MODEL: string = 'text-embedding-3-small';
@@ -40,6 +43,7 @@ export class EvaluatorConfig extends BaseConfig {
   @IsString()
   EMBEDDINGS_API_KEY?: string;
 
+  /** Timeout of one embeddings request; past it the lexical layer decides alone. */
   @IntSetting('EMBEDDINGS_TIMEOUT_MS', 50, 60000)
   EMBEDDINGS_TIMEOUT_MS: number = 2000;
 
@@ -48,6 +52,7 @@ export class EvaluatorConfig extends BaseConfig {
   @Matches(URL_RULE, { message: 'LLM_URL must be an http(s):// base URL such as https://api.openai.com/v1' })
   LLM_URL?: string;
 
+  /** Model named in requests to LLM_URL. */
   @IsString()
   @MinLength(1, { message: 'LLM_MODEL must not be empty' })
   LLM_MODEL: string = 'gpt-4o-mini';
@@ -57,6 +62,7 @@ export class EvaluatorConfig extends BaseConfig {
   @IsString()
   LLM_API_KEY?: string;
 
+  /** Timeout of one LLM request; past it the call is not classified by the LLM. */
   @IntSetting('LLM_TIMEOUT_MS', 50, 60000)
   LLM_TIMEOUT_MS: number = 3000;
 }

@@ -50,6 +50,7 @@ export function withBrokerSettings<TBase extends Constructor>(Base: TBase) {
     @Matches(PATH_RULE, { message: 'VAULT_NAMESPACE must be a Vault namespace path such as ns1 or ns1/ns2' })
     VAULT_NAMESPACE?: string;
 
+    /** Timeout of one request to Vault. */
     @IntSetting('VAULT_TIMEOUT_MS', 50, 60000)
     VAULT_TIMEOUT_MS: number = DEFAULT_VAULT_TIMEOUT_MS;
 
@@ -58,6 +59,7 @@ export function withBrokerSettings<TBase extends Constructor>(Base: TBase) {
     @Matches(URL_RULE, { message: 'CONJUR_URL must be an http(s):// URL (required when any CONJUR_* setting is set)' })
     CONJUR_URL?: string;
 
+    /** Conjur account the `conjur` broker authenticates in. */
     @ValidateIf(conjurOn)
     @IsString({ message: 'CONJUR_ACCOUNT must be set with CONJUR_URL' })
     @MinLength(1, { message: 'CONJUR_ACCOUNT must be set with CONJUR_URL' })
@@ -74,6 +76,7 @@ export function withBrokerSettings<TBase extends Constructor>(Base: TBase) {
     @Matches(/^\S+$/, { message: 'CONJUR_HOST_ID must be a Conjur host identity such as host/jwt-apps/agents' })
     CONJUR_HOST_ID?: string;
 
+    /** Timeout of one request to Conjur. */
     @IntSetting('CONJUR_TIMEOUT_MS', 50, 60000)
     CONJUR_TIMEOUT_MS: number = DEFAULT_CONJUR_TIMEOUT_MS;
   }

@@ -16,18 +16,22 @@ const withSasl = (c: KafkaSecuritySettings) => c.KAFKA_SASL_MECHANISM !== undefi
  * MSK with TLS or SCRAM, Confluent Cloud and Azure Event Hubs (SASL PLAIN over TLS), Aiven.
  */
 export class KafkaSecuritySettings {
+  /** Connect to Kafka over TLS (managed Kafka services). */
   @IsOptional()
   @Transform(({ value }) => value === true || value === 'true' || value === '1')
   KAFKA_SSL?: boolean;
 
+  /** SASL mechanism for Kafka; unset: no SASL. */
   @IsOptional()
   @IsIn(['plain', 'scram-sha-256', 'scram-sha-512'], { message: 'KAFKA_SASL_MECHANISM must be plain, scram-sha-256 or scram-sha-512' })
   KAFKA_SASL_MECHANISM?: KafkaSaslMechanism;
 
+  /** SASL user name (with KAFKA_SASL_MECHANISM). */
   @ValidateIf(withSasl)
   @IsString({ message: 'KAFKA_SASL_USERNAME is required with KAFKA_SASL_MECHANISM' })
   KAFKA_SASL_USERNAME?: string;
 
+  /** SASL password (with KAFKA_SASL_MECHANISM); never logged. */
   @ValidateIf(withSasl)
   @IsString({ message: 'KAFKA_SASL_PASSWORD is required with KAFKA_SASL_MECHANISM' })
   KAFKA_SASL_PASSWORD?: string;

@@ -55,10 +55,12 @@ export class TopicSettings extends KafkaSecuritySettings {
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: string = 'info';
 
+  /** Partitions of each topic the topics Job creates; unset: the broker's default. */
   @IsOptional()
   @IntSetting('KAFKA_TOPIC_PARTITIONS', 1, 10_000)
   KAFKA_TOPIC_PARTITIONS?: number;
 
+  /** Replication factor of each topic the topics Job creates; unset: the broker's default. */
   @IsOptional()
   @IntSetting('KAFKA_TOPIC_REPLICATION_FACTOR', 1, 16)
   KAFKA_TOPIC_REPLICATION_FACTOR?: number;
