@@ -103,7 +103,15 @@ const DEFAULT_MESSAGES: Record<string, string> = {
 export function errorResponse(status: number, list: readonly Refusal[]) {
   const description = list.map((r) => `\`${r.code}\`: ${r.message}`).join('; ');
   if (list.length === 1) return ApiResponse({ status, type: ErrorDto, description, example: { code: list[0]?.code, message: list[0]?.message } });
-  const examples = Object.fromEntries(list.map((r) => [r.code, { summary: r.code, value: { code: r.code, message: r.message } }]));
+  // Named by code; a code that answers several ways gets one example per message (code, code_2…).
+  const seen = new Map<string, number>();
+  const examples = Object.fromEntries(
+    list.map((r) => {
+      const n = (seen.get(r.code) ?? 0) + 1;
+      seen.set(r.code, n);
+      return [n === 1 ? r.code : `${r.code}_${n}`, { summary: r.message, value: { code: r.code, message: r.message } }];
+    }),
+  );
   return ApiResponse({ status, type: ErrorDto, description, examples });
 }
 
@@ -112,13 +120,18 @@ export function ApiJsonBody(type: Type<unknown>, examples: Record<string, { summ
   return ApiBody({ type, examples });
 }
 
+const PAGE_REFUSALS: readonly Refusal[] = [
+  { code: 'invalid_request', message: 'limit must be an integer from 1 to 200' },
+  { code: 'invalid_request', message: 'cursor is not a cursor this API returned' },
+];
+
 /** A keyset-paged list route (DESIGN 6.12): `limit` and `cursor`, the page it answers, and 400 naming a bad parameter. */
 export function ApiPagedList(page: Type<unknown>, defaultLimit: number, example?: unknown) {
   return stacked(
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: defaultLimit } }),
     ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' }),
     ApiResponse({ status: 200, type: page, description: 'One page; `next_cursor` is null on the last.', ...(example === undefined ? {} : { example }) }),
-    errorResponse(400, [{ code: 'invalid_request', message: 'limit must be an integer from 1 to 200' }]),
+    errorResponse(400, PAGE_REFUSALS),
   );
 }
 
@@ -129,6 +142,6 @@ export function ApiStatusPage(statuses: readonly string[], page: Type<unknown>, 
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }),
     ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' }),
     ApiResponse({ status: 200, type: page, description: 'One page; `next_cursor` is null on the last.', ...(example === undefined ? {} : { example }) }),
-    errorResponse(400, [{ code: 'invalid_request', message: `status must be one of ${statuses.join(', ')}` }]),
+    errorResponse(400, [{ code: 'invalid_request', message: `status must be one of ${statuses.join(', ')}` }, ...PAGE_REFUSALS]),
   );
 }

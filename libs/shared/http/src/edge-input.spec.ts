@@ -111,8 +111,14 @@ describe('edge input: strings the store cannot hold', () => {
     expect(refusal(() => parseJsonBody(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]))).message).toBe(
       'request body is not valid UTF-8',
     );
-    expect(refusal(() => parseJsonBody(Buffer.from('{"a":')))).toMatchObject({ code: 'invalid_request', message: 'request body is not valid JSON' });
-    expect(refusal(() => parseJsonBody(Buffer.from('{"__proto__":{"x":1}}'))).message).toBe('request body is not valid JSON');
+    expect(refusal(() => parseJsonBody(Buffer.from('{"a":')))).toMatchObject({
+      code: 'invalid_request',
+      message: 'request body is not valid JSON: it ends too early',
+    });
+    expect(refusal(() => parseJsonBody(Buffer.from('{"a" 1}'))).message).toBe('request body is not valid JSON: syntax error at byte 5');
+    expect(refusal(() => parseJsonBody(Buffer.from('{"__proto__":{"x":1}}'))).message).toBe(
+      'request body is not valid JSON here: keys named __proto__, or constructor holding prototype, are refused',
+    );
     expect(parseJsonBody(Buffer.from('  '))).toBeUndefined();
   });
 });

@@ -182,14 +182,24 @@ export function parseJsonBody(raw: Buffer | string): unknown {
   let parsed: unknown;
   try {
     parsed = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-  } catch {
-    throw invalidRequest('request body is not valid JSON');
+  } catch (err) {
+    throw invalidRequest(jsonProblem(err));
   }
   if (MAY_HOLD_UNSTORABLE.test(text)) {
     const found = findUnstorableString(parsed);
     if (found) throw unstorableStringError(found);
   }
   return parsed;
+}
+
+/** What is wrong with a body JSON.parse (or secure-json-parse) refused: where, never the text around it. */
+function jsonProblem(err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  if (/prototype property/.test(message)) return 'request body is not valid JSON here: keys named __proto__, or constructor holding prototype, are refused';
+  const at = /at position (\d+)/.exec(message);
+  if (at) return `request body is not valid JSON: syntax error at byte ${at[1]}`;
+  if (/end of JSON input/.test(message)) return 'request body is not valid JSON: it ends too early';
+  return 'request body is not valid JSON';
 }
 
 const abbreviate = (path: string) => (path.length > 200 ? `${path.slice(0, 200)}…` : path);

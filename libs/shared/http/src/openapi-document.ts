@@ -20,7 +20,7 @@ export const GATEWAY_API_DESCRIPTION = [
   "Intent Gateway decides whether an AI agent's tool call may proceed, and under what conditions. It has two enforcement paths:",
   '',
   '1. **Intent evaluation.** Publish *intentions* (what agents may set out to do), then send each tool call to `POST /v1/intent/evaluate`. The answer is `allow` with a short-lived grant, `deny`, or `approval` (a person decides in `/v1/approvals`).',
-  '2. **Mandates.** Bind an intention to an *intent card* (scope, audiences, TTL, rules), dispense a signed mandate with `POST /v1/mandate/dispense`, and make calls through `POST /v1/mcp-proxy/call` with it in `X-Service-Mandate`. The decision engine answers one of 12 kinds; allowed calls are forwarded to your MCP server.',
+  '2. **Mandates.** Bind an intention to an *intent card* (scope, audiences, TTL, rules), dispense a signed mandate with `POST /v1/mandate/dispense`, and have each call decided by `POST /v1/mcp-proxy/call` with it in `X-Service-Mandate`: the decision engine answers one of 12 kinds. To have allowed calls forwarded as well, point an MCP client at the enforcement proxy, `/mcp/{server name}` (Streamable HTTP), which decides every `tools/call` the same way.',
   '',
   '**Authentication.** `Authorization: Bearer <API key>`. A key has one scope: `read_only` reads, `policy_write` also changes policy and dispenses, `admin` also manages keys and webhooks. Authentication comes before everything else: a wrong key is a 401 whatever the request.',
   '',
@@ -53,9 +53,9 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   {
     name: 'mcp-proxy',
     description:
-      'Calls made with a mandate, decided by the 12-kind decision engine and forwarded to the MCP server when allowed; the decisions and the review queue.',
+      'Tool calls made with a mandate, decided by the 12-kind decision engine and recorded; the decisions and the review queue. (Forwarding to the MCP server is the enforcement proxy at /mcp/{server name}.)',
   },
-  { name: 'mcp-servers', description: 'The upstream MCP servers the proxy forwards allowed calls to.' },
+  { name: 'mcp-servers', description: 'The upstream MCP servers the enforcement proxy (/mcp/{server name}) forwards allowed calls to.' },
   { name: 'approvals', description: 'Calls that need a person: listed, approved or denied by a second key (never the one that asked).' },
   { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks) to your endpoints, with their delivery history.' },
   { name: 'api-keys', description: 'API keys of your org, each with a scope: read_only, policy_write or admin. A key is shown once.' },
@@ -68,7 +68,7 @@ const RATE_LIMIT_HEADERS = { RateLimit: { $ref: '#/components/headers/RateLimit'
 
 /** The answers the edge itself gives, whatever the route: authentication, rate limit, body parsing, outages. */
 const EDGE_REFUSALS: Record<string, Refusal[]> = {
-  body400: [{ code: 'invalid_request', message: 'the request body is not valid JSON' }],
+  body400: [{ code: 'invalid_request', message: 'request body is not valid JSON: syntax error at byte 17' }],
   apiKey401: [
     { code: 'unauthenticated', message: 'missing Authorization: Bearer <API key>' },
     { code: 'unauthenticated', message: 'the API key is unknown or revoked' },

@@ -22,14 +22,14 @@ export function ResourceAction(action: string, answer: Type<unknown>, scope?: Sc
   return applyDecorators(...decorators.reverse());
 }
 
-/** `GET :id`: one resource of the caller's org, 404 not_found when it has none by that id. */
-export function ResourceRead(answer: Type<unknown>, example?: unknown) {
+/** `GET :id`: one resource of the caller's org, 404 not_found (`<what> not found`) when it has none by that id. */
+export function ResourceRead(answer: Type<unknown>, example?: unknown, what = 'resource') {
   // Reversed for the same reason as above.
   return applyDecorators(
     ...[
       Get(':id'),
       ApiResponse({ status: 200, type: answer, description: 'The resource.', ...withExample(example) }),
-      ApiErrors({ 404: 'not_found: no such resource in your org' }),
+      ApiErrors({ 404: { code: 'not_found', message: `${what} not found` } }),
     ].reverse(),
   );
 }

@@ -38,7 +38,7 @@ export class AuthenticateApiKeyUseCase {
   ) {}
 
   async execute(bearer: string): Promise<Authenticated> {
-    if (!isAcceptableKey(bearer)) throw unauthenticated('the API key is malformed');
+    if (!isAcceptableKey(bearer)) throw unauthenticated('the API key is malformed: send the key as issued (igw_…, 32 to 256 characters, no spaces)');
     const hash = hashApiKey(bearer);
     const now = this.clock.now().getTime();
     const epoch = await this.epoch.current().catch(() => undefined);

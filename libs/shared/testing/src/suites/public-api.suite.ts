@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DRAFT_CRM_LOOKUP } from '@igw/contracts/testing';
+import { REPO_ROOT } from '../e2e/app-process';
 import { client, type Client } from '../e2e/http-client';
 import { cardBody } from '../e2e/mandate-fixtures';
 import type { TestSystem } from '../e2e/system';
@@ -82,6 +85,17 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         const docs = await fetch(`${sys.url}/docs`);
         expect(docs.status).toBe(200);
         expect(await docs.text()).toMatch(/swagger/i);
+      });
+
+      it('serves, in this mode, every operation and schema exactly as checked in (libs/sdk/openapi.json)', async () => {
+        const served = (await client(sys.url).get('/v1/openapi.json')).body;
+        const checkedIn = JSON.parse(readFileSync(join(REPO_ROOT, 'libs/sdk/openapi.json'), 'utf8'));
+        const operations = (doc: { paths: Record<string, Record<string, { operationId: string }>> }) =>
+          Object.fromEntries(Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method} ${path}`, op])));
+        expect(operations(served)).toEqual(operations(checkedIn));
+        expect(served.components.schemas).toEqual(checkedIn.components.schemas);
+        expect(served.tags).toEqual(checkedIn.tags);
+        expect(served.info).toEqual(checkedIn.info);
       });
 
       it('unknown routes are a 404 not_found', async () => {
