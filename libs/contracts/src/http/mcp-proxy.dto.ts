@@ -52,12 +52,52 @@ export class McpProxyCallDto {
   audience!: string;
 }
 
-/** A decision (spec: `decision` with `kind` plus kind-specific fields, DESIGN 6.9). */
+/**
+ * A decision (spec: `decision` with `kind` plus kind-specific fields, DESIGN 6.9). Each kind
+ * carries only its own fields; the others are absent.
+ */
 export class DecisionDto {
   @ApiProperty({ enum: DECISION_KINDS }) kind!: DecisionKind;
   @ApiProperty() decision_id!: string;
   @ApiPropertyOptional({ description: 'The card rule that decided, when one did.' }) rule_id?: string;
-  [field: string]: unknown;
+  @ApiPropertyOptional({
+    description:
+      '`approval`: the approval request opened (decide it in /v1/approvals). `allow`: the approval this call spent, when an approved request let it through.',
+  })
+  approval_request_id?: string;
+  @ApiPropertyOptional({ description: '`defer`: the entry of the review queue (/v1/mcp-proxy/reviews).' }) review_id?: string;
+  @ApiPropertyOptional({
+    description:
+      '`deny`: confused_deputy, forbidden_operation, scope_outside_intent, scope_invalid, rule_error, or the reason a card rule names (rule_denied when it names none).',
+  })
+  reason?: string;
+  @ApiPropertyOptional({ description: '`deny`, `negotiate`, `deny_with_reroute`: what went wrong, for a person.' }) message?: string;
+  @ApiPropertyOptional({ description: '`step_up`: the authentication context class (`acr`) the mandate must reach.' }) required_acr?: string;
+  @ApiPropertyOptional({ description: '`deny_with_reroute`: the intent card to dispense a mandate against instead.' }) reroute_card_id?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: '`allow_with_log_extra`: fields logged with the decision.' })
+  log_fields?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      '`allow_with_redact`: fields to keep from the tool: `arguments.<path>` dropped from the arguments, `result.<path>` masked in the result, a bare path both.',
+  })
+  redact_fields?: string[];
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: '`allow_with_downgrade`: the narrower action to run instead.' })
+  downgraded_action?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: "`negotiate`: the same action brought into the mandate's scope (operation and/or target_resource replaced); send it as a new call.",
+  })
+  suggested_action?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: '`substitute`: the action to run instead of the one asked.' })
+  replacement_action?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: '`allow_with_shadow`: the blocking decision shadow mode let through (`kind` and its fields, no decision_id).',
+  })
+  shadow_decision?: Record<string, unknown>;
 }
 
 export class McpProxyMandateRefDto {
@@ -101,7 +141,7 @@ export class DecisionRecordDto {
   @ApiProperty() audience!: string;
   @ApiProperty() surface!: string;
   @ApiProperty() operation!: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) target_resource!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'null: the action named no target resource.' }) target_resource!: string | null;
   @ApiProperty({ description: 'sha256 of the canonical JSON of action.arguments (the arguments themselves are not stored).' }) arguments_sha256!: string;
   @ApiProperty() requested_by_key_id!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
@@ -111,9 +151,9 @@ export class DecisionRecordDto {
 export class ReviewDto extends DecisionRecordDto {
   @ApiProperty() review_id!: string;
   @ApiProperty({ enum: REVIEW_STATUSES }) status!: ReviewStatusDto;
-  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) reviewed_at!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) reviewed_by_key_id!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) note!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'null while pending.' }) reviewed_at!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The API key that resolved it; null while pending.' }) reviewed_by_key_id!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The resolver's note, if any." }) note!: string | null;
 }
 
 export class ReviewListDto extends PageOf(ReviewDto) {}
