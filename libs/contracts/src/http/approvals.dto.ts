@@ -17,10 +17,14 @@ export class ApprovalDto {
   @ApiPropertyOptional({ nullable: true, type: String }) tool_name!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) operation!: string | null;
   @ApiProperty() summary!: string;
-  @ApiProperty() requested_by_key_id!: string;
+  @ApiProperty({ description: 'The API key whose call caused the request; it cannot decide it (403 self_approval).' }) requested_by_key_id!: string;
   @ApiPropertyOptional({ nullable: true, type: String }) user_id!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ format: 'date-time' }) expires_at!: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Until then a pending request can be decided; an approved one lets the same call through once until then.',
+  })
+  expires_at!: string;
   @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) decided_at!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) decided_by_key_id!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) reason!: string | null;

@@ -1,17 +1,32 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '@igw/kernel';
+import { Topics } from '../events/topics';
 import { PageOf } from './common.dto';
+
+/** The public event types a webhook can subscribe to (the topics with a `webhookType`). */
+const WEBHOOK_EVENT_TYPES: readonly string[] = Object.values(Topics).flatMap((t) => (typeof t.webhookType === 'string' ? [t.webhookType] : []));
 
 /** Body of POST /v1/webhooks (DESIGN 6.11). */
 export class CreateWebhookDto {
-  @ApiProperty({ example: 'https://hooks.example.com/intent-gateway' })
+  @ApiProperty({
+    example: 'https://hooks.example.com/intent-gateway',
+    maxLength: 2048,
+    description: 'An absolute http(s) URL without credentials whose host resolves to public addresses only.',
+  })
   @IsString({ message: 'url must be a string' })
   @IsNotEmpty({ message: 'url is required' })
   @MaxLength(2048)
   url!: string;
 
-  @ApiProperty({ type: [String], example: ['decision.made', 'approval.requested'] })
+  @ApiProperty({
+    isArray: true,
+    enum: WEBHOOK_EVENT_TYPES,
+    minItems: 1,
+    maxItems: 32,
+    example: ['decision.made', 'approval.requested'],
+    description: 'The event types to deliver; a type named twice is kept once.',
+  })
   @IsArray({ message: 'events must be a list of event types' })
   @ArrayMinSize(1, { message: 'events must name at least one event type' })
   @ArrayMaxSize(32)
@@ -37,7 +52,11 @@ export class WebhookDto {
 
 /** POST /v1/webhooks answer: the signing secret is shown this once. */
 export class CreatedWebhookDto extends WebhookDto {
-  @ApiProperty({ example: 'whsec_…', description: 'Standard Webhooks signing secret; shown once.' }) secret!: string;
+  @ApiProperty({
+    example: 'whsec_ZXhhbXBsZS1zZWNyZXQtbm90LXJlYWwh',
+    description: 'The Standard Webhooks signing secret (`whsec_` + base64 of 24 random bytes); shown this once, stored sealed.',
+  })
+  secret!: string;
 }
 
 export class WebhookListDto extends PageOf(WebhookDto) {}
@@ -45,7 +64,8 @@ export class WebhookListDto extends PageOf(WebhookDto) {}
 /** POST /v1/webhooks/{id}/rotate-secret answer. */
 export class RotatedWebhookSecretDto {
   @ApiProperty() id!: string;
-  @ApiProperty({ description: 'The new signing secret; shown once.' }) secret!: string;
+  @ApiProperty({ example: 'whsec_cm90YXRlZC1zZWNyZXQtbm90LXJlYWwh', description: 'The new signing secret (`whsec_` + base64 of 24 random bytes); shown once.' })
+  secret!: string;
   @ApiProperty({ format: 'date-time', description: 'Until then the previous secret signs too.' }) previous_secret_expires_at!: string;
 }
 

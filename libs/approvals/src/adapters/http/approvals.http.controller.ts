@@ -1,12 +1,39 @@
-import { Body, Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto } from '@igw/contracts';
-import { ApiErrors, ApiPagedList, CurrentCaller, ResourceAction, ResourceRead } from '@igw/http';
+import { applyDecorators, Body, Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto, ErrorDto } from '@igw/contracts';
+import { ApiErrors, ApiOp, ApiStatusPage, CurrentCaller, ResourceAction } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
 import { DenyApprovalUseCase } from '../../application/use-cases/deny-approval.use-case';
 import { GetApprovalUseCase } from '../../application/use-cases/get-approval.use-case';
 import { ListApprovalsUseCase, type ApprovalPage } from '../../application/use-cases/list-approvals.use-case';
+import {
+  APPROVAL_LIST_EXAMPLE,
+  APPROVED_APPROVAL_EXAMPLE,
+  DECIDED_APPROVAL_409_EXAMPLES,
+  DENIED_APPROVAL_EXAMPLE,
+  DENY_APPROVAL_400_EXAMPLES,
+  DENY_APPROVAL_EXAMPLES,
+  PENDING_APPROVAL_EXAMPLE,
+} from './approvals.examples';
+
+/** What approving and denying both refuse, beyond the edge's answers. */
+const DecisionRefusals = () =>
+  applyDecorators(
+    ApiErrors({
+      403: [
+        { code: 'insufficient_scope', message: 'this operation needs an API key with scope policy_write or admin' },
+        { code: 'self_approval', message: 'the API key whose call caused this approval request cannot decide it' },
+      ],
+      404: 'not_found: approval request not found',
+    }),
+    ApiResponse({
+      status: 409,
+      type: ErrorDto,
+      description: '`invalid_transition`: the request is no longer pending (approved, denied or expired)',
+      examples: DECIDED_APPROVAL_409_EXAMPLES,
+    }),
+  );
 
 /** Approval requests (DESIGN 6.10): anyone in the org may read them; policy_write decides. */
 @ApiTags('approvals')
@@ -20,9 +47,13 @@ export class ApprovalsHttpController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: "List the org's approval requests, newest first. A pending request past expires_at is listed as expired." })
-  @ApiQuery({ name: 'status', required: false, enum: APPROVAL_STATUSES })
-  @ApiPagedList(ApprovalListDto, 50)
+  @ApiOp({
+    id: 'listApprovals',
+    summary: "List the org's approval requests, newest first.",
+    description:
+      'Requests are queued by `POST /v1/intent/evaluate` (an intention with approval_required) and by the MCP proxy (an intent card rule asking for approval); while one is pending, the same call retried points at it again rather than queuing another. A pending request past `expires_at` is listed, and filtered, as `expired`. Keyset-paged: pass `next_cursor` as `cursor` until it is null. Any key of the org may read.',
+  })
+  @ApiStatusPage(APPROVAL_STATUSES, ApprovalListDto, APPROVAL_LIST_EXAMPLE)
   list(
     @CurrentCaller() caller: Caller,
     @Query('status') status?: string,
@@ -32,27 +63,46 @@ export class ApprovalsHttpController {
     return this.listApprovals.execute(caller, { status, limit, cursor });
   }
 
-  @ResourceRead(ApprovalDto)
-  @ApiOperation({ summary: 'One approval request.' })
+  @Get(':id')
+  @ApiOp({
+    id: 'getApproval',
+    summary: 'One approval request.',
+    description:
+      "Its status as of now: a pending request past `expires_at` reads as `expired`. Another org's id is a 404, as an unknown one is. Any key of the org may read.",
+  })
+  @ApiResponse({ status: 200, type: ApprovalDto, description: 'The request.', example: PENDING_APPROVAL_EXAMPLE })
+  @ApiErrors({ 404: 'not_found: approval request not found' })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
     return this.getApproval.execute(caller, id);
   }
 
-  @ResourceAction('approve', ApprovalDto, 'policy_write')
-  @ApiOperation({ summary: 'pending → approved: the same call is then let through once. No body.' })
-  @ApiErrors({
-    403: 'insufficient_scope, self_approval (the key whose call caused the request)',
-    404: 'not_found',
-    409: 'invalid_transition (already decided or expired)',
+  @ResourceAction('approve', ApprovalDto, 'policy_write', APPROVED_APPROVAL_EXAMPLE)
+  @ApiOp({
+    id: 'approveApproval',
+    summary: 'Approve: pending → approved.',
+    description:
+      'No body. The key whose call caused the request cannot approve it (403 `self_approval`, whatever the state): a second key of the org must. Once approved, the same call (same tool call, or the same action of the same mandate) retried before `expires_at` is let through once; a different call asks again. Emits `approval.approved`. A decided or expired request is 409 `invalid_transition`, so of concurrent decisions one wins. Needs policy_write.',
   })
+  @DecisionRefusals()
   approve(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
     return this.approveApproval.execute(caller, id);
   }
 
-  @ResourceAction('deny', ApprovalDto, 'policy_write')
-  @ApiOperation({ summary: 'pending → denied, with an optional reason.' })
-  @ApiBody({ type: DenyApprovalDto, required: false })
-  @ApiErrors({ 400: 'invalid_request', 403: 'insufficient_scope, self_approval', 404: 'not_found', 409: 'invalid_transition (already decided or expired)' })
+  @ResourceAction('deny', ApprovalDto, 'policy_write', DENIED_APPROVAL_EXAMPLE)
+  @ApiOp({
+    id: 'denyApproval',
+    summary: 'Deny: pending → denied, with an optional reason.',
+    description:
+      'The body is optional; `reason` is kept on the request and sent in `approval.denied`. The call stays refused: retried, it queues a new request. Same rules as approving: the key whose call caused the request cannot deny it (403 `self_approval`), and a decided or expired request is 409 `invalid_transition`. Needs policy_write.',
+  })
+  @ApiBody({ type: DenyApprovalDto, required: false, examples: DENY_APPROVAL_EXAMPLES })
+  @ApiResponse({
+    status: 400,
+    type: ErrorDto,
+    description: '`invalid_request`: the body is not JSON, names a field other than `reason`, or `reason` is longer than 1000 characters',
+    examples: DENY_APPROVAL_400_EXAMPLES,
+  })
+  @DecisionRefusals()
   deny(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body?: DenyApprovalDto): Promise<ApprovalDto> {
     return this.denyApproval.execute(caller, id, body);
   }
