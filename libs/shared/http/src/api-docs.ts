@@ -103,7 +103,14 @@ const DEFAULT_MESSAGES: Record<string, string> = {
 export function errorResponse(status: number, list: readonly Refusal[]) {
   const description = list.map((r) => `\`${r.code}\`: ${r.message}`).join('; ');
   if (list.length === 1) return ApiResponse({ status, type: ErrorDto, description, example: { code: list[0]?.code, message: list[0]?.message } });
-  const examples = Object.fromEntries(list.map((r) => [r.code, { summary: r.code, value: { code: r.code, message: r.message } }]));
+  // Keyed by code; refusals sharing a code (several `invalid_request`) are numbered, so none is lost.
+  const seen = new Map<string, number>();
+  const key = (code: string) => {
+    const n = (seen.get(code) ?? 0) + 1;
+    seen.set(code, n);
+    return n === 1 ? code : `${code}_${n}`;
+  };
+  const examples = Object.fromEntries(list.map((r) => [key(r.code), { summary: r.message, value: { code: r.code, message: r.message } }]));
   return ApiResponse({ status, type: ErrorDto, description, examples });
 }
 
