@@ -63,13 +63,34 @@ export class EvaluateIntentRequestDto {
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() shadow_mode?: boolean;
 }
 
+/** A consulted classification layer that gave no usable answer (the cascade fell back to the previous one). */
+export class ClassificationLayerErrorDto {
+  @ApiProperty({ enum: ['embedding', 'llm'] }) layer!: 'embedding' | 'llm';
+  @ApiProperty({
+    enum: ['timeout', 'http_error', 'network_error', 'malformed_response', 'invalid_answer', 'error'],
+    description: '`invalid_answer`: the llm answered no offered label, or not the required JSON.',
+  })
+  reason!: string;
+  @ApiPropertyOptional({ type: 'integer', description: 'HTTP status of the endpoint, with `http_error`.' }) status?: number;
+}
+
 /** Spec: classification evidence. `supporting_evidence` items are opaque to clients. */
 export class ClassificationEvidenceDto {
-  @ApiProperty({ enum: ['lexical', 'embedding', 'llm'] }) classification_method!: string;
-  @ApiProperty({ type: [String], example: ['lexical'] }) evaluation_layers_consulted!: string[];
+  @ApiProperty({ enum: ['lexical', 'embedding', 'llm'], description: 'The layer whose decision stands.' }) classification_method!: string;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', enum: ['lexical', 'embedding', 'llm'] },
+    example: ['lexical'],
+    description: 'Every layer that ran, in order.',
+  })
+  evaluation_layers_consulted!: string[];
   @ApiProperty({ minimum: 0, maximum: 1 }) confidence!: number;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) supporting_evidence!: unknown[];
-  @ApiProperty({ example: 1 }) schema_version!: number;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'The top candidates of the last layer that ranked them.' })
+  supporting_evidence!: unknown[];
+  @ApiPropertyOptional({ type: [ClassificationLayerErrorDto], description: 'Consulted layers that gave no usable answer; absent when none failed.' })
+  layer_errors?: ClassificationLayerErrorDto[];
+  @ApiPropertyOptional({ description: "The llm's one-line reason (model output, truncated); only when the llm decided." }) llm_reason?: string;
+  @ApiProperty({ enum: [1] }) schema_version!: number;
 }
 
 /** Answer of POST /v1/intent/evaluate (spec: evaluation response). */
@@ -87,7 +108,8 @@ export class EvaluateIntentResponseDto {
   @ApiProperty({ example: 'int_0190…@3', description: '`<intention id>@<version>`, or `ambient`.' }) policy_id!: string;
   @ApiProperty({ type: ClassificationEvidenceDto }) classification_evidence!: ClassificationEvidenceDto;
   @ApiProperty({
-    enum: ['ambient', 'data_element_refused', 'approval_required'],
+    // null listed too: in OpenAPI 3.0 an enum restricts a nullable value as well.
+    enum: ['ambient', 'data_element_refused', 'approval_required', null] as unknown as string[],
     nullable: true,
     type: String,
     description: 'Why policy does not simply allow the call (also under shadow mode); null when it does.',

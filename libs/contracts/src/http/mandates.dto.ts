@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ErrorDto } from './common.dto';
 import { ScopeDto } from './intent-cards.dto';
 
 import { BROKER_KINDS, MANDATE_STATUSES, type BrokerKind, type MandateStatus } from '@igw/kernel';
@@ -102,8 +103,26 @@ export class DispensedMandateDto {
   @ApiProperty({ description: 'The signed mandate (RS256 JWT, typ mandate+jwt).' }) credential!: string;
   @ApiProperty() cred_id!: string;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
-  @ApiProperty({ description: 'Effective TTL after clamping.' }) ttl_seconds!: number;
+  @ApiProperty({ type: 'integer', description: 'Effective TTL after clamping.' }) ttl_seconds!: number;
   @ApiPropertyOptional({ type: BrokerDispenseResultDto }) broker_dispense?: BrokerDispenseResultDto;
+}
+
+/** Answer of POST /v1/mandate/refresh: the new credential, and how many times the mandate has been refreshed. */
+export class RefreshedMandateDto extends DispensedMandateDto {
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Refreshes of this mandate so far, this one included.' }) refresh_count!: number;
+}
+
+/**
+ * A 403 about a mandate's scope: `mandate_violation` on dispense (the request goes beyond the
+ * intent card), `scope_outside_intent` on refresh (the card no longer allows the mandate).
+ */
+export class MandateViolationErrorDto extends ErrorDto {
+  @ApiPropertyOptional({
+    type: MandateScopeDto,
+    description:
+      'The largest part of the requested scope the card allows (lists may be empty). Always given with `mandate_violation`; with `scope_outside_intent` when the scope, not the audience, left the card.',
+  })
+  suggested_scope?: MandateScopeDto;
 }
 
 export class RefreshMandateDto {
@@ -121,12 +140,22 @@ export class RevokeMandateDto {
   @ApiPropertyOptional({ maxLength: 1000 }) @IsOptional() @IsString() @MaxLength(1000) reason?: string;
 }
 
+export class BrokerRevocationDto {
+  @ApiProperty({ enum: BROKER_KINDS }) kind!: BrokerKind;
+  @ApiProperty({
+    enum: ['revoked', 'already_invalid', 'not_revocable', 'failed'],
+    description:
+      '`revoked`: the broker confirmed; `already_invalid`: the broker no longer knows the credential; `not_revocable`: it cannot be revoked and expires on its own; `failed`: the broker could not be reached, call revoke again.',
+  })
+  result!: string;
+}
+
 export class RevokedMandateDto {
   @ApiProperty() cred_id!: string;
   @ApiProperty({ enum: ['revoked'] }) status!: 'revoked';
   @ApiProperty({ format: 'date-time' }) revoked_at!: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: '{kind, result} of the broker revocation, when the mandate had one.' })
-  broker_revocation?: { kind: BrokerKind; result: string };
+  @ApiPropertyOptional({ type: BrokerRevocationDto, description: 'The broker revocation, when the mandate had a broker credential.' })
+  broker_revocation?: BrokerRevocationDto;
 }
 
 /** GET /v1/mandate/{cred_id}: everything about a mandate except the credential itself. */
@@ -141,7 +170,7 @@ export class MandateViewDto {
   @ApiProperty({ format: 'date-time' }) issued_at!: string;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) revoked_at!: string | null;
-  @ApiProperty() refresh_count!: number;
+  @ApiProperty({ type: 'integer' }) refresh_count!: number;
   @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'Broker kind and non-secret details; null when none.' })
   broker!: Record<string, unknown> | null;
   @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) classification_evidence!: Record<string, unknown> | null;
