@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { SCOPES, type Scope } from '@igw/kernel';
@@ -19,7 +19,7 @@ export class ApiKeyDto {
   @ApiProperty({ enum: SCOPES }) scope!: Scope;
   @ApiProperty({ description: 'First characters of the key, to recognise it.' }) prefix!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) revoked_at!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When it was revoked; null while it is valid.' }) revoked_at!: string | null;
 }
 
 export class CreatedApiKeyDto extends ApiKeyDto {
@@ -31,13 +31,19 @@ export class ApiKeyListDto {
 }
 
 export class RateLimitDto {
-  @ApiProperty({ minimum: 1, maximum: 100000 })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100000, description: 'Sustained requests per second, per API key.' })
   @IsInt()
   @Min(1)
   @Max(100000)
   requests_per_second!: number;
 
-  @ApiProperty({ minimum: 1, maximum: 200000 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: 200000,
+    description:
+      'The most requests a key may make in one second: the `burst − requests_per_second` above the sustained rate come from a pool that refills every 10 s. At least requests_per_second.',
+  })
   @IsInt()
   @Min(1)
   @Max(200000)
@@ -56,7 +62,11 @@ export class CreateOrgDto {
 }
 
 export class UpdateOrgDto {
-  @ApiPropertyOptional({ type: RateLimitDto, nullable: true, description: 'null restores the default.' })
+  // OpenAPI 3.0 has no nullable $ref: a null is the second alternative (so the document accepts the null the API takes).
+  @ApiPropertyOptional({
+    oneOf: [{ $ref: getSchemaPath(RateLimitDto) }, { type: 'object', nullable: true, enum: [null] }],
+    description: 'The per-key rate limit to set; null restores the deployment default.',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => RateLimitDto)
@@ -79,8 +89,18 @@ export class HealthDto {
   @ApiProperty({ enum: ['ok', 'degraded'] }) status!: 'ok' | 'degraded';
   @ApiProperty() version!: string;
   @ApiProperty({ enum: ['embedded', 'distributed'] }) mode!: string;
-  @ApiProperty({ example: { database: 'ok', events: 'ok', cache: 'ok', read_models: 'ok', records: 'warn' }, description: '`ok`, `down` (503) or `warn`.' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: ['ok', 'down', 'warn'] },
+    example: { database: 'ok', events: 'ok', cache: 'ok', read_models: 'ok', records: 'warn' },
+    description: 'Each dependency by name: `ok`, `down` (503) or `warn`.',
+  })
   checks!: Record<string, 'ok' | 'down' | 'warn'>;
-  @ApiProperty({ required: false, example: { records: { set_aside: 1, set_aside_by_schema: { decision_proxy: 1 }, oldest_unpublished_event_s: 0 } } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: true },
+    example: { records: { set_aside: 1, set_aside_by_schema: { decision_proxy: 1 }, oldest_unpublished_event_s: 0 } },
+    description: 'The numbers behind a check, by check name (the records check always gives them).',
+  })
   details?: Record<string, Record<string, unknown>>;
 }

@@ -113,10 +113,10 @@ export class IntentCardDto {
   @ApiProperty() description!: string;
   @ApiProperty({ type: ScopeDto }) allowed_scope!: { operations: string[]; resources: string[]; forbidden_operations: string[] };
   @ApiProperty({ type: [String] }) audiences!: string[];
-  @ApiProperty() max_ttl_seconds!: number;
+  @ApiProperty({ type: 'integer', description: 'The longest a mandate for this card may live.' }) max_ttl_seconds!: number;
   @ApiProperty() shadow!: boolean;
   @ApiProperty({ type: [CardRuleDto] }) rules!: CardRule[];
-  @ApiProperty() version!: number;
+  @ApiProperty({ type: 'integer', description: '1 when installed, + 1 on every replacement.' }) version!: number;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }

@@ -1,12 +1,38 @@
-import { Body, Controller, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateOrgDto, CreatedOrgDto, ErrorDto, OrgDto, UpdateOrgDto } from '@igw/contracts';
-import { Public, type RequestLike } from '@igw/http';
+import { ApiErrors, ApiJsonBody, ApiOp, Public, type RequestLike } from '@igw/http';
 import { invalidRequest } from '@igw/kernel';
 import { CreateOrgUseCase } from '../../application/use-cases/create-org.use-case';
 import { UpdateOrgUseCase } from '../../application/use-cases/update-org.use-case';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../../application/ports/gateway-settings';
+import { CREATE_ORG_EXAMPLES, CREATED_ORG_EXAMPLE, UPDATE_ORG_EXAMPLES, UPDATED_ORG_EXAMPLE } from './api-gateway.examples';
 import { assertPlatformAdmin } from './platform-admin';
+
+const BURST_BELOW_RATE = {
+  code: 'invalid_request',
+  message: 'rate_limit.burst must be at least rate_limit.requests_per_second',
+  details: [{ path: 'rate_limit.burst', message: 'must be at least requests_per_second' }],
+};
+const NOT_JSON = { code: 'invalid_request', message: 'the request body is not valid JSON' };
+
+/** What assertPlatformAdmin answers: 401 without the platform admin key or with another, 403 when the deployment has none. */
+const PlatformAdminRefusals = () =>
+  applyDecorators(
+    ApiResponse({
+      status: 401,
+      type: ErrorDto,
+      description: '`unauthenticated`: no bearer token, or one that is not the platform admin key.',
+      examples: {
+        missing: { summary: 'No Authorization header', value: { code: 'unauthenticated', message: 'missing Authorization: Bearer <PLATFORM_ADMIN_KEY>' } },
+        wrong: {
+          summary: 'Another key (an org API key is refused too)',
+          value: { code: 'unauthenticated', message: 'this operation needs the platform admin key' },
+        },
+      },
+    }),
+    ApiErrors({ 403: { code: 'insufficient_scope', message: 'org management is disabled: PLATFORM_ADMIN_KEY is not configured' } }),
+  );
 
 @ApiTags('orgs')
 @Controller('v1/orgs')
@@ -19,9 +45,31 @@ export class OrgsHttpController {
 
   @Public()
   @Post()
-  @ApiOperation({ summary: 'Create an org and its first admin key (PLATFORM_ADMIN_KEY).' })
-  @ApiResponse({ status: 201, type: CreatedOrgDto })
-  @ApiResponse({ status: 401, type: ErrorDto })
+  @ApiOp({
+    id: 'createOrg',
+    summary: 'Create an org and its first admin key.',
+    description:
+      "For the platform operator: authenticate with the deployment's PLATFORM_ADMIN_KEY, not an org API key. The answer holds the new org and an `admin` API key of it; the key's secret (`api_key.key`) is in this answer only, so store it now. " +
+      "Without `rate_limit` the org's keys get the deployment default, which `org.rate_limit` shows. Not idempotent: each call creates another org, names need not be unique. " +
+      'No org API key rate limit applies to this route. 403 when the deployment has no PLATFORM_ADMIN_KEY: org management is then disabled.',
+    auth: 'platform-admin',
+  })
+  @ApiJsonBody(CreateOrgDto, CREATE_ORG_EXAMPLES)
+  @ApiResponse({ status: 201, type: CreatedOrgDto, description: 'The new org and its admin key, with the secret shown once.', example: CREATED_ORG_EXAMPLE })
+  @ApiResponse({
+    status: 400,
+    type: ErrorDto,
+    description: '`invalid_request`: `details` names each offending field.',
+    examples: {
+      burst: { summary: 'A burst below the sustained rate', value: BURST_BELOW_RATE },
+      field: {
+        summary: 'A field missing or out of range',
+        value: { code: 'invalid_request', message: 'name is required', details: [{ path: 'name', message: 'name is required' }] },
+      },
+      json: { summary: 'A body that is not JSON', value: NOT_JSON },
+    },
+  })
+  @PlatformAdminRefusals()
   async create(@Req() req: RequestLike, @Body() body: CreateOrgDto): Promise<CreatedOrgDto> {
     assertPlatformAdmin(req, this.settings.platformAdminKey);
     if (body.rate_limit && body.rate_limit.burst < body.rate_limit.requests_per_second) {
@@ -38,8 +86,35 @@ export class OrgsHttpController {
   @Public()
   @Patch(':id')
   @HttpCode(200)
-  @ApiOperation({ summary: "Change an org's per-key rate limit (PLATFORM_ADMIN_KEY); null restores the default." })
-  @ApiResponse({ status: 200, type: OrgDto })
+  @ApiOp({
+    id: 'updateOrg',
+    summary: "Set or reset an org's per-key rate limit.",
+    description:
+      'For the platform operator (PLATFORM_ADMIN_KEY). `rate_limit` is required: an object sets the limit every API key of the org gets, `null` restores the deployment default (the answer then shows the default). ' +
+      'Every replica applies it from the next request on. Idempotent: sending the same limit again changes nothing. 403 when the deployment has no PLATFORM_ADMIN_KEY.',
+    auth: 'platform-admin',
+  })
+  @ApiJsonBody(UpdateOrgDto, UPDATE_ORG_EXAMPLES)
+  @ApiResponse({ status: 200, type: OrgDto, description: 'The org with the rate limit its keys now get.', example: UPDATED_ORG_EXAMPLE })
+  @ApiResponse({
+    status: 400,
+    type: ErrorDto,
+    description: '`invalid_request`: `rate_limit` missing, or a limit out of range; `details` names each offending field.',
+    examples: {
+      missing: {
+        summary: 'No rate_limit',
+        value: {
+          code: 'invalid_request',
+          message: 'rate_limit is required',
+          details: [{ path: 'rate_limit', message: 'rate_limit is required (null restores the default)' }],
+        },
+      },
+      burst: { summary: 'A burst below the sustained rate', value: BURST_BELOW_RATE },
+      json: { summary: 'A body that is not JSON', value: NOT_JSON },
+    },
+  })
+  @PlatformAdminRefusals()
+  @ApiErrors({ 404: 'not_found: org not found' })
   async update(@Req() req: RequestLike, @Param('id') id: string, @Body() body: UpdateOrgDto): Promise<OrgDto> {
     assertPlatformAdmin(req, this.settings.platformAdminKey);
     if (body.rate_limit === undefined)
