@@ -13,8 +13,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create an org and its first admin key (PLATFORM_ADMIN_KEY). */
-    post: operations['OrgsHttpController_create'];
+    /**
+     * Create an org and its first admin key.
+     * @description For the platform operator: authenticate with the deployment's PLATFORM_ADMIN_KEY, not an org API key. The answer holds the new org and an `admin` API key of it; the key's secret (`api_key.key`) is in this answer only, so store it now. Without `rate_limit` the org's keys get the deployment default, which `org.rate_limit` shows. Not idempotent: each call creates another org, names need not be unique. No org API key rate limit applies to this route. 403 when the deployment has no PLATFORM_ADMIN_KEY: org management is then disabled.
+     */
+    post: operations['createOrg'];
     delete?: never;
     options?: never;
     head?: never;
@@ -34,8 +37,11 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Change an org's per-key rate limit (PLATFORM_ADMIN_KEY); null restores the default. */
-    patch: operations['OrgsHttpController_update'];
+    /**
+     * Set or reset an org's per-key rate limit.
+     * @description For the platform operator (PLATFORM_ADMIN_KEY). `rate_limit` is required: an object sets the limit every API key of the org gets, `null` restores the deployment default (the answer then shows the default). Every replica applies it from the next request on. Idempotent: sending the same limit again changes nothing. 403 when the deployment has no PLATFORM_ADMIN_KEY.
+     */
+    patch: operations['updateOrg'];
     trace?: never;
   };
   '/v1/api-keys': {
@@ -45,11 +51,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the org's API keys (never their secrets). */
-    get: operations['ApiKeysHttpController_list'];
+    /**
+     * List the org's API keys (never their secrets).
+     * @description Every key of your org, revoked ones included (`revoked_at` set), oldest first, in one answer (not paged). Needs admin.
+     */
+    get: operations['listApiKeys'];
     put?: never;
-    /** Create an API key; the secret is in this answer only. */
-    post: operations['ApiKeysHttpController_create'];
+    /**
+     * Create an API key; the secret is in this answer only.
+     * @description A new key of your org with one scope: `read_only` reads, `policy_write` also changes policy and dispenses mandates, `admin` also manages keys and webhooks. Only a hash of the secret is stored: `key` is shown in this answer and never again, `prefix` (its first 12 characters) identifies it later. The key works at once. Not idempotent: each call creates another key, names need not be unique. Needs admin.
+     */
+    post: operations['createApiKey'];
     delete?: never;
     options?: never;
     head?: never;
@@ -66,8 +78,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke an API key; it is refused from its next request on. */
-    delete: operations['ApiKeysHttpController_revoke'];
+    /**
+     * Revoke an API key; it is refused from its next request on.
+     * @description Every replica refuses the key (401) from its next request on. Idempotent: revoking a revoked key answers it unchanged, with its first `revoked_at`. A revoked key cannot be restored; create another. Nothing stops an admin key from revoking itself, or the last admin key of the org. Needs admin.
+     */
+    delete: operations['revokeApiKey'];
     options?: never;
     head?: never;
     patch?: never;
@@ -81,10 +96,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Mode, version and dependency checks (any key).
-     * @description 503 when a dependency is down. A check may also be `warn`: the gateway serves, but an operator should look (records the store refused and set aside, events waiting long to be published); `details` gives the numbers. `status` is `degraded` whenever a check is not `ok`.
+     * Mode, version and the state of every dependency.
+     * @description Any API key may call it (read_only is enough). Each check answers within 1.5 s or counts as `down`. 200 while every dependency answers; a check may still be `warn`: the gateway serves, but an operator should look (records the store refused and set aside, events waiting over 60 s to be published, a replica of a service down); `details` gives the numbers. `status` is `degraded` whenever a check is not `ok`. 503 with the same body when a dependency is `down`. In distributed mode each service (`policy_registry`, `decision_proxy`…) is one check. A 503 `unavailable` error instead of this body means the key could not even be checked (the database is down and the key was not cached).
      */
-    get: operations['HealthHttpController_health'];
+    get: operations['getHealth'];
     put?: never;
     post?: never;
     delete?: never;
@@ -268,14 +283,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the org's intent cards, newest first. */
-    get: operations['IntentCardsHttpController_list'];
+    /**
+     * List the org's intent cards, newest first.
+     * @description Newest installed first (a replaced card keeps its place: the order is by `created_at`). Keyset-paged: pass `next_cursor` as `cursor` until it is null. Any key may read.
+     */
+    get: operations['listIntentCards'];
     put?: never;
     /**
-     * Install an intent card for the caller's org.
-     * @description Without `id` one is generated. Installing an `id` the org already has replaces that card (200, version + 1, created_at kept). Every rule condition must be a boolean CEL expression over `action`, `context` and `mandate`.
+     * Install an intent card, or replace the one with the same id.
+     * @description Without `id` one is generated (`card_…`) and the card is new (201). Installing an `id` your org already has replaces that card whole (200): the new content, `version` + 1, `created_at` kept; omitted optional fields take their defaults again, they are not merged. The card is checked before anything is stored and every problem is named at once in `details`: each rule condition must be a boolean CEL expression over `action`, `context` and `mandate`; rule ids must be unique; each decision kind must carry the fields it needs (`substitute` a `replacement_action`, `step_up` a `required_acr`…); scope patterns may use only `*` and `**` as wildcards. Mandates dispensed and calls decided from the next request on use the new version. Needs policy_write.
      */
-    post: operations['IntentCardsHttpController_install'];
+    post: operations['installIntentCard'];
     delete?: never;
     options?: never;
     head?: never;
@@ -289,12 +307,18 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One intent card. */
-    get: operations['IntentCardsHttpController_get'];
+    /**
+     * One intent card.
+     * @description The card as installed, at its current version. Another org's id is a 404, as an unknown one is. Any key may read.
+     */
+    get: operations['getIntentCard'];
     put?: never;
     post?: never;
-    /** Remove an intent card; mandates for it are refused from then on. */
-    delete: operations['IntentCardsHttpController_remove'];
+    /**
+     * Remove an intent card; mandates for it are refused from then on.
+     * @description From the next request on, dispensing or refreshing a mandate for it is refused (404 `intent_not_found`), and so is every call made with a mandate already dispensed for it. Not idempotent: removing it again is a 404. Installing the same id later makes a new card, at version 1. Needs policy_write.
+     */
+    delete: operations['removeIntentCard'];
     options?: never;
     head?: never;
     patch?: never;
@@ -307,8 +331,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the org's approval requests, newest first. A pending request past expires_at is listed as expired. */
-    get: operations['ApprovalsHttpController_list'];
+    /**
+     * List the org's approval requests, newest first.
+     * @description Requests are queued by `POST /v1/intent/evaluate` (an intention with approval_required) and by the MCP proxy (an intent card rule asking for approval); while one is pending, the same call retried points at it again rather than queuing another. A pending request past `expires_at` is listed, and filtered, as `expired`. Keyset-paged: pass `next_cursor` as `cursor` until it is null. Any key of the org may read.
+     */
+    get: operations['listApprovals'];
     put?: never;
     post?: never;
     delete?: never;
@@ -324,8 +351,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One approval request. */
-    get: operations['ApprovalsHttpController_get'];
+    /**
+     * One approval request.
+     * @description Its status as of now: a pending request past `expires_at` reads as `expired`. Another org's id is a 404, as an unknown one is. Any key of the org may read.
+     */
+    get: operations['getApproval'];
     put?: never;
     post?: never;
     delete?: never;
@@ -343,8 +373,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** pending → approved: the same call is then let through once. No body. */
-    post: operations['ApprovalsHttpController_approve'];
+    /**
+     * Approve: pending → approved.
+     * @description No body. The key whose call caused the request cannot approve it (403 `self_approval`, whatever the state): a second key of the org must. Once approved, the same call (same tool call, or the same action of the same mandate) retried before `expires_at` is let through once; a different call asks again. Emits `approval.approved`. A decided or expired request is 409 `invalid_transition`, so of concurrent decisions one wins. Needs policy_write.
+     */
+    post: operations['approveApproval'];
     delete?: never;
     options?: never;
     head?: never;
@@ -360,8 +393,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** pending → denied, with an optional reason. */
-    post: operations['ApprovalsHttpController_deny'];
+    /**
+     * Deny: pending → denied, with an optional reason.
+     * @description The body is optional; `reason` is kept on the request and sent in `approval.denied`. The call stays refused: retried, it queues a new request. Same rules as approving: the key whose call caused the request cannot deny it (403 `self_approval`), and a decided or expired request is 409 `invalid_transition`. Needs policy_write.
+     */
+    post: operations['denyApproval'];
     delete?: never;
     options?: never;
     head?: never;
@@ -377,8 +413,19 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Evaluate one tool call against the org's active intentions; recorded before the answer. */
-    post: operations['IntentEvaluationHttpController_evaluateCall'];
+    /**
+     * Evaluate one tool call against the org's active intentions.
+     * @description The call is classified against the published intentions (or the ambient cluster when none covers it), its named fields (`arguments.columns|fields|select`) are checked against the intention's data elements, and the outcome is decided:
+     *
+     *     - `allowed`: with a `grant` (valid for the intention's `ttl_minutes`, bound to this tool name and these canonical arguments; check it with `POST /v1/grants/verify`).
+     *     - `denied`: no intention covers the call (`reason: ambient`), or it names fields outside the intention (`reason: data_element_refused`, `refused_fields`).
+     *     - `pending_approval`: the intention requires approval; an approval request is created (`approval_request_id`). Once a person approves it, send the same call again (same user, session, tool and arguments) to get `approved`.
+     *     - `approved`: an approved approval for this very call was used (once), with a `grant`.
+     *     - `shadow_denied`: with `shadow_mode: true`, what would have been `denied` or `pending_approval`; no approval request and no grant, `reason` says why.
+     *
+     *     Every evaluation is recorded (in `GET /v1/intent/history` and as an `intent.evaluated` event) before the answer is sent. Any API key may evaluate. Fails closed: when the current policy cannot be confirmed, the approvals service is unreachable for an intention that requires approval, or the evaluation cannot be recorded, the answer is an error, never an allow.
+     */
+    post: operations['evaluateToolCall'];
     delete?: never;
     options?: never;
     head?: never;
@@ -392,8 +439,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The org's evaluations, newest first. */
-    get: operations['IntentEvaluationHttpController_listHistory'];
+    /**
+     * List the org's evaluations, newest first.
+     * @description Every evaluation `POST /v1/intent/evaluate` recorded, shadow ones included. Keyset-paged: pass `next_cursor` as `cursor` until it is null; new evaluations never shift the pages being walked. `outcome` keeps one outcome; `since` keeps evaluations at or after a time. Each parameter may be given once.
+     */
+    get: operations['listIntentHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -412,10 +462,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Verify a grant for the caller's org (and, given `tool_call`, for that call): `{valid: true, grant}` or `{valid: false, reason}`.
-     * @description A grant carries a `call` claim: the SHA-256 (lowercase hex) of `{"args":<canonical JSON of the arguments, {} when absent>,"tool":<tool name>,"v":1}`. With `tool_call`, a grant issued for another tool name or other arguments answers `{valid: false, reason: "other_call"}`. A token whose segments are not canonical base64url (padding, stray characters) is `malformed`.
+     * Verify a grant for the caller's org (and, given `tool_call`, for that call).
+     * @description Answers `{valid: true, grant}` with what the grant attests, or `{valid: false, reason}`: every way a token can be wrong is a 200, never an error. `other_org`: issued to another org than the caller's; `expired`; `bad_signature`; `malformed`; `wrong_type`: not a grant (a mandate never is one). A grant carries a `call` claim: the SHA-256 (lowercase hex) of `{"args":<canonical JSON of the arguments, {} when absent>,"tool":<tool name>,"v":1}`. With `tool_call`, a grant issued for another tool name or other arguments answers `{valid: false, reason: "other_call"}`. A token whose segments are not canonical base64url (padding, stray characters) is `malformed`. Any API key of the org may verify; nothing is recorded.
      */
-    post: operations['GrantsHttpController_verify'];
+    post: operations['verifyGrant'];
     delete?: never;
     options?: never;
     head?: never;
@@ -431,8 +481,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Mint a mandate (RS256, typ mandate+jwt) for an intent card of the org, optionally through a credential broker. */
-    post: operations['MandatesHttpController_dispense'];
+    /**
+     * Dispense a signed mandate for an intent card of the org.
+     * @description Mints a mandate (RS256 JWT, typ `mandate+jwt`, verifiable with `GET /v1/mandate/jwks`) binding `actor` to the card, a scope and an audience; present it in `X-Service-Mandate` to `POST /v1/mcp-proxy/call`. `requested_scope` must lie inside the card's `allowed_scope` and `audience` be one of its audiences, else 403 `mandate_violation` with `suggested_scope` (the largest part the card allows) and `details` (one per offending item). The granted scope always keeps the card's `forbidden_operations`. `ttl_seconds` (default 300) is clamped to min(3600, the card's `max_ttl_seconds`). With `broker_dispense`, the mandate is exchanged at that credential broker and its token is returned once in `broker_dispense.result`; when the broker fails the mandate is recorded as revoked and never returned (502). Not idempotent: each call mints a new `cred_id`. Needs policy_write.
+     */
+    post: operations['dispenseMandate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -448,8 +501,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A new credential with the same cred_id and a later exp (TTL clamp, 24 h lifetime cap, one refresh per 10 s). */
-    post: operations['MandatesHttpController_refresh'];
+    /**
+     * Refresh a mandate: a new credential with the same cred_id and a later expiry.
+     * @description The mandate is checked against its intent card as the card is now: a scope or audience the card no longer allows is 403 `scope_outside_intent`, and the card's current `forbidden_operations` are added. The new expiry is now + `ttl_seconds` (default 300, clamped to min(3600, the card's `max_ttl_seconds`)), never more than 24 h after the first issue and never earlier than the current expiry; the previous credential stays valid until its own expiry. At most one refresh per mandate every 10 s (429 `cooldown` with Retry-After). A revoked or expired mandate cannot be refreshed: dispense a new one. Needs policy_write.
+     */
+    post: operations['refreshMandate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -465,8 +521,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Revoke a mandate (idempotent) and the credential its broker minted. */
-    post: operations['MandatesHttpController_revoke'];
+    /**
+     * Revoke a mandate, and the credential its broker minted.
+     * @description The revocation is committed, and known to every verifier, before the answer: the decision proxy refuses the mandate from then on. An expired mandate can be revoked too (its broker token may outlive it). Idempotent: revoking again answers the same `revoked_at`. When the mandate had a broker credential, `broker_revocation` says what the broker did; `failed` means it could not be reached, and each later revoke call tries again. Needs policy_write.
+     */
+    post: operations['revokeMandate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -480,8 +539,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Public keys that verify mandates (no authentication). Cache-Control: public, max-age=60; ETag. */
-    get: operations['MandatesHttpController_jwks'];
+    /**
+     * The public keys that verify mandates (no authentication).
+     * @description A JWK Set of the RS256 keys whose mandates may still be presented: a key is published before it signs and stays published until the last mandate it signed has expired; pick the key by the mandate's `kid`. Cache-Control: public, max-age=60, with an ETag: send it back in If-None-Match to get 304 when nothing changed.
+     */
+    get: operations['getMandateJwks'];
     put?: never;
     post?: never;
     delete?: never;
@@ -497,8 +559,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Inspect a mandate of the org (never the credential itself). */
-    get: operations['MandatesHttpController_inspect'];
+    /**
+     * Inspect a mandate of the org (never the credential itself).
+     * @description `status` is as of now: `revoked` wins over `expired`. `broker` describes the broker credential without its secret. Another org's cred_id is a 404, as an unknown one is. Any API key may read.
+     */
+    get: operations['inspectMandate'];
     put?: never;
     post?: never;
     delete?: never;
@@ -516,8 +581,15 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Run the decision engine on a mandate and an action; the status follows the decision kind. */
-    post: operations['McpProxyHttpController_call'];
+    /**
+     * Decide a tool call made with a mandate; the status follows the decision kind.
+     * @description Checks the mandate in `X-Service-Mandate` (signature, expiry, revocation, `aud` equal to `audience`, the org of the API key), finds its intent card, then decides: confused deputy (the `context.actor` / `on_behalf_of` and `prompt_id` must be the mandate's), scope (the mandate's scope within the card's current one), the card's rules in order (first match wins), shadow mode, else `allow`.
+     *
+     *     This route decides and records; it forwards nothing. The caller acts on the answer: 200 `allow*` runs the action (as `redact_fields` / `downgraded_action` say), 202 `defer` runs it and queues it in the review queue, `negotiate` / `substitute` name another action, 428 `approval` opens an approval request (once it is approved, the identical call answers `allow` and spends it) and `step_up` needs a mandate with a stronger `acr`, 403 `deny*` refuses. To have allowed calls forwarded, call tools through `{base}/mcp/{name}` (an MCP server registered in /v1/mcp-servers).
+     *
+     *     Every decision is durable before the answer (GET /v1/mcp-proxy/decisions/{decision_id}); the arguments are kept only as their sha256. A rule that cannot be evaluated denies (`rule_error`), and anything that cannot be made sure of (issuer keys, version board, store) is a 503, never an allow. Any key of the org may call it, read_only included.
+     */
+    post: operations['proxyToolCall'];
     delete?: never;
     options?: never;
     head?: never;
@@ -531,8 +603,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The review queue: calls decided `defer`, newest first. */
-    get: operations['McpProxyHttpController_listReviews'];
+    /**
+     * The review queue: calls decided `defer`, newest first.
+     * @description A deferred call has already been answered 202 and may have run; the queue is for a person to look at it afterwards and resolve it. Filter by `status` (pending, accepted, rejected). Keyset-paged: pass `next_cursor` as `cursor` until it is null.
+     */
+    get: operations['listReviews'];
     put?: never;
     post?: never;
     delete?: never;
@@ -550,8 +625,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Accept or reject a deferred call (once). */
-    post: operations['McpProxyHttpController_resolve'];
+    /**
+     * Accept or reject a deferred call (once).
+     * @description Records the verdict, the key that gave it and the note on the review; it changes nothing about the call, which was answered `defer` and may already have run. A review is resolved once: a second resolve is a 409. Needs policy_write.
+     */
+    post: operations['resolveReview'];
     delete?: never;
     options?: never;
     head?: never;
@@ -567,9 +645,9 @@ export interface paths {
     };
     /**
      * The org's decisions, newest first.
-     * @description Every decision of POST /v1/mcp-proxy/call (and of MCP tool calls through /mcp/{name}), filtered by mandate (`cred_id`), decision `kind` and a time range (`since` ≤ created_at < `until`, ISO 8601), with cursor paging (`next_cursor`).
+     * @description Every decision of POST /v1/mcp-proxy/call and of MCP tool calls through `{base}/mcp/{name}`, filtered by mandate (`cred_id`), decision `kind` and a time range (`since` ≤ created_at < `until`). Keyset-paged: pass `next_cursor` as `cursor` until it is null. Every bad parameter is named at once in `details`.
      */
-    get: operations['McpProxyHttpController_listDecisions'];
+    get: operations['listDecisions'];
     put?: never;
     post?: never;
     delete?: never;
@@ -585,8 +663,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A recorded decision of the org. */
-    get: operations['McpProxyHttpController_decision'];
+    /**
+     * A recorded decision of the org.
+     * @description The decision as it was answered, and the call it was about (the arguments only as their sha256). A decision is durable when answered and readable here within a second. Another org's id is a 404, as an unknown one is.
+     */
+    get: operations['getDecision'];
     put?: never;
     post?: never;
     delete?: never;
@@ -602,10 +683,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: operations['McpServersHttpController_list'];
+    /**
+     * List the org's upstream MCP servers, newest first.
+     * @description Header values are never shown, only their names. Keyset-paged: pass `next_cursor` as `cursor` until it is null.
+     */
+    get: operations['listMcpServers'];
     put?: never;
-    /** Register an upstream MCP server; its headers are sealed and never shown again (only their names). */
-    post: operations['McpServersHttpController_create'];
+    /**
+     * Register an upstream MCP server, reached by agents at `{base}/mcp/{name}`.
+     * @description Every `tools/call` through `{base}/mcp/{name}` is decided before it is forwarded to `url`; `name` is also the audience a mandate for it must name. The URL must be http(s), without credentials or fragment, and its host must resolve to public addresses only (unless the deployment allows private upstreams). `headers` are sent upstream on every request, sealed at rest, and never shown again: only their names come back. A name the org already uses is a 409 (remove the server to re-register it). Needs policy_write.
+     */
+    post: operations['createMcpServer'];
     delete?: never;
     options?: never;
     head?: never;
@@ -619,11 +707,18 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: operations['McpServersHttpController_get'];
+    /**
+     * One upstream MCP server.
+     * @description Header values are never shown, only their names. Another org's id is a 404, as an unknown one is.
+     */
+    get: operations['getMcpServer'];
     put?: never;
     post?: never;
-    /** Remove an upstream; `{base}/mcp/{name}` answers as unknown from then on. */
-    delete: operations['McpServersHttpController_remove'];
+    /**
+     * Remove an upstream MCP server.
+     * @description Takes effect at once on every replica: `{base}/mcp/{name}` answers as unknown from the next request, and the name is free to register again. Its sealed headers are deleted with it. Removing it again is a 404. Needs policy_write.
+     */
+    delete: operations['removeMcpServer'];
     options?: never;
     head?: never;
     patch?: never;
@@ -636,10 +731,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: operations['WebhooksHttpController_list'];
+    /**
+     * List the org's webhook endpoints, newest first.
+     * @description Secrets are never listed. Keyset-paged: pass `next_cursor` as `cursor` until it is null. Needs admin.
+     */
+    get: operations['listWebhooks'];
     put?: never;
-    /** Register an endpoint for event types; the signing secret is shown once. */
-    post: operations['WebhooksHttpController_create'];
+    /**
+     * Register an endpoint for event types; its signing secret is shown once.
+     * @description Each event of a subscribed type is POSTed to `url` as Standard Webhooks: body `{type, timestamp, data}`, headers `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 with the secret). Keep `secret` from this answer: it is stored sealed and never shown again (rotate it to get a new one). The URL is checked now: its host must resolve to public addresses only (private, loopback and link-local are refused), and again at every delivery. Only a 2xx counts as delivered (redirects are not followed); other answers and timeouts are retried, by default after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a longer `Retry-After`; 410 Gone disables the endpoint. Registering twice makes two endpoints, each with its own secret. Needs admin.
+     */
+    post: operations['createWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -656,8 +758,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove an endpoint; its pending deliveries are dropped. */
-    delete: operations['WebhooksHttpController_remove'];
+    /**
+     * Remove an endpoint and its delivery history.
+     * @description No event is delivered to it from now on: its deliveries, pending and past, are deleted with it (an attempt already under way may still arrive). Deleting it again, or another org's id, is a 404. Needs admin.
+     */
+    delete: operations['removeWebhook'];
     options?: never;
     head?: never;
     patch?: never;
@@ -672,8 +777,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A new signing secret (shown once); the previous one keeps signing for 24 h. */
-    post: operations['WebhooksHttpController_rotateSecret'];
+    /**
+     * Rotate the signing secret: a new one, shown once.
+     * @description The new secret signs from now on; the previous one keeps signing until `previous_secret_expires_at` (24 h), so during the overlap every delivery carries one `v1,` signature per secret, newest first: switch your verifier over before then. Rotating again within the overlap keeps every secret still signing for at most 24 h more. No body. Needs admin.
+     */
+    post: operations['rotateWebhookSecret'];
     delete?: never;
     options?: never;
     head?: never;
@@ -689,8 +797,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Take events again after the endpoint was disabled (410 Gone); deliveries cancelled meanwhile are not sent. */
-    post: operations['WebhooksHttpController_enable'];
+    /**
+     * Enable an endpoint again after it was disabled.
+     * @description An endpoint is disabled when it answers 410 Gone; its pending deliveries are then cancelled. Enabling makes it active and clears `disabled_reason`: events from now on are delivered, what was cancelled meanwhile is not sent. Enabling an active endpoint changes nothing. No body. Needs admin.
+     */
+    post: operations['enableWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -704,8 +815,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The endpoint's deliveries: status, attempts, last response code, next attempt. */
-    get: operations['WebhooksHttpController_deliveries'];
+    /**
+     * An endpoint's deliveries, newest first.
+     * @description One delivery per event sent to this endpoint: its status, attempts, last response code or error, and next attempt. `pending` waits for its next attempt, `succeeded` got a 2xx, `exhausted` ran out of retries, `failed` got 410 Gone (the endpoint was disabled), `cancelled` was dropped because the endpoint was disabled. Keyset-paged: pass `next_cursor` as `cursor` until it is null. Needs admin.
+     */
+    get: operations['listWebhookDeliveries'];
     put?: never;
     post?: never;
     delete?: never;
@@ -719,7 +833,9 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     RateLimitDto: {
+      /** @description Sustained requests per second, per API key. */
       requests_per_second: number;
+      /** @description The most requests a key may make in one second: the `burst − requests_per_second` above the sustained rate come from a pool that refills every 10 s. At least requests_per_second. */
       burst: number;
     };
     CreateOrgDto: {
@@ -743,8 +859,11 @@ export interface components {
       prefix: string;
       /** Format: date-time */
       created_at: string;
-      /** Format: date-time */
-      revoked_at?: string | null;
+      /**
+       * Format: date-time
+       * @description When it was revoked; null while it is valid.
+       */
+      revoked_at: string | null;
       /** @description The secret. Shown once, never again. */
       key: string;
     };
@@ -767,8 +886,8 @@ export interface components {
       details?: components['schemas']['ErrorDetailDto'][];
     };
     UpdateOrgDto: {
-      /** @description null restores the default. */
-      rate_limit?: components['schemas']['RateLimitDto'] | null;
+      /** @description The per-key rate limit to set; null restores the deployment default. */
+      rate_limit?: components['schemas']['RateLimitDto'] | (never | null);
     };
     CreateApiKeyDto: {
       /** @example ci-bot */
@@ -785,8 +904,11 @@ export interface components {
       prefix: string;
       /** Format: date-time */
       created_at: string;
-      /** Format: date-time */
-      revoked_at?: string | null;
+      /**
+       * Format: date-time
+       * @description When it was revoked; null while it is valid.
+       */
+      revoked_at: string | null;
     };
     ApiKeyListDto: {
       data: components['schemas']['ApiKeyDto'][];
@@ -798,7 +920,7 @@ export interface components {
       /** @enum {string} */
       mode: 'embedded' | 'distributed';
       /**
-       * @description `ok`, `down` (503) or `warn`.
+       * @description Each dependency by name: `ok`, `down` (503) or `warn`.
        * @example {
        *       "database": "ok",
        *       "events": "ok",
@@ -807,8 +929,11 @@ export interface components {
        *       "records": "warn"
        *     }
        */
-      checks: Record<string, never>;
+      checks: {
+        [key: string]: 'ok' | 'down' | 'warn';
+      };
       /**
+       * @description The numbers behind a check, by check name (the records check always gives them).
        * @example {
        *       "records": {
        *         "set_aside": 1,
@@ -819,7 +944,11 @@ export interface components {
        *       }
        *     }
        */
-      details?: Record<string, never>;
+      details?: {
+        [key: string]: {
+          [key: string]: unknown;
+        };
+      };
     };
     DataElementDto: {
       /** @example crm */
@@ -961,9 +1090,11 @@ export interface components {
       description: string;
       allowed_scope: components['schemas']['ScopeDto'];
       audiences: string[];
+      /** @description The longest a mandate for this card may live. */
       max_ttl_seconds: number;
       shadow: boolean;
       rules: components['schemas']['CardRuleDto'][];
+      /** @description 1 when installed, + 1 on every replacement. */
       version: number;
       /** Format: date-time */
       created_at: string;
@@ -986,11 +1117,15 @@ export interface components {
       tool_name?: string | null;
       operation?: string | null;
       summary: string;
+      /** @description The API key whose call caused the request; it cannot decide it (403 self_approval). */
       requested_by_key_id: string;
       user_id?: string | null;
       /** Format: date-time */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description Until then a pending request can be decided; an approved one lets the same call through once until then.
+       */
       expires_at: string;
       /** Format: date-time */
       decided_at?: string | null;
@@ -1036,21 +1171,41 @@ export interface components {
       /** @default false */
       shadow_mode?: boolean;
     };
-    ClassificationEvidenceDto: {
+    ClassificationLayerErrorDto: {
       /** @enum {string} */
+      layer: 'embedding' | 'llm';
+      /**
+       * @description `invalid_answer`: the llm answered no offered label, or not the required JSON.
+       * @enum {string}
+       */
+      reason: 'timeout' | 'http_error' | 'network_error' | 'malformed_response' | 'invalid_answer' | 'error';
+      /** @description HTTP status of the endpoint, with `http_error`. */
+      status?: number;
+    };
+    ClassificationEvidenceDto: {
+      /**
+       * @description The layer whose decision stands.
+       * @enum {string}
+       */
       classification_method: 'lexical' | 'embedding' | 'llm';
       /**
+       * @description Every layer that ran, in order.
        * @example [
        *       "lexical"
        *     ]
        */
-      evaluation_layers_consulted: string[];
+      evaluation_layers_consulted: ('lexical' | 'embedding' | 'llm')[];
       confidence: number;
+      /** @description The top candidates of the last layer that ranked them. */
       supporting_evidence: {
         [key: string]: unknown;
       }[];
-      /** @example 1 */
-      schema_version: number;
+      /** @description Consulted layers that gave no usable answer; absent when none failed. */
+      layer_errors?: components['schemas']['ClassificationLayerErrorDto'][];
+      /** @description The llm's one-line reason (model output, truncated); only when the llm decided. */
+      llm_reason?: string;
+      /** @enum {number} */
+      schema_version: 1;
     };
     EvaluateIntentResponseDto: {
       /** @enum {string} */
@@ -1189,13 +1344,48 @@ export interface components {
       ttl_seconds: number;
       broker_dispense?: components['schemas']['BrokerDispenseResultDto'];
     };
+    MandateScopeDto: {
+      operations: string[];
+      resources: string[];
+      forbidden_operations: string[];
+    };
+    MandateViolationErrorDto: {
+      /** @example invalid_request */
+      code: string;
+      /** @example label must match ^[a-z0-9][a-z0-9_.-]{0,62}$ */
+      message: string;
+      details?: components['schemas']['ErrorDetailDto'][];
+      /** @description The largest part of the requested scope the card allows (lists may be empty). Always given with `mandate_violation`; with `scope_outside_intent` when the scope, not the audience, left the card. */
+      suggested_scope?: components['schemas']['MandateScopeDto'];
+    };
     RefreshMandateDto: {
       cred_id: string;
       ttl_seconds?: number;
     };
+    RefreshedMandateDto: {
+      /** @description The signed mandate (RS256 JWT, typ mandate+jwt). */
+      credential: string;
+      cred_id: string;
+      /** Format: date-time */
+      expires_at: string;
+      /** @description Effective TTL after clamping. */
+      ttl_seconds: number;
+      broker_dispense?: components['schemas']['BrokerDispenseResultDto'];
+      /** @description Refreshes of this mandate so far, this one included. */
+      refresh_count: number;
+    };
     RevokeMandateDto: {
       cred_id: string;
       reason?: string;
+    };
+    BrokerRevocationDto: {
+      /** @enum {string} */
+      kind: 'vault' | 'conjur';
+      /**
+       * @description `revoked`: the broker confirmed; `already_invalid`: the broker no longer knows the credential; `not_revocable`: it cannot be revoked and expires on its own; `failed`: the broker could not be reached, call revoke again.
+       * @enum {string}
+       */
+      result: 'revoked' | 'already_invalid' | 'not_revocable' | 'failed';
     };
     RevokedMandateDto: {
       cred_id: string;
@@ -1203,10 +1393,8 @@ export interface components {
       status: 'revoked';
       /** Format: date-time */
       revoked_at: string;
-      /** @description {kind, result} of the broker revocation, when the mandate had one. */
-      broker_revocation?: {
-        [key: string]: unknown;
-      };
+      /** @description The broker revocation, when the mandate had a broker credential. */
+      broker_revocation?: components['schemas']['BrokerRevocationDto'];
     };
     JwkDto: {
       /** @enum {string} */
@@ -1221,11 +1409,6 @@ export interface components {
     };
     JwksDto: {
       keys: components['schemas']['JwkDto'][];
-    };
-    MandateScopeDto: {
-      operations: string[];
-      resources: string[];
-      forbidden_operations: string[];
     };
     MandateViewDto: {
       cred_id: string;
@@ -1251,6 +1434,69 @@ export interface components {
       classification_evidence: {
         [key: string]: unknown;
       } | null;
+    };
+    DecisionDto: {
+      /** @enum {string} */
+      kind:
+        | 'allow'
+        | 'allow_with_log_extra'
+        | 'allow_with_redact'
+        | 'allow_with_downgrade'
+        | 'allow_with_shadow'
+        | 'defer'
+        | 'negotiate'
+        | 'substitute'
+        | 'approval'
+        | 'step_up'
+        | 'deny'
+        | 'deny_with_reroute';
+      decision_id: string;
+      /** @description The card rule that decided, when one did. */
+      rule_id?: string;
+      /** @description `approval`: the approval request opened (decide it in /v1/approvals). `allow`: the approval this call spent, when an approved request let it through. */
+      approval_request_id?: string;
+      /** @description `defer`: the entry of the review queue (/v1/mcp-proxy/reviews). */
+      review_id?: string;
+      /** @description `deny`: confused_deputy, forbidden_operation, scope_outside_intent, scope_invalid, rule_error, or the reason a card rule names (rule_denied when it names none). */
+      reason?: string;
+      /** @description `deny`, `negotiate`, `deny_with_reroute`: what went wrong, for a person. */
+      message?: string;
+      /** @description `step_up`: the authentication context class (`acr`) the mandate must reach. */
+      required_acr?: string;
+      /** @description `deny_with_reroute`: the intent card to dispense a mandate against instead. */
+      reroute_card_id?: string;
+      /** @description `allow_with_log_extra`: fields logged with the decision. */
+      log_fields?: {
+        [key: string]: unknown;
+      };
+      /** @description `allow_with_redact`: fields to keep from the tool: `arguments.<path>` dropped from the arguments, `result.<path>` masked in the result, a bare path both. */
+      redact_fields?: string[];
+      /** @description `allow_with_downgrade`: the narrower action to run instead. */
+      downgraded_action?: {
+        [key: string]: unknown;
+      };
+      /** @description `negotiate`: the same action brought into the mandate's scope (operation and/or target_resource replaced); send it as a new call. */
+      suggested_action?: {
+        [key: string]: unknown;
+      };
+      /** @description `substitute`: the action to run instead of the one asked. */
+      replacement_action?: {
+        [key: string]: unknown;
+      };
+      /** @description `allow_with_shadow`: the blocking decision shadow mode let through (`kind` and its fields, no decision_id). */
+      shadow_decision?: {
+        [key: string]: unknown;
+      };
+    };
+    McpProxyMandateRefDto: {
+      cred_id: string;
+      /** @description null: the mandate is bound to no prompt. */
+      prompt_id: string | null;
+      intent_id: string;
+    };
+    McpProxyCallResponseDto: {
+      decision: components['schemas']['DecisionDto'];
+      mandate: components['schemas']['McpProxyMandateRefDto'];
     };
     ProxyActionDto: {
       /**
@@ -1278,35 +1524,6 @@ export interface components {
        */
       audience: string;
     };
-    DecisionDto: {
-      /** @enum {string} */
-      kind:
-        | 'allow'
-        | 'allow_with_log_extra'
-        | 'allow_with_redact'
-        | 'allow_with_downgrade'
-        | 'allow_with_shadow'
-        | 'defer'
-        | 'negotiate'
-        | 'substitute'
-        | 'approval'
-        | 'step_up'
-        | 'deny'
-        | 'deny_with_reroute';
-      decision_id: string;
-      /** @description The card rule that decided, when one did. */
-      rule_id?: string;
-    };
-    McpProxyMandateRefDto: {
-      cred_id: string;
-      /** @description null: the mandate is bound to no prompt. */
-      prompt_id: string | null;
-      intent_id: string;
-    };
-    McpProxyCallResponseDto: {
-      decision: components['schemas']['DecisionDto'];
-      mandate: components['schemas']['McpProxyMandateRefDto'];
-    };
     ReviewDto: {
       decision_id: string;
       decision: components['schemas']['DecisionDto'];
@@ -1318,7 +1535,8 @@ export interface components {
       audience: string;
       surface: string;
       operation: string;
-      target_resource?: string | null;
+      /** @description null: the action named no target resource. */
+      target_resource: string | null;
       /** @description sha256 of the canonical JSON of action.arguments (the arguments themselves are not stored). */
       arguments_sha256: string;
       requested_by_key_id: string;
@@ -1327,10 +1545,15 @@ export interface components {
       review_id: string;
       /** @enum {string} */
       status: 'pending' | 'accepted' | 'rejected';
-      /** Format: date-time */
-      reviewed_at?: string | null;
-      reviewed_by_key_id?: string | null;
-      note?: string | null;
+      /**
+       * Format: date-time
+       * @description null while pending.
+       */
+      reviewed_at: string | null;
+      /** @description The API key that resolved it; null while pending. */
+      reviewed_by_key_id: string | null;
+      /** @description The resolver's note, if any. */
+      note: string | null;
     };
     ReviewListDto: {
       data: components['schemas']['ReviewDto'][];
@@ -1352,7 +1575,8 @@ export interface components {
       audience: string;
       surface: string;
       operation: string;
-      target_resource?: string | null;
+      /** @description null: the action named no target resource. */
+      target_resource: string | null;
       /** @description sha256 of the canonical JSON of action.arguments (the arguments themselves are not stored). */
       arguments_sha256: string;
       requested_by_key_id: string;
@@ -1396,15 +1620,30 @@ export interface components {
       next_cursor: string | null;
     };
     CreateWebhookDto: {
-      /** @example https://hooks.example.com/intent-gateway */
+      /**
+       * @description An absolute http(s) URL without credentials whose host resolves to public addresses only.
+       * @example https://hooks.example.com/intent-gateway
+       */
       url: string;
       /**
+       * @description The event types to deliver; a type named twice is kept once.
        * @example [
        *       "decision.made",
        *       "approval.requested"
        *     ]
        */
-      events: string[];
+      events: (
+        | 'intention.published'
+        | 'intent.evaluated'
+        | 'approval.requested'
+        | 'approval.approved'
+        | 'approval.denied'
+        | 'approval.expired'
+        | 'mandate.dispensed'
+        | 'mandate.refreshed'
+        | 'mandate.revoked'
+        | 'decision.made'
+      )[];
       description?: string;
     };
     CreatedWebhookDto: {
@@ -1419,8 +1658,8 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       /**
-       * @description Standard Webhooks signing secret; shown once.
-       * @example whsec_…
+       * @description The Standard Webhooks signing secret (`whsec_` + base64 of 24 random bytes); shown this once, stored sealed.
+       * @example whsec_ZXhhbXBsZS1zZWNyZXQtbm90LXJlYWwh
        */
       secret: string;
     };
@@ -1442,7 +1681,10 @@ export interface components {
     };
     RotatedWebhookSecretDto: {
       id: string;
-      /** @description The new signing secret; shown once. */
+      /**
+       * @description The new signing secret (`whsec_` + base64 of 24 random bytes); shown once.
+       * @example whsec_cm90YXRlZC1zZWNyZXQtbm90LXJlYWwh
+       */
       secret: string;
       /**
        * Format: date-time
@@ -1487,7 +1729,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  OrgsHttpController_create: {
+  createOrg: {
     parameters: {
       query?: never;
       header?: never;
@@ -1500,36 +1742,67 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The new org and its admin key, with the secret shown once. */
       201: {
-        headers: {
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CreatedOrgDto'];
-        };
-      };
-      /** @description `invalid_request`: the request body is not valid JSON */
-      400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           /**
            * @example {
-           *       "code": "invalid_request",
-           *       "message": "the request body is not valid JSON"
+           *       "org": {
+           *         "id": "org_0193a6e4b7c25d8f9e1a2b3c4d5e6f70",
+           *         "name": "acme",
+           *         "rate_limit": {
+           *           "requests_per_second": 100,
+           *           "burst": 200
+           *         },
+           *         "created_at": "2026-11-26T09:00:00.000Z"
+           *       },
+           *       "api_key": {
+           *         "id": "key_0193a6e4b7c37a1e8d2f4b6c8e0a1c3d",
+           *         "name": "admin",
+           *         "scope": "admin",
+           *         "prefix": "igw_7Kq2VfX9",
+           *         "created_at": "2026-11-26T09:00:00.000Z",
+           *         "revoked_at": null,
+           *         "key": "igw_7Kq2VfX9mTcR4nLpW8sYhD3jG6bZ1aEu1Yvipe"
+           *       }
            *     }
            */
+          'application/json': components['schemas']['CreatedOrgDto'];
+        };
+      };
+      /** @description `invalid_request`: `details` names each offending field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `unauthenticated`: no bearer token, or one that is not the platform admin key. */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: org management is disabled: PLATFORM_ADMIN_KEY is not configured */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "org management is disabled: PLATFORM_ADMIN_KEY is not configured"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -1563,24 +1836,6 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "code": "rate_limited",
-           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
-           *     }
-           */
-          'application/json': components['schemas']['ErrorDto'];
-        };
-      };
       /** @description `unavailable`: database is unavailable; retry later */
       503: {
         headers: {
@@ -1598,7 +1853,7 @@ export interface operations {
       };
     };
   };
-  OrgsHttpController_update: {
+  updateOrg: {
     parameters: {
       query?: never;
       header?: never;
@@ -1613,37 +1868,71 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The org with the rate limit its keys now get. */
       200: {
-        headers: {
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrgDto'];
-        };
-      };
-      /** @description `invalid_request`: the request body is not valid JSON */
-      400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           /**
            * @example {
-           *       "code": "invalid_request",
-           *       "message": "the request body is not valid JSON"
+           *       "id": "org_0193a6e4b7c25d8f9e1a2b3c4d5e6f70",
+           *       "name": "acme",
+           *       "rate_limit": {
+           *         "requests_per_second": 50,
+           *         "burst": 100
+           *       },
+           *       "created_at": "2026-11-26T09:00:00.000Z"
            *     }
            */
+          'application/json': components['schemas']['OrgDto'];
+        };
+      };
+      /** @description `invalid_request`: `rate_limit` missing, or a limit out of range; `details` names each offending field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      /** @description `unauthenticated`: no bearer token, or one that is not the platform admin key. */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: org management is disabled: PLATFORM_ADMIN_KEY is not configured */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "org management is disabled: PLATFORM_ADMIN_KEY is not configured"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: org not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "org not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -1677,24 +1966,6 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "code": "rate_limited",
-           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
-           *     }
-           */
-          'application/json': components['schemas']['ErrorDto'];
-        };
-      };
       /** @description `unavailable`: database is unavailable; retry later */
       503: {
         headers: {
@@ -1712,7 +1983,7 @@ export interface operations {
       };
     };
   };
-  ApiKeysHttpController_list: {
+  listApiKeys: {
     parameters: {
       query?: never;
       header?: never;
@@ -1721,6 +1992,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description All the keys of your org. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -1728,6 +2000,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "key_0193a6e4b7c37a1e8d2f4b6c8e0a1c3d",
+           *           "name": "admin",
+           *           "scope": "admin",
+           *           "prefix": "igw_7Kq2VfX9",
+           *           "created_at": "2026-11-26T09:00:00.000Z",
+           *           "revoked_at": null
+           *         },
+           *         {
+           *           "id": "key_0193a6f0a1b24c3d8e5f6a7b8c9d0e1f",
+           *           "name": "ci-bot",
+           *           "scope": "policy_write",
+           *           "prefix": "igw_Qm4Tz8Rw",
+           *           "created_at": "2026-11-26T09:20:00.000Z",
+           *           "revoked_at": "2026-11-26T12:45:10.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['ApiKeyListDto'];
         };
       };
@@ -1740,6 +2034,21 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
       /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
       429: {
         headers: {
@@ -1775,7 +2084,7 @@ export interface operations {
       };
     };
   };
-  ApiKeysHttpController_create: {
+  createApiKey: {
     parameters: {
       query?: never;
       header?: never;
@@ -1788,6 +2097,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The new key, with its secret `key` shown once. */
       201: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -1795,21 +2105,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "key_0193a6f0a1b24c3d8e5f6a7b8c9d0e1f",
+           *       "name": "ci-bot",
+           *       "scope": "policy_write",
+           *       "prefix": "igw_Qm4Tz8Rw",
+           *       "created_at": "2026-11-26T09:20:00.000Z",
+           *       "revoked_at": null,
+           *       "key": "igw_Qm4Tz8Rw2Yx6Pb9Nc3Vd7Lf5Hg1Jk0Sa3JrdJu"
+           *     }
+           */
           'application/json': components['schemas']['CreatedApiKeyDto'];
         };
       };
-      /** @description `invalid_request`: the request body is not valid JSON */
+      /** @description `invalid_request`: `details` names each offending field. */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "the request body is not valid JSON"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -1822,11 +2137,18 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope admin */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope admin"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -1895,7 +2217,7 @@ export interface operations {
       };
     };
   };
-  ApiKeysHttpController_revoke: {
+  revokeApiKey: {
     parameters: {
       query?: never;
       header?: never;
@@ -1906,6 +2228,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The key, revoked. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -1913,6 +2236,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "key_0193a6f0a1b24c3d8e5f6a7b8c9d0e1f",
+           *       "name": "ci-bot",
+           *       "scope": "policy_write",
+           *       "prefix": "igw_Qm4Tz8Rw",
+           *       "created_at": "2026-11-26T09:20:00.000Z",
+           *       "revoked_at": "2026-11-26T12:45:10.000Z"
+           *     }
+           */
           'application/json': components['schemas']['ApiKeyDto'];
         };
       };
@@ -1925,11 +2258,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: api key not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "api key not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -1968,7 +2323,7 @@ export interface operations {
       };
     };
   };
-  HealthHttpController_health: {
+  getHealth: {
     parameters: {
       query?: never;
       header?: never;
@@ -1977,6 +2332,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Every dependency answers; `status` is `degraded` when a check warns. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -2014,11 +2370,37 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description A dependency is down (its check is `down`); calls that need it fail closed. */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "degraded",
+           *       "version": "0.6.0",
+           *       "mode": "distributed",
+           *       "checks": {
+           *         "database": "ok",
+           *         "events": "ok",
+           *         "cache": "ok",
+           *         "records": "ok",
+           *         "policy_registry": "ok",
+           *         "approvals": "ok",
+           *         "intent_evaluator": "ok",
+           *         "mandate_issuer": "ok",
+           *         "decision_proxy": "down",
+           *         "webhook_dispatcher": "ok"
+           *       },
+           *       "details": {
+           *         "records": {
+           *           "set_aside": 0,
+           *           "oldest_unpublished_event_s": 0.011
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['HealthDto'];
         };
       };
@@ -2075,18 +2457,12 @@ export interface operations {
           'application/json': components['schemas']['IntentionListDto'];
         };
       };
-      /** @description `invalid_request`: limit must be an integer from 1 to 200 */
+      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "limit must be an integer from 1 to 200"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2349,18 +2725,12 @@ export interface operations {
           'application/json': components['schemas']['IntentionListDto'];
         };
       };
-      /** @description `invalid_request`: limit must be an integer from 1 to 200 */
+      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "limit must be an integer from 1 to 200"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2624,7 +2994,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: no such resource in your org */
+      /** @description `not_found`: resource not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2633,7 +3003,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "no such resource in your org"
+           *       "message": "resource not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -2726,7 +3096,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: no such resource in your org */
+      /** @description `not_found`: resource not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2735,7 +3105,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "no such resource in your org"
+           *       "message": "resource not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -3274,7 +3644,7 @@ export interface operations {
       };
     };
   };
-  IntentCardsHttpController_list: {
+  listIntentCards: {
     parameters: {
       query?: {
         limit?: number;
@@ -3295,21 +3665,101 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "crm-support",
+           *           "name": "CRM support assistant",
+           *           "description": "Reads and updates customer records for support tickets. Exports and deletions are not covered.",
+           *           "allowed_scope": {
+           *             "operations": [
+           *               "crm.contacts.*",
+           *               "crm.refunds.create"
+           *             ],
+           *             "resources": [
+           *               "crm://customers/**"
+           *             ],
+           *             "forbidden_operations": [
+           *               "crm.contacts.delete*"
+           *             ]
+           *           },
+           *           "audiences": [
+           *             "crm-api"
+           *           ],
+           *           "max_ttl_seconds": 900,
+           *           "shadow": false,
+           *           "rules": [
+           *             {
+           *               "id": "block-bulk-export",
+           *               "when": "action.operation == \"crm.contacts.export\" && size(action.arguments) > 2",
+           *               "decision": {
+           *                 "kind": "deny",
+           *                 "reason": "bulk_export",
+           *                 "message": "Bulk exports are not allowed for support agents."
+           *               }
+           *             },
+           *             {
+           *               "id": "approve-large-refund",
+           *               "when": "action.operation == \"crm.refunds.create\" && has(action.arguments.amount) && action.arguments.amount > 500",
+           *               "decision": {
+           *                 "kind": "approval",
+           *                 "reason": "large_refund"
+           *               }
+           *             },
+           *             {
+           *               "id": "redact-outside-support",
+           *               "when": "!(context.department in [\"support\", \"billing\"])",
+           *               "decision": {
+           *                 "kind": "allow_with_redact",
+           *                 "redact_fields": [
+           *                   "email",
+           *                   "phone"
+           *                 ]
+           *               }
+           *             }
+           *           ],
+           *           "version": 1,
+           *           "created_at": "2026-11-26T09:40:00.000Z",
+           *           "updated_at": "2026-11-26T09:40:00.000Z"
+           *         },
+           *         {
+           *           "id": "card_0193a6f8d2e47b1c8a9f3e2d1c0b4a59",
+           *           "name": "CRM read-only assistant",
+           *           "description": "",
+           *           "allowed_scope": {
+           *             "operations": [
+           *               "crm.contacts.read",
+           *               "crm.contacts.search*"
+           *             ],
+           *             "resources": [
+           *               "crm://customers/*"
+           *             ],
+           *             "forbidden_operations": []
+           *           },
+           *           "audiences": [
+           *             "crm-api"
+           *           ],
+           *           "max_ttl_seconds": 3600,
+           *           "shadow": false,
+           *           "rules": [],
+           *           "version": 1,
+           *           "created_at": "2026-11-26T09:35:00.000Z",
+           *           "updated_at": "2026-11-26T09:35:00.000Z"
+           *         }
+           *       ],
+           *       "next_cursor": "eyJjcmVhdGVkX2F0IjoiMjAyNi0xMS0yNlQwOTozNTowMC4wMDBaIiwiaWQiOiJjYXJkXzAxOTNhNmY4ZDJlNDdiMWM4YTlmM2UyZDFjMGI0YTU5In0"
+           *     }
+           */
           'application/json': components['schemas']['IntentCardListDto'];
         };
       };
-      /** @description `invalid_request`: limit must be an integer from 1 to 200 */
+      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "limit must be an integer from 1 to 200"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -3357,7 +3807,7 @@ export interface operations {
       };
     };
   };
-  IntentCardsHttpController_install: {
+  installIntentCard: {
     parameters: {
       query?: never;
       header?: never;
@@ -3370,7 +3820,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description replaced */
+      /** @description A card with this id existed: it is replaced (`version` + 1, `created_at` kept). */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -3378,10 +3828,67 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "crm-support",
+           *       "name": "CRM support assistant",
+           *       "description": "Reads and updates customer records for support tickets. Exports and deletions are not covered.",
+           *       "allowed_scope": {
+           *         "operations": [
+           *           "crm.contacts.*",
+           *           "crm.refunds.create"
+           *         ],
+           *         "resources": [
+           *           "crm://customers/**"
+           *         ],
+           *         "forbidden_operations": [
+           *           "crm.contacts.delete*"
+           *         ]
+           *       },
+           *       "audiences": [
+           *         "crm-api"
+           *       ],
+           *       "max_ttl_seconds": 600,
+           *       "shadow": false,
+           *       "rules": [
+           *         {
+           *           "id": "block-bulk-export",
+           *           "when": "action.operation == \"crm.contacts.export\" && size(action.arguments) > 2",
+           *           "decision": {
+           *             "kind": "deny",
+           *             "reason": "bulk_export",
+           *             "message": "Bulk exports are not allowed for support agents."
+           *           }
+           *         },
+           *         {
+           *           "id": "approve-large-refund",
+           *           "when": "action.operation == \"crm.refunds.create\" && has(action.arguments.amount) && action.arguments.amount > 500",
+           *           "decision": {
+           *             "kind": "approval",
+           *             "reason": "large_refund"
+           *           }
+           *         },
+           *         {
+           *           "id": "redact-outside-support",
+           *           "when": "!(context.department in [\"support\", \"billing\"])",
+           *           "decision": {
+           *             "kind": "allow_with_redact",
+           *             "redact_fields": [
+           *               "email",
+           *               "phone"
+           *             ]
+           *           }
+           *         }
+           *       ],
+           *       "version": 2,
+           *       "created_at": "2026-11-26T09:40:00.000Z",
+           *       "updated_at": "2026-11-26T11:05:30.000Z"
+           *     }
+           */
           'application/json': components['schemas']['IntentCardDto'];
         };
       };
-      /** @description installed */
+      /** @description The card was new: it is installed at version 1. */
       201: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -3392,18 +3899,12 @@ export interface operations {
           'application/json': components['schemas']['IntentCardDto'];
         };
       };
-      /** @description `invalid_request`: `details` names each offending path, e.g. rules[2].when */
+      /** @description `invalid_request`: `details` names each offending path, e.g. `rules[2].when`. */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "`details` names each offending path, e.g. rules[2].when"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -3496,7 +3997,7 @@ export interface operations {
       };
     };
   };
-  IntentCardsHttpController_get: {
+  getIntentCard: {
     parameters: {
       query?: never;
       header?: never;
@@ -3507,7 +4008,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The resource. */
+      /** @description The card. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -3515,6 +4016,63 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "crm-support",
+           *       "name": "CRM support assistant",
+           *       "description": "Reads and updates customer records for support tickets. Exports and deletions are not covered.",
+           *       "allowed_scope": {
+           *         "operations": [
+           *           "crm.contacts.*",
+           *           "crm.refunds.create"
+           *         ],
+           *         "resources": [
+           *           "crm://customers/**"
+           *         ],
+           *         "forbidden_operations": [
+           *           "crm.contacts.delete*"
+           *         ]
+           *       },
+           *       "audiences": [
+           *         "crm-api"
+           *       ],
+           *       "max_ttl_seconds": 900,
+           *       "shadow": false,
+           *       "rules": [
+           *         {
+           *           "id": "block-bulk-export",
+           *           "when": "action.operation == \"crm.contacts.export\" && size(action.arguments) > 2",
+           *           "decision": {
+           *             "kind": "deny",
+           *             "reason": "bulk_export",
+           *             "message": "Bulk exports are not allowed for support agents."
+           *           }
+           *         },
+           *         {
+           *           "id": "approve-large-refund",
+           *           "when": "action.operation == \"crm.refunds.create\" && has(action.arguments.amount) && action.arguments.amount > 500",
+           *           "decision": {
+           *             "kind": "approval",
+           *             "reason": "large_refund"
+           *           }
+           *         },
+           *         {
+           *           "id": "redact-outside-support",
+           *           "when": "!(context.department in [\"support\", \"billing\"])",
+           *           "decision": {
+           *             "kind": "allow_with_redact",
+           *             "redact_fields": [
+           *               "email",
+           *               "phone"
+           *             ]
+           *           }
+           *         }
+           *       ],
+           *       "version": 1,
+           *       "created_at": "2026-11-26T09:40:00.000Z",
+           *       "updated_at": "2026-11-26T09:40:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['IntentCardDto'];
         };
       };
@@ -3527,7 +4085,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: no such resource in your org */
+      /** @description `not_found`: intent card not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3536,7 +4094,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "no such resource in your org"
+           *       "message": "intent card not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -3577,7 +4135,7 @@ export interface operations {
       };
     };
   };
-  IntentCardsHttpController_remove: {
+  removeIntentCard: {
     parameters: {
       query?: never;
       header?: never;
@@ -3588,7 +4146,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description removed */
+      /** @description Removed; no body. */
       204: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -3621,7 +4179,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: no such resource in your org */
+      /** @description `not_found`: intent card not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3630,7 +4188,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "no such resource in your org"
+           *       "message": "intent card not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -3671,7 +4229,7 @@ export interface operations {
       };
     };
   };
-  ApprovalsHttpController_list: {
+  listApprovals: {
     parameters: {
       query?: {
         status?: 'pending' | 'approved' | 'denied' | 'expired';
@@ -3693,21 +4251,58 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "apr_0193a6fa07c35e2d9b8a1f4e6d5c3b2a",
+           *           "org_id": "org_0193a6f0a1b27c3d9e8f4a5b6c7d8e9f",
+           *           "status": "pending",
+           *           "source": "mcp_proxy",
+           *           "intent_label": null,
+           *           "intent_card_id": "card_0193a6f3e5d48c2b1a0f9e8d7c6b5a49",
+           *           "tool_name": null,
+           *           "operation": "crm.refunds.create",
+           *           "summary": "crm.refunds.create on mcp://crm/invoices/INV-1042 for user_7 (rule high-value-refund)",
+           *           "requested_by_key_id": "key_0193a6f1b3c47d2e8f9a0b1c2d3e4f5a",
+           *           "user_id": "user_7",
+           *           "created_at": "2026-11-26T09:47:30.000Z",
+           *           "expires_at": "2026-11-26T10:02:30.000Z",
+           *           "decided_at": null,
+           *           "decided_by_key_id": null,
+           *           "reason": null
+           *         },
+           *         {
+           *           "id": "apr_0193a6f8d2e47b1c8a9f3e5d7c6b4a21",
+           *           "org_id": "org_0193a6f0a1b27c3d9e8f4a5b6c7d8e9f",
+           *           "status": "approved",
+           *           "source": "evaluate",
+           *           "intent_label": "billing.refund",
+           *           "intent_card_id": null,
+           *           "tool_name": "stripe.refunds.create",
+           *           "operation": null,
+           *           "summary": "stripe.refunds.create as billing.refund for user u_4821",
+           *           "requested_by_key_id": "key_0193a6f1b3c47d2e8f9a0b1c2d3e4f5a",
+           *           "user_id": "u_4821",
+           *           "created_at": "2026-11-26T09:40:00.000Z",
+           *           "expires_at": "2026-11-26T09:55:00.000Z",
+           *           "decided_at": "2026-11-26T09:42:10.000Z",
+           *           "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
+           *           "reason": null
+           *         }
+           *       ],
+           *       "next_cursor": "eyJjcmVhdGVkX2F0IjoiMjAyNi0xMS0yNlQwOTo0MDowMC4wMDBaIiwiaWQiOiJhcHJfMDE5M2E2ZjhkMmU0N2IxYzhhOWYzZTVkN2M2YjRhMjEifQ"
+           *     }
+           */
           'application/json': components['schemas']['ApprovalListDto'];
         };
       };
-      /** @description `invalid_request`: limit must be an integer from 1 to 200 */
+      /** @description `invalid_request`: status must be one of pending, approved, denied, expired; `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "limit must be an integer from 1 to 200"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -3755,7 +4350,7 @@ export interface operations {
       };
     };
   };
-  ApprovalsHttpController_get: {
+  getApproval: {
     parameters: {
       query?: never;
       header?: never;
@@ -3766,7 +4361,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The resource. */
+      /** @description The request. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -3774,6 +4369,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "apr_0193a6f8d2e47b1c8a9f3e5d7c6b4a21",
+           *       "org_id": "org_0193a6f0a1b27c3d9e8f4a5b6c7d8e9f",
+           *       "status": "pending",
+           *       "source": "evaluate",
+           *       "intent_label": "billing.refund",
+           *       "intent_card_id": null,
+           *       "tool_name": "stripe.refunds.create",
+           *       "operation": null,
+           *       "summary": "stripe.refunds.create as billing.refund for user u_4821",
+           *       "requested_by_key_id": "key_0193a6f1b3c47d2e8f9a0b1c2d3e4f5a",
+           *       "user_id": "u_4821",
+           *       "created_at": "2026-11-26T09:40:00.000Z",
+           *       "expires_at": "2026-11-26T09:55:00.000Z",
+           *       "decided_at": null,
+           *       "decided_by_key_id": null,
+           *       "reason": null
+           *     }
+           */
           'application/json': components['schemas']['ApprovalDto'];
         };
       };
@@ -3786,7 +4401,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: no such resource in your org */
+      /** @description `not_found`: approval request not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3795,7 +4410,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "no such resource in your org"
+           *       "message": "approval request not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -3836,7 +4451,7 @@ export interface operations {
       };
     };
   };
-  ApprovalsHttpController_approve: {
+  approveApproval: {
     parameters: {
       query?: never;
       header?: never;
@@ -3855,6 +4470,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "apr_0193a6f8d2e47b1c8a9f3e5d7c6b4a21",
+           *       "org_id": "org_0193a6f0a1b27c3d9e8f4a5b6c7d8e9f",
+           *       "status": "approved",
+           *       "source": "evaluate",
+           *       "intent_label": "billing.refund",
+           *       "intent_card_id": null,
+           *       "tool_name": "stripe.refunds.create",
+           *       "operation": null,
+           *       "summary": "stripe.refunds.create as billing.refund for user u_4821",
+           *       "requested_by_key_id": "key_0193a6f1b3c47d2e8f9a0b1c2d3e4f5a",
+           *       "user_id": "u_4821",
+           *       "created_at": "2026-11-26T09:40:00.000Z",
+           *       "expires_at": "2026-11-26T09:55:00.000Z",
+           *       "decided_at": "2026-11-26T09:42:10.000Z",
+           *       "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
+           *       "reason": null
+           *     }
+           */
           'application/json': components['schemas']['ApprovalDto'];
         };
       };
@@ -3867,22 +4502,16 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `insufficient_scope`: , self_approval (the key whose call caused the request */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin; `self_approval`: the API key whose call caused this approval request cannot decide it */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "insufficient_scope",
-           *       "message": ", self_approval (the key whose call caused the request"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: no such resource in your org */
+      /** @description `not_found`: approval request not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3891,24 +4520,18 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "no such resource in your org"
+           *       "message": "approval request not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `invalid_transition`: already decided or expired */
+      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_transition",
-           *       "message": "already decided or expired"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -3947,7 +4570,7 @@ export interface operations {
       };
     };
   };
-  ApprovalsHttpController_deny: {
+  denyApproval: {
     parameters: {
       query?: never;
       header?: never;
@@ -3970,21 +4593,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "apr_0193a6f8d2e47b1c8a9f3e5d7c6b4a21",
+           *       "org_id": "org_0193a6f0a1b27c3d9e8f4a5b6c7d8e9f",
+           *       "status": "denied",
+           *       "source": "evaluate",
+           *       "intent_label": "billing.refund",
+           *       "intent_card_id": null,
+           *       "tool_name": "stripe.refunds.create",
+           *       "operation": null,
+           *       "summary": "stripe.refunds.create as billing.refund for user u_4821",
+           *       "requested_by_key_id": "key_0193a6f1b3c47d2e8f9a0b1c2d3e4f5a",
+           *       "user_id": "u_4821",
+           *       "created_at": "2026-11-26T09:40:00.000Z",
+           *       "expires_at": "2026-11-26T09:55:00.000Z",
+           *       "decided_at": "2026-11-26T09:42:10.000Z",
+           *       "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
+           *       "reason": "Refunds above 500 EUR go through finance."
+           *     }
+           */
           'application/json': components['schemas']['ApprovalDto'];
         };
       };
-      /** @description `invalid_request`: the request is invalid; `details` names each offending field */
+      /** @description `invalid_request`: the body is not JSON, names a field other than `reason`, or `reason` is longer than 1000 characters */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "the request is invalid; `details` names each offending field"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -3997,22 +4634,16 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `insufficient_scope`: , self_approval */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin; `self_approval`: the API key whose call caused this approval request cannot decide it */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "insufficient_scope",
-           *       "message": ", self_approval"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: no such resource in your org */
+      /** @description `not_found`: approval request not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4021,24 +4652,18 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "no such resource in your org"
+           *       "message": "approval request not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `invalid_transition`: already decided or expired */
+      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_transition",
-           *       "message": "already decided or expired"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -4107,7 +4732,7 @@ export interface operations {
       };
     };
   };
-  IntentEvaluationHttpController_evaluateCall: {
+  evaluateToolCall: {
     parameters: {
       query?: never;
       header?: never;
@@ -4120,6 +4745,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The recorded evaluation and its outcome. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -4130,7 +4756,7 @@ export interface operations {
           'application/json': components['schemas']['EvaluateIntentResponseDto'];
         };
       };
-      /** @description invalid_request (names the field) */
+      /** @description `invalid_request`: tool_call is required; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4196,7 +4822,22 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description unavailable: the decision cannot be made now (never an allow) */
+      /** @description `record_refused`: the intent event could not be stored and was set aside for an operator; nothing was granted */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "record_refused",
+           *       "message": "the intent event could not be stored and was set aside for an operator; nothing was granted"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: policy-registry is unavailable; retry later; `unavailable`: approvals is unavailable; retry later; `unavailable`: database is unavailable; retry later */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4207,7 +4848,7 @@ export interface operations {
       };
     };
   };
-  IntentEvaluationHttpController_listHistory: {
+  listIntentHistory: {
     parameters: {
       query?: {
         /** @description `next_cursor` of the previous page. */
@@ -4223,6 +4864,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -4230,10 +4872,54 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "iev_0193a6f51a0c7d2e8f4a6b8c0d2e4f60",
+           *           "outcome": "denied",
+           *           "intent_label": "ambient",
+           *           "intent_class": "other",
+           *           "confidence": 0.88,
+           *           "tool_name": "hubspot.delete_contact",
+           *           "user_id": "usr_4821",
+           *           "session_id": null,
+           *           "conversation_id": null,
+           *           "shadow_mode": false,
+           *           "policy_id": "ambient",
+           *           "approval_request_id": null,
+           *           "data_elements": [],
+           *           "processing_time_ms": 2,
+           *           "created_at": "2026-11-26T09:43:02.087Z"
+           *         },
+           *         {
+           *           "id": "iev_0193a6f4d2e87a1b9c3d5e7f9a1b3c5d",
+           *           "outcome": "allowed",
+           *           "intent_label": "crm.read_contacts",
+           *           "intent_class": "lookup",
+           *           "confidence": 0.94,
+           *           "tool_name": "hubspot.get_contact",
+           *           "user_id": "usr_4821",
+           *           "session_id": "ses_7f3a",
+           *           "conversation_id": null,
+           *           "shadow_mode": false,
+           *           "policy_id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a@2",
+           *           "approval_request_id": null,
+           *           "data_elements": [
+           *             "hubspot:contacts.email",
+           *             "hubspot:contacts.phone"
+           *           ],
+           *           "processing_time_ms": 3,
+           *           "created_at": "2026-11-26T09:42:17.512Z"
+           *         }
+           *       ],
+           *       "next_cursor": "eyJ0IjoiMjAyNi0xMS0yNlQwOTo0MjoxNy41MTJaIiwiaSI6Imlldl8wMTkzYTZmNGQyZTg3YTFiOWMzZDVlN2Y5YTFiM2M1ZCJ9"
+           *     }
+           */
           'application/json': components['schemas']['IntentHistoryDto'];
         };
       };
-      /** @description invalid_request (names the parameter) */
+      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: outcome must be one of allowed, denied, pending_approval, approved, shadow_denied; `invalid_request`: since must be an ISO 8601 timestamp with a time zone (e.g. 2026-01-31T12:00:00Z) or a date; `invalid_request`: cursor is malformed */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4286,7 +4972,7 @@ export interface operations {
       };
     };
   };
-  GrantsHttpController_verify: {
+  verifyGrant: {
     parameters: {
       query?: never;
       header?: never;
@@ -4299,6 +4985,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Whether the grant is valid, and what it attests when it is. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -4309,7 +4996,7 @@ export interface operations {
           'application/json': components['schemas']['VerifyGrantResponseDto'];
         };
       };
-      /** @description invalid_request (no token, a malformed tool_call) */
+      /** @description `invalid_request`: token is required; `invalid_request`: tool_call must be an object; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4392,7 +5079,7 @@ export interface operations {
       };
     };
   };
-  MandatesHttpController_dispense: {
+  dispenseMandate: {
     parameters: {
       query?: never;
       header?: never;
@@ -4405,6 +5092,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The new mandate (shown once) and its effective TTL. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -4415,18 +5103,12 @@ export interface operations {
           'application/json': components['schemas']['DispensedMandateDto'];
         };
       };
-      /** @description `invalid_request`: the request is invalid; `details` names each offending field */
+      /** @description `invalid_request`: requested_scope.operations is required; `invalid_request`: ttl_seconds must be a positive integer; `invalid_request`: broker_dispense.kind vault is not configured on this gateway (configured: none) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "the request is invalid; `details` names each offending field"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -4439,22 +5121,16 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `mandate_violation`: with suggested_scope), insufficient_scope */
+      /** @description `mandate_violation`: the requested scope or audience goes beyond the intent card (`suggested_scope` and `details` say what it allows); `insufficient_scope`: the API key lacks policy_write. */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "mandate_violation",
-           *       "message": "with suggested_scope), insufficient_scope"
-           *     }
-           */
-          'application/json': components['schemas']['ErrorDto'];
+          'application/json': components['schemas']['MandateViolationErrorDto'];
         };
       };
-      /** @description `intent_not_found`: intent not found */
+      /** @description `intent_not_found`: intent card crm-assistant not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4463,7 +5139,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "intent_not_found",
-           *       "message": "intent not found"
+           *       "message": "intent card crm-assistant not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -4517,7 +5193,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `signing_failed`: signing failed */
+      /** @description `signing_failed`: the mandate could not be signed: the signing-key store is unusable */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4526,24 +5202,18 @@ export interface operations {
           /**
            * @example {
            *       "code": "signing_failed",
-           *       "message": "signing failed"
+           *       "message": "the mandate could not be signed: the signing-key store is unusable"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `broker_failed`: broker failed */
+      /** @description `broker_failed`: vault rejected the login (HTTP 403); `broker_failed`: vault is unreachable for the login (ECONNREFUSED); `broker_failed`: conjur gave no answer to the authentication within 5000 ms */
       502: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "broker_failed",
-           *       "message": "broker failed"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -4564,7 +5234,7 @@ export interface operations {
       };
     };
   };
-  MandatesHttpController_refresh: {
+  refreshMandate: {
     parameters: {
       query?: never;
       header?: never;
@@ -4577,6 +5247,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The new credential (shown once), its expiry and the refresh count. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -4584,10 +5255,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DispensedMandateDto'];
+          /**
+           * @example {
+           *       "credential": "eyJhbGciOiJSUzI1NiIsInR5cCI6Im1hbmRhdGUrand0Iiwia2lkIjoiTWVDTkFOaUtWUlU4UEdONmc2Q0ZLam42V1h0bkhXdkxDcXNGdDdneDIzTSJ9.eyJpc3MiOiJpbnRlbnQtZ2F0ZXdheSIsInN1YiI6ImFnZW50OnN1cHBvcnQtYm90IiwiYXVkIjoiY3JtLWFwaSIsIm9yZyI6Im9yZ18wMTkzYTZmMGExYjI3YzNkOGU5ZjBhMWIyYzNkNGU1ZiIsImludGVudF9pZCI6ImNybS1hc3Npc3RhbnQiLCJwcm9tcHRfaWQiOiJwcm1fNDIiLCJzY29wZSI6eyJvcGVyYXRpb25zIjpbImNybS5yZWFkIiwiY3JtLnNlYXJjaCoiXSwicmVzb3VyY2VzIjpbImNybTovL2N1c3RvbWVycy8qIl0sImZvcmJpZGRlbl9vcGVyYXRpb25zIjpbImNybS5kZWxldGUqIl19LCJjdHgiOnt9LCJpYXQiOjE3OTU2ODYzMDAsIm5iZiI6MTc5NTY4NjMwMCwiZXhwIjoxNzk1Njg2NjAwLCJqdGkiOiJjcmVkXzAxOTNhNmY1ZTNmOTdjMmQ4YTFiNGM2ZDhlMGYyYTRiIn0.kr1yTzAyyTRh53RttREoLG75GEHoKYFg8j55aRiogTLaK9sH-euS_lJIgL6-u64nYxTfxsGGZnWE47NxR7vcBDiJ3_8md2OZl7S2Lb2w6anVpwNvUccP-I_ooisQYT4KfPC93yM1LLfYXzWueiWLCUq0CMWa8FFy6l5mkuF4gaXioksFo5tKkfRv0zvqQOfxCTJ1Usq5MioXkJJ76mv9aLJL3n8RDQIBdJQVhN_D-QE5XiPrjbfciM7XmTEhTpOLjsQGyukW1X0NHEQx0_j2tBbND-HuHW6_SGgwpBAyyLT8fGrgrjTpjpIAyM-KdkhwTZySUgpY0Gn8KD3fD_7J0Q",
+           *       "cred_id": "cred_0193a6f5e3f97c2d8a1b4c6d8e0f2a4b",
+           *       "expires_at": "2026-11-26T09:58:20.000Z",
+           *       "ttl_seconds": 600,
+           *       "refresh_count": 1
+           *     }
+           */
+          'application/json': components['schemas']['RefreshedMandateDto'];
         };
       };
-      /** @description `invalid_request`: the request body is not valid JSON */
+      /** @description `invalid_request`: cred_id is required */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4596,7 +5276,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "invalid_request",
-           *       "message": "the request body is not valid JSON"
+           *       "message": "cred_id is required"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -4611,33 +5291,30 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `scope_outside_intent`: scope outside intent */
+      /** @description `scope_outside_intent`: the intent card no longer allows the mandate's scope (with `suggested_scope` and `details`) or its audience; `insufficient_scope`: the API key lacks policy_write. */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "scope_outside_intent",
-           *       "message": "scope outside intent"
-           *     }
-           */
+          'application/json': components['schemas']['MandateViolationErrorDto'];
+        };
+      };
+      /** @description `not_found`: mandate not found; `intent_not_found`: intent card crm-assistant not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `mandate_expired`: , mandate_revoked */
+      /** @description `mandate_revoked`: the mandate is revoked and cannot be refreshed; `mandate_expired`: the mandate has expired and cannot be refreshed; dispense a new one; `mandate_changed`: the mandate changed while it was being refreshed; retry */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "mandate_expired",
-           *       "message": ", mandate_revoked"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -4671,16 +5348,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `cooldown`: Retry-After */
+      /** @description `cooldown`: the mandate was refreshed less than 10 s ago; `rate_limited`: the API key exceeded its rate limit. Retry-After says when to retry. */
       429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `signing_failed`: the mandate could not be signed: the signing-key store is unusable */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           /**
            * @example {
-           *       "code": "cooldown",
-           *       "message": "Retry-After"
+           *       "code": "signing_failed",
+           *       "message": "the mandate could not be signed: the signing-key store is unusable"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -4703,7 +5392,7 @@ export interface operations {
       };
     };
   };
-  MandatesHttpController_revoke: {
+  revokeMandate: {
     parameters: {
       query?: never;
       header?: never;
@@ -4716,6 +5405,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The mandate, revoked. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -4726,7 +5416,7 @@ export interface operations {
           'application/json': components['schemas']['RevokedMandateDto'];
         };
       };
-      /** @description `invalid_request`: the request body is not valid JSON */
+      /** @description `invalid_request`: cred_id is required */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4735,7 +5425,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "invalid_request",
-           *       "message": "the request body is not valid JSON"
+           *       "message": "cred_id is required"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -4750,7 +5440,22 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: no such resource in your org */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: mandate not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4759,7 +5464,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "no such resource in your org"
+           *       "message": "mandate not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -4830,10 +5535,11 @@ export interface operations {
       };
     };
   };
-  MandatesHttpController_jwks: {
+  getMandateJwks: {
     parameters: {
       query?: never;
       header?: {
+        /** @description The ETag of a JWK Set already held. */
         'If-None-Match'?: string;
       };
       path?: never;
@@ -4841,51 +5547,58 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The published keys. */
       200: {
         headers: {
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['JwksDto'];
-        };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorDto'];
-        };
-      };
-      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description A tag of this key set. */
+          ETag?: string;
+          /** @description public, max-age=60 */
+          'Cache-Control'?: string;
           [name: string]: unknown;
         };
         content: {
           /**
            * @example {
-           *       "code": "rate_limited",
-           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *       "keys": [
+           *         {
+           *           "kty": "RSA",
+           *           "kid": "MeCNANiKVRU8PGN6g6CFKjn6WXtnHWvLCqsFt7gx23M",
+           *           "alg": "RS256",
+           *           "use": "sig",
+           *           "n": "xHCJmcC0LWIRtcIaDvp3qK9qHmfjwuLGsdLxR2d9MEUPubTnbyL6DNWksmLXggKPHjT7vap1bWe6kS0r8Dr0MuQBO9QPb5JrqhtGMYH2DpG6JMuFglofvSHk9s0FDoqP4MnaY4SdHFTg6krbtgpLX4QTmdn5UYKGcBnkcj6QAw_1oewn0J4UIi9M59mX_97rdtUe8Ibpzv8B7jeCda-mtSAN9crRhIPJ314ekydMh_ATsqEiYKVmqVKsQYsZHqbnk6tnosbv_KI6VigYaXyXWHERvJp0ZhvXbGdaF2i_aWI356FaDldjvvzGVqnUnCU9ZArgVAMEbV17sMhFn0WqeQ",
+           *           "e": "AQAB"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['JwksDto'];
+        };
+      };
+      /** @description Not modified: If-None-Match named the current ETag (or `*`); no body. */
+      304: {
+        headers: {
+          /** @description The current tag. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: v is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "v is not valid percent-encoded UTF-8"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `unavailable`: database is unavailable; retry later */
+      /** @description `unavailable`: signing-key store is unavailable; retry later */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4894,7 +5607,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "unavailable",
-           *       "message": "database is unavailable; retry later"
+           *       "message": "signing-key store is unavailable; retry later"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -4902,7 +5615,7 @@ export interface operations {
       };
     };
   };
-  MandatesHttpController_inspect: {
+  inspectMandate: {
     parameters: {
       query?: never;
       header?: never;
@@ -4913,6 +5626,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The mandate record. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -4920,6 +5634,45 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "cred_id": "cred_0193a6f5e3f97c2d8a1b4c6d8e0f2a4b",
+           *       "actor": "agent:support-bot",
+           *       "intent_id": "crm-assistant",
+           *       "prompt_id": "prm_42",
+           *       "audience": "crm-api",
+           *       "scope": {
+           *         "operations": [
+           *           "crm.read",
+           *           "crm.search*"
+           *         ],
+           *         "resources": [
+           *           "crm://customers/*"
+           *         ],
+           *         "forbidden_operations": [
+           *           "crm.delete*"
+           *         ]
+           *       },
+           *       "status": "active",
+           *       "issued_at": "2026-11-26T09:45:00.000Z",
+           *       "expires_at": "2026-11-26T09:50:00.000Z",
+           *       "revoked_at": null,
+           *       "refresh_count": 0,
+           *       "broker": {
+           *         "kind": "vault",
+           *         "vault_role": "crm-reader",
+           *         "namespace": null,
+           *         "accessor": "0e9e354a-520f-df04-6867-ee81cae3d42d",
+           *         "token_type": "service",
+           *         "lease_duration": 300,
+           *         "expires_at": "2026-11-26T09:50:00.412Z"
+           *       },
+           *       "classification_evidence": {
+           *         "intent_event_id": "iev_0193a6f4d2e87a1b9c3d5e7f9a1b3c5d",
+           *         "confidence": 0.94
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['MandateViewDto'];
         };
       };
@@ -4932,7 +5685,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: no such resource in your org */
+      /** @description `not_found`: mandate not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4941,7 +5694,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "no such resource in your org"
+           *       "message": "mandate not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -4982,11 +5735,11 @@ export interface operations {
       };
     };
   };
-  McpProxyHttpController_call: {
+  proxyToolCall: {
     parameters: {
       query?: never;
       header: {
-        /** @description The mandate JWT (RS256, typ mandate+jwt). */
+        /** @description The mandate JWT (RS256, `typ: mandate+jwt`): the `credential` POST /v1/mandate/dispense returned. Missing or invalid: 401 `mandate_invalid`. */
         'X-Service-Mandate': string;
       };
       path?: never;
@@ -4998,7 +5751,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description allow, allow_with_log_extra, allow_with_redact, allow_with_downgrade, allow_with_shadow */
+      /** @description allow, allow_with_log_extra, allow_with_redact, allow_with_downgrade, allow_with_shadow: the action may run (as the decision says). */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5009,7 +5762,7 @@ export interface operations {
           'application/json': components['schemas']['McpProxyCallResponseDto'];
         };
       };
-      /** @description defer, negotiate, substitute */
+      /** @description defer (run it; it is queued for review), negotiate (retry with `suggested_action`), substitute (run `replacement_action` instead). */
       202: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5020,7 +5773,7 @@ export interface operations {
           'application/json': components['schemas']['McpProxyCallResponseDto'];
         };
       };
-      /** @description invalid_request (names the field) */
+      /** @description `invalid_request`: the body is not JSON, or a field is missing, of the wrong type or too deep; `details` names each offending field. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5029,7 +5782,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description mandate_invalid */
+      /** @description `unauthenticated`: the API key is missing, unknown or revoked; `mandate_invalid`: the mandate is missing, malformed, expired, revoked, not for this audience, or its signature does not verify. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5038,21 +5791,27 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description deny, deny_with_reroute (and mandate_org_mismatch as an error) */
+      /** @description deny, deny_with_reroute: the decision refuses the action (a McpProxyCallResponseDto); or `mandate_org_mismatch`, an error: the mandate is valid but of another org (no decision is made). */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['McpProxyCallResponseDto'];
+          'application/json': components['schemas']['McpProxyCallResponseDto'] | components['schemas']['ErrorDto'];
         };
       };
-      /** @description intent_not_found */
+      /** @description `intent_not_found`: intent card crm-support is not installed in this organisation */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "intent_not_found",
+           *       "message": "intent card crm-support is not installed in this organisation"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -5086,7 +5845,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description approval, step_up */
+      /** @description approval (repeat the identical call once the approval request is approved), step_up (a mandate with `required_acr` or stronger is needed). */
       428: {
         headers: {
           [name: string]: unknown;
@@ -5113,7 +5872,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description unavailable: the decision cannot be made now (never an allow) */
+      /** @description `unavailable`: the issuer keys, the version board or the store cannot be reached, so no decision is made (never an allow); retry later. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -5124,7 +5883,7 @@ export interface operations {
       };
     };
   };
-  McpProxyHttpController_listReviews: {
+  listReviews: {
     parameters: {
       query?: {
         /** @description `next_cursor` of the previous page. */
@@ -5146,21 +5905,47 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "review_id": "rev_0193a6f6a2b38c4d9e0f1a2b3c4d5e6f",
+           *           "status": "pending",
+           *           "decision_id": "dec_0193a6f6a1f27b3c8d4e5f6a7b8c9d0e",
+           *           "decision": {
+           *             "kind": "defer",
+           *             "decision_id": "dec_0193a6f6a1f27b3c8d4e5f6a7b8c9d0e",
+           *             "rule_id": "review-bulk-updates",
+           *             "review_id": "rev_0193a6f6a2b38c4d9e0f1a2b3c4d5e6f"
+           *           },
+           *           "cred_id": "cred_0193a6f4d2e87b1c9a4f5e6d7c8b9a01",
+           *           "intent_id": "crm-support",
+           *           "prompt_id": "prm_7f3c2a",
+           *           "actor": "agent:support-bot",
+           *           "audience": "crm-api",
+           *           "surface": "sdk",
+           *           "operation": "crm.contacts.update",
+           *           "target_resource": "crm://contacts/42",
+           *           "arguments_sha256": "5c4b3a2918f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6d5c4b",
+           *           "requested_by_key_id": "key_0193a6e1f0a27b3c8d9e4f5a6b7c8d9e",
+           *           "created_at": "2026-11-26T09:45:12.204Z",
+           *           "reviewed_at": null,
+           *           "reviewed_by_key_id": null,
+           *           "note": null
+           *         }
+           *       ],
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['ReviewListDto'];
         };
       };
-      /** @description `invalid_request`: status must be one of pending, accepted, rejected */
+      /** @description `invalid_request`: status must be one of pending, accepted, rejected; `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "status must be one of pending, accepted, rejected"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -5208,7 +5993,7 @@ export interface operations {
       };
     };
   };
-  McpProxyHttpController_resolve: {
+  resolveReview: {
     parameters: {
       query?: never;
       header?: never;
@@ -5223,6 +6008,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The review, resolved. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5230,10 +6016,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "review_id": "rev_0193a6f6a2b38c4d9e0f1a2b3c4d5e6f",
+           *       "status": "accepted",
+           *       "decision_id": "dec_0193a6f6a1f27b3c8d4e5f6a7b8c9d0e",
+           *       "decision": {
+           *         "kind": "defer",
+           *         "decision_id": "dec_0193a6f6a1f27b3c8d4e5f6a7b8c9d0e",
+           *         "rule_id": "review-bulk-updates",
+           *         "review_id": "rev_0193a6f6a2b38c4d9e0f1a2b3c4d5e6f"
+           *       },
+           *       "cred_id": "cred_0193a6f4d2e87b1c9a4f5e6d7c8b9a01",
+           *       "intent_id": "crm-support",
+           *       "prompt_id": "prm_7f3c2a",
+           *       "actor": "agent:support-bot",
+           *       "audience": "crm-api",
+           *       "surface": "sdk",
+           *       "operation": "crm.contacts.update",
+           *       "target_resource": "crm://contacts/42",
+           *       "arguments_sha256": "5c4b3a2918f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6d5c4b",
+           *       "requested_by_key_id": "key_0193a6e1f0a27b3c8d9e4f5a6b7c8d9e",
+           *       "created_at": "2026-11-26T09:45:12.204Z",
+           *       "reviewed_at": "2026-11-26T10:03:40.118Z",
+           *       "reviewed_by_key_id": "key_0193a6e2c4d58e6f0a1b2c3d4e5f6a7b",
+           *       "note": "Checked with the account owner."
+           *     }
+           */
           'application/json': components['schemas']['ReviewDto'];
         };
       };
-      /** @description `invalid_request`: the request body is not valid JSON */
+      /** @description `invalid_request`: status must be "accepted" or "rejected" */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5242,7 +6055,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "invalid_request",
-           *       "message": "the request body is not valid JSON"
+           *       "message": "status must be \"accepted\" or \"rejected\""
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -5257,20 +6070,48 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: review not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "review not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description invalid_transition: already resolved */
+      /** @description `invalid_transition`: review rev_0193a6f6a2b38c4d9e0f1a2b3c4d5e6f is already accepted */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "invalid_transition",
+           *       "message": "review rev_0193a6f6a2b38c4d9e0f1a2b3c4d5e6f is already accepted"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -5339,13 +6180,13 @@ export interface operations {
       };
     };
   };
-  McpProxyHttpController_listDecisions: {
+  listDecisions: {
     parameters: {
       query?: {
         /** @description `next_cursor` of the previous page. */
         cursor?: string;
         limit?: number;
-        /** @description ISO 8601 timestamp with a zone, or a date: created before. */
+        /** @description ISO 8601 timestamp with a zone, or a date: created before; later than `since`. */
         until?: string;
         /** @description ISO 8601 timestamp with a zone, or a date: created at or after. */
         since?: string;
@@ -5362,7 +6203,7 @@ export interface operations {
           | 'step_up'
           | 'deny'
           | 'deny_with_reroute';
-        /** @description Only the decisions on this mandate. */
+        /** @description Only the decisions on this mandate (its `cred_…` id, the `jti`). */
         cred_id?: string;
       };
       header?: never;
@@ -5371,6 +6212,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5378,10 +6220,60 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "decision_id": "dec_0193a6f5e1c27d4b8a9f3e2d1c0b4a5e",
+           *           "decision": {
+           *             "kind": "allow_with_redact",
+           *             "decision_id": "dec_0193a6f5e1c27d4b8a9f3e2d1c0b4a5e",
+           *             "rule_id": "hide-contact-pii",
+           *             "redact_fields": [
+           *               "result.email",
+           *               "result.phone"
+           *             ]
+           *           },
+           *           "cred_id": "cred_0193a6f4d2e87b1c9a4f5e6d7c8b9a01",
+           *           "intent_id": "crm-support",
+           *           "prompt_id": "prm_7f3c2a",
+           *           "actor": "agent:support-bot",
+           *           "audience": "crm-api",
+           *           "surface": "sdk",
+           *           "operation": "crm.contacts.read",
+           *           "target_resource": "crm://contacts/42",
+           *           "arguments_sha256": "3f1d9c5b2e7a4b0c8d6e2f1a9b7c5d3e1f0a2b4c6d8e0f1a3b5c7d9e1f2a4b6c",
+           *           "requested_by_key_id": "key_0193a6e1f0a27b3c8d9e4f5a6b7c8d9e",
+           *           "created_at": "2026-11-26T09:41:07.512Z"
+           *         },
+           *         {
+           *           "decision_id": "dec_0193a6f5d0b16c3a7f8e2d1c0b9a3f4e",
+           *           "decision": {
+           *             "kind": "deny",
+           *             "decision_id": "dec_0193a6f5d0b16c3a7f8e2d1c0b9a3f4e",
+           *             "reason": "forbidden_operation",
+           *             "message": "operation crm.contacts.delete is forbidden by the intent"
+           *           },
+           *           "cred_id": "cred_0193a6f4d2e87b1c9a4f5e6d7c8b9a01",
+           *           "intent_id": "crm-support",
+           *           "prompt_id": "prm_7f3c2a",
+           *           "actor": "agent:support-bot",
+           *           "audience": "crm-api",
+           *           "surface": "sdk",
+           *           "operation": "crm.contacts.delete",
+           *           "target_resource": "crm://contacts/42",
+           *           "arguments_sha256": "9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",
+           *           "requested_by_key_id": "key_0193a6e1f0a27b3c8d9e4f5a6b7c8d9e",
+           *           "created_at": "2026-11-26T09:40:58.031Z"
+           *         }
+           *       ],
+           *       "next_cursor": "eyJ0IjoiMjAyNi0xMS0yNlQwOTo0MDo1OC4wMzFaIiwiaSI6ImRlY18wMTkzYTZmNWQwYjE2YzNhN2Y4ZTJkMWMwYjlhM2Y0ZSJ9"
+           *     }
+           */
           'application/json': components['schemas']['DecisionRecordListDto'];
         };
       };
-      /** @description invalid_request; `details` names each offending parameter */
+      /** @description `invalid_request`: a parameter is malformed or given twice; `details` names each offending parameter. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5434,7 +6326,7 @@ export interface operations {
       };
     };
   };
-  McpProxyHttpController_decision: {
+  getDecision: {
     parameters: {
       query?: never;
       header?: never;
@@ -5445,6 +6337,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The decision record. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5452,6 +6345,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "decision_id": "dec_0193a6f5e1c27d4b8a9f3e2d1c0b4a5e",
+           *       "decision": {
+           *         "kind": "allow_with_redact",
+           *         "decision_id": "dec_0193a6f5e1c27d4b8a9f3e2d1c0b4a5e",
+           *         "rule_id": "hide-contact-pii",
+           *         "redact_fields": [
+           *           "result.email",
+           *           "result.phone"
+           *         ]
+           *       },
+           *       "cred_id": "cred_0193a6f4d2e87b1c9a4f5e6d7c8b9a01",
+           *       "intent_id": "crm-support",
+           *       "prompt_id": "prm_7f3c2a",
+           *       "actor": "agent:support-bot",
+           *       "audience": "crm-api",
+           *       "surface": "sdk",
+           *       "operation": "crm.contacts.read",
+           *       "target_resource": "crm://contacts/42",
+           *       "arguments_sha256": "3f1d9c5b2e7a4b0c8d6e2f1a9b7c5d3e1f0a2b4c6d8e0f1a3b5c7d9e1f2a4b6c",
+           *       "requested_by_key_id": "key_0193a6e1f0a27b3c8d9e4f5a6b7c8d9e",
+           *       "created_at": "2026-11-26T09:41:07.512Z"
+           *     }
+           */
           'application/json': components['schemas']['DecisionRecordDto'];
         };
       };
@@ -5464,11 +6382,18 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `not_found`: decision not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "decision not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -5507,9 +6432,10 @@ export interface operations {
       };
     };
   };
-  McpServersHttpController_list: {
+  listMcpServers: {
     parameters: {
       query?: {
+        /** @description `next_cursor` of the previous page. */
         cursor?: string;
         limit?: number;
       };
@@ -5519,6 +6445,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5526,7 +6453,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "mcs_0193a6f7b3c49d5e0f1a2b3c4d5e6f70",
+           *           "name": "crm",
+           *           "url": "https://mcp.example.com/mcp",
+           *           "header_names": [
+           *             "Authorization"
+           *           ],
+           *           "shadow": false,
+           *           "created_at": "2026-11-26T09:20:14.377Z"
+           *         },
+           *         {
+           *           "id": "mcs_0193a6f0c2d38e4f5a6b7c8d9e0f1a2b",
+           *           "name": "tickets",
+           *           "url": "https://tickets.example.net/mcp",
+           *           "header_names": [],
+           *           "shadow": true,
+           *           "created_at": "2026-11-25T16:02:51.908Z"
+           *         }
+           *       ],
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['McpServerListDto'];
+        };
+      };
+      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
@@ -5573,7 +6534,7 @@ export interface operations {
       };
     };
   };
-  McpServersHttpController_create: {
+  createMcpServer: {
     parameters: {
       query?: never;
       header?: never;
@@ -5586,6 +6547,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The registered server; `{base}/mcp/{name}` serves it at once. */
       201: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5593,10 +6555,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "mcs_0193a6f7b3c49d5e0f1a2b3c4d5e6f70",
+           *       "name": "crm",
+           *       "url": "https://mcp.example.com/mcp",
+           *       "header_names": [
+           *         "Authorization"
+           *       ],
+           *       "shadow": false,
+           *       "created_at": "2026-11-26T09:20:14.377Z"
+           *     }
+           */
           'application/json': components['schemas']['McpServerDto'];
         };
       };
-      /** @description invalid_request: name, url (shape, or a private/loopback/link-local destination), headers */
+      /** @description `invalid_request`: `name`, `url` (its shape, or a host that does not resolve or is not public) or `headers` (names, reserved headers, sizes), named in `details`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5614,12 +6588,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description name_conflict: the org already has a server of that name */
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `name_conflict`: an MCP server named crm is already registered */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "name_conflict",
+           *       "message": "an MCP server named crm is already registered"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -5688,7 +6683,7 @@ export interface operations {
       };
     };
   };
-  McpServersHttpController_get: {
+  getMcpServer: {
     parameters: {
       query?: never;
       header?: never;
@@ -5699,6 +6694,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The resource. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5706,6 +6702,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "mcs_0193a6f7b3c49d5e0f1a2b3c4d5e6f70",
+           *       "name": "crm",
+           *       "url": "https://mcp.example.com/mcp",
+           *       "header_names": [
+           *         "Authorization"
+           *       ],
+           *       "shadow": false,
+           *       "created_at": "2026-11-26T09:20:14.377Z"
+           *     }
+           */
           'application/json': components['schemas']['McpServerDto'];
         };
       };
@@ -5718,11 +6726,18 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `not_found`: resource not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "resource not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -5761,7 +6776,7 @@ export interface operations {
       };
     };
   };
-  McpServersHttpController_remove: {
+  removeMcpServer: {
     parameters: {
       query?: never;
       header?: never;
@@ -5772,6 +6787,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Removed. */
       204: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5789,11 +6805,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: mcp server not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "mcp server not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -5832,9 +6870,10 @@ export interface operations {
       };
     };
   };
-  WebhooksHttpController_list: {
+  listWebhooks: {
     parameters: {
       query?: {
+        /** @description `next_cursor` of the previous page. */
         cursor?: string;
         limit?: number;
       };
@@ -5844,6 +6883,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page; `next_cursor` is null on the last. */
       200: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5851,7 +6891,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "whk_0193a6f9a3b64c2d8e1f0a9b8c7d6e5f",
+           *           "url": "https://hooks.example.com/intent-gateway",
+           *           "events": [
+           *             "approval.requested",
+           *             "approval.approved",
+           *             "approval.denied",
+           *             "approval.expired"
+           *           ],
+           *           "description": "Approvals channel of the on-call bot",
+           *           "status": "active",
+           *           "disabled_reason": null,
+           *           "created_at": "2026-11-26T09:45:00.000Z"
+           *         },
+           *         {
+           *           "id": "whk_0193a6e2b4c58d1e7f6a5b4c3d2e1f0a",
+           *           "url": "https://audit.example.net/igw/decisions",
+           *           "events": [
+           *             "decision.made"
+           *           ],
+           *           "description": null,
+           *           "status": "disabled",
+           *           "disabled_reason": "the endpoint answered 410 Gone",
+           *           "created_at": "2026-11-26T08:12:00.000Z"
+           *         }
+           *       ],
+           *       "next_cursor": "eyJjcmVhdGVkX2F0IjoiMjAyNi0xMS0yNlQwODoxMjowMC4wMDBaIiwiaWQiOiJ3aGtfMDE5M2E2ZTJiNGM1OGQxZTdmNmE1YjRjM2QyZTFmMGEifQ"
+           *     }
+           */
           'application/json': components['schemas']['WebhookListDto'];
+        };
+      };
+      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
@@ -5863,6 +6944,21 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
       /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
       429: {
         headers: {
@@ -5898,7 +6994,7 @@ export interface operations {
       };
     };
   };
-  WebhooksHttpController_create: {
+  createWebhook: {
     parameters: {
       query?: never;
       header?: never;
@@ -5911,6 +7007,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The new endpoint, active, with its signing secret (shown this once). */
       201: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -5918,10 +7015,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "whk_0193a6f9a3b64c2d8e1f0a9b8c7d6e5f",
+           *       "url": "https://hooks.example.com/intent-gateway",
+           *       "events": [
+           *         "approval.requested",
+           *         "approval.approved",
+           *         "approval.denied",
+           *         "approval.expired"
+           *       ],
+           *       "description": "Approvals channel of the on-call bot",
+           *       "status": "active",
+           *       "disabled_reason": null,
+           *       "created_at": "2026-11-26T09:45:00.000Z",
+           *       "secret": "whsec_ZXhhbXBsZS1zZWNyZXQtbm90LXJlYWwh"
+           *     }
+           */
           'application/json': components['schemas']['CreatedWebhookDto'];
         };
       };
-      /** @description invalid_request: url (shape, or a private/loopback/link-local destination), events */
+      /** @description `invalid_request`: `url` is not an absolute http(s) URL, carries credentials, does not resolve or resolves to a non-public address; `events` is empty or names an unknown type; or the body is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5936,6 +7050,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: this operation needs an API key with scope admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope admin"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -6004,7 +7133,7 @@ export interface operations {
       };
     };
   };
-  WebhooksHttpController_remove: {
+  removeWebhook: {
     parameters: {
       query?: never;
       header?: never;
@@ -6015,6 +7144,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Removed; no body. */
       204: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -6032,11 +7162,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: webhook not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "webhook not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -6075,7 +7227,7 @@ export interface operations {
       };
     };
   };
-  WebhooksHttpController_rotateSecret: {
+  rotateWebhookSecret: {
     parameters: {
       query?: never;
       header?: never;
@@ -6094,6 +7246,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "whk_0193a6f9a3b64c2d8e1f0a9b8c7d6e5f",
+           *       "secret": "whsec_cm90YXRlZC1zZWNyZXQtbm90LXJlYWwh",
+           *       "previous_secret_expires_at": "2026-11-27T11:20:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['RotatedWebhookSecretDto'];
         };
       };
@@ -6106,11 +7265,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: webhook not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "webhook not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -6149,7 +7330,7 @@ export interface operations {
       };
     };
   };
-  WebhooksHttpController_enable: {
+  enableWebhook: {
     parameters: {
       query?: never;
       header?: never;
@@ -6168,6 +7349,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "whk_0193a6e2b4c58d1e7f6a5b4c3d2e1f0a",
+           *       "url": "https://audit.example.net/igw/decisions",
+           *       "events": [
+           *         "decision.made"
+           *       ],
+           *       "description": null,
+           *       "status": "active",
+           *       "disabled_reason": null,
+           *       "created_at": "2026-11-26T08:12:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['WebhookDto'];
         };
       };
@@ -6180,11 +7374,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: webhook not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "webhook not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -6223,7 +7439,7 @@ export interface operations {
       };
     };
   };
-  WebhooksHttpController_deliveries: {
+  listWebhookDeliveries: {
     parameters: {
       query?: {
         /** @description `next_cursor` of the previous page. */
@@ -6247,21 +7463,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "whd_8a1b2c3d4e5f60718293a4b5c6d7e8f9",
+           *           "event_id": "evt_0193a6fa07c47f1e8d2c3b4a5f6e7d8c",
+           *           "event_type": "approval.requested",
+           *           "status": "pending",
+           *           "attempts": 2,
+           *           "last_response_code": 503,
+           *           "last_error": "endpoint answered 503",
+           *           "next_attempt_at": "2026-11-26T09:52:35.318Z",
+           *           "created_at": "2026-11-26T09:47:30.214Z",
+           *           "delivered_at": null
+           *         },
+           *         {
+           *           "id": "whd_5f2c8e1a9b3d47c6e0f1a2b3c4d5e6f7",
+           *           "event_id": "evt_0193a6f8d2f1a3b4c5d6e7f8091a2b3c",
+           *           "event_type": "approval.requested",
+           *           "status": "succeeded",
+           *           "attempts": 1,
+           *           "last_response_code": 200,
+           *           "last_error": null,
+           *           "next_attempt_at": null,
+           *           "created_at": "2026-11-26T09:40:00.412Z",
+           *           "delivered_at": "2026-11-26T09:40:00.873Z"
+           *         }
+           *       ],
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['WebhookDeliveryListDto'];
         };
       };
-      /** @description `invalid_request`: status must be one of pending, succeeded, exhausted, failed, cancelled */
+      /** @description `invalid_request`: status must be one of pending, succeeded, exhausted, failed, cancelled; `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "status must be one of pending, succeeded, exhausted, failed, cancelled"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -6274,11 +7515,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
+      /** @description `insufficient_scope`: this operation needs an API key with scope admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: webhook not found */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "webhook not found"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };

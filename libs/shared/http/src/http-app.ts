@@ -1,4 +1,4 @@
-import { Catch, MethodNotAllowedException, NotFoundException, type ArgumentsHost, type ExceptionFilter, type INestApplication } from '@nestjs/common';
+import { Catch, MethodNotAllowedException, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';

@@ -34,7 +34,12 @@ export class FlexibleRateLimiter implements RateLimiter {
     if (second.allowed) return { allowed: true, ...window, ...(poolNow ? { burst: poolNow } : {}) };
     if (!pool) return { allowed: false, remaining: 0, resetSeconds: window.resetSeconds };
     const drawn = await settle(pool.limiter.consume(subject));
-    return { allowed: drawn.allowed, remaining: 0, resetSeconds: window.resetSeconds, burst: { remaining: drawn.remainingPoints, resetSeconds: drawn.msBeforeNext / 1000 } };
+    return {
+      allowed: drawn.allowed,
+      remaining: 0,
+      resetSeconds: window.resetSeconds,
+      burst: { remaining: drawn.remainingPoints, resetSeconds: drawn.msBeforeNext / 1000 },
+    };
   }
 
   private limitersFor(policy: RateLimitPolicy): Limiters {
