@@ -167,11 +167,13 @@ export function compileCard(card: DecisionCard): CompiledCard {
 
 /**
  * Compiled cards by organisation, card id and version, bounded (the oldest entry goes first).
- * A card version is immutable, so an entry never needs invalidating; a new version is a new key.
- * Card ids are unique per organisation only, hence the organisation in the key.
+ * Card ids are unique per organisation only, hence the organisation in the key. An entry is
+ * reused only for the very content it was compiled from: a card removed and installed again
+ * under its id may come back with a version it had before and other rules, and must never be
+ * decided with the old ones.
  */
 export class CompiledCardCache {
-  private readonly entries: BoundedMap<string, CompiledCard>;
+  private readonly entries: BoundedMap<string, { source: string; compiled: CompiledCard }>;
 
   constructor(capacity = 1000) {
     this.entries = new BoundedMap(capacity);
@@ -179,11 +181,12 @@ export class CompiledCardCache {
 
   get(org: string, card: DecisionCard): CompiledCard {
     const key = `${org}\u0000${card.id}@${card.version}`;
-    let compiled = this.entries.get(key);
-    if (compiled === undefined) {
-      compiled = compileCard(card);
-      this.entries.set(key, compiled);
-    }
+    // What compileCard reads, as text: compared on a hit (loads and events only, never per call).
+    const source = JSON.stringify([card.allowed_scope ?? null, card.shadow === true, card.rules ?? []]);
+    const entry = this.entries.get(key);
+    if (entry !== undefined && entry.source === source) return entry.compiled;
+    const compiled = compileCard(card);
+    this.entries.set(key, { source, compiled });
     return compiled;
   }
 

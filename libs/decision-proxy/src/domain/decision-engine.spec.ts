@@ -510,6 +510,17 @@ describe('decision engine', () => {
       expect(cache.size).toBe(2);
     });
 
+    it('never serves a compiled card for other content under the same id and version (a card removed and installed again)', () => {
+      const cache = new CompiledCardCache(10);
+      const wide = card([], { allowed_scope: { operations: ['crm.**'], resources: ['**'], forbidden_operations: [] } });
+      const narrow = card([rule('r', { kind: 'deny' })], { allowed_scope: { operations: ['crm.contacts.read'], resources: ['**'], forbidden_operations: [] } });
+      const first = cache.get('org_1', wide);
+      const again = cache.get('org_1', narrow);
+      expect(again).not.toBe(first);
+      expect(again.rules.map((r) => r.id)).toEqual(['r']);
+      expect(cache.get('org_1', structuredClone(narrow))).toBe(again);
+    });
+
     it('compiles conditions once: a compiled rule keeps its planned condition', () => {
       const compiled = compileCard(card([rule('r', { kind: 'allow' }, 'context.n == 1'), rule('bad', { kind: 'allow' }, 'nope')]));
       expect(typeof compiled.rules[0]!.condition).toBe('function');

@@ -24,4 +24,8 @@ describe('installing an intent card', () => {
     const second = installCard('org_1', first, { ...content, name: 'CRM v2' }, t1);
     expect(second).toEqual({ ...content, name: 'CRM v2', orgId: 'org_1', version: 2, createdAt: t0, updatedAt: t1 });
   });
+
+  it('goes on from the removal when an id comes back: a new card, but never a version it had', () => {
+    expect(installCard('org_1', null, content, t1, 4)).toEqual({ ...content, orgId: 'org_1', version: 5, createdAt: t1, updatedAt: t1 });
+  });
 });

@@ -35,13 +35,15 @@ export const CARD_DEFAULTS = { description: '', forbiddenOperations: [] as strin
 
 /**
  * Installing a card id that exists replaces it: the content is the new one, the version goes up
- * by one and the creation time is kept. A new id starts at version 1.
+ * by one and the creation time is kept. A new id starts at version 1; an id whose card was
+ * removed goes on from the removal's version (`removedVersion`), so no version of an id ever
+ * names two contents (readers compile and cache a card by id and version).
  */
-export function installCard(orgId: string, existing: IntentCard | null, content: CardContent, now: Date): IntentCard {
+export function installCard(orgId: string, existing: IntentCard | null, content: CardContent, now: Date, removedVersion = 0): IntentCard {
   return {
     ...content,
     orgId,
-    version: existing ? existing.version + 1 : 1,
+    version: existing ? existing.version + 1 : removedVersion + 1,
     createdAt: existing ? existing.createdAt : now,
     updatedAt: now,
   };

@@ -68,6 +68,30 @@ describe('PrismaIntentCardRepository (PostgreSQL)', () => {
     expect(await outbox('org_other')).toEqual([]);
   });
 
+  it('an id removed and installed again is a new card that goes on from the removal: no version names two contents', async () => {
+    const org = 'org_again';
+    await w.install.execute(policyWriter(org), card({ id: 'again' }));
+    await w.install.execute(policyWriter(org), card({ id: 'again', name: 'v2' }));
+    await w.remove.execute(policyWriter(org), 'again');
+    w.clock.advance(60_000);
+    const back = await w.install.execute(policyWriter(org), card({ id: 'again', name: 'back', rules: [] }));
+    expect(back).toMatchObject({ created: true, card: { id: 'again', name: 'back', version: 4 } });
+    expect(back.card.created_at).not.toBe(SPEC_T0.toISOString());
+    await w.remove.execute(policyWriter(org), 'again');
+    expect((await w.install.execute(policyWriter(org), card({ id: 'again' }))).card.version).toBe(6);
+    // Per org: the same id elsewhere starts afresh.
+    expect((await w.install.execute(policyWriter('org_again_other'), card({ id: 'again' }))).card.version).toBe(1);
+    const events = await outbox(org);
+    expect(events.map((e) => [e.topic, e.envelope.data.version])).toEqual([
+      [Topics.IntentCardInstalled.name, 1],
+      [Topics.IntentCardInstalled.name, 2],
+      [Topics.IntentCardDeleted.name, 3],
+      [Topics.IntentCardInstalled.name, 4],
+      [Topics.IntentCardDeleted.name, 5],
+      [Topics.IntentCardInstalled.name, 6],
+    ]);
+  });
+
   it('lets concurrent installs of one new id all succeed, one after the other', async () => {
     const org = 'org_race';
     const results = await Promise.all(Array.from({ length: 4 }, (_, i) => w.install.execute(policyWriter(org), card({ id: 'hot', name: `v${i}` }))));

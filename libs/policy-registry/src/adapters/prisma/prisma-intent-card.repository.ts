@@ -45,11 +45,12 @@ export class PrismaIntentCardRepository extends RegistryRepository implements In
     return toCard(await tx.intentCard.findUniqueOrThrow({ where: { orgId_id: { orgId, id } } }));
   }
 
-  async install(orgId: string, id: string, build: (existing: IntentCard | null) => IntentCard, events: IntentCardEvents) {
+  async install(orgId: string, id: string, build: (existing: IntentCard | null, removedVersion: number) => IntentCard, events: IntentCardEvents) {
     const attempt = () =>
       this.prisma.$transaction(async (tx) => {
         const existing = await this.lockAndRead(tx, orgId, id);
-        const next = build(existing);
+        const removed = existing ? null : await tx.intentCardRemoval.findUnique({ where: { orgId_id: { orgId, id } } });
+        const next = build(existing, removed?.version ?? 0);
         const row = existing
           ? await tx.intentCard.update({ where: { orgId_id: { orgId, id } }, data: contentFields(next) })
           : await tx.intentCard.create({ data: { orgId, id, createdAt: next.createdAt, ...contentFields(next) } });
@@ -89,6 +90,9 @@ export class PrismaIntentCardRepository extends RegistryRepository implements In
         const existing = await this.lockAndRead(tx, orgId, id);
         if (!existing) return null;
         await tx.intentCard.delete({ where: { orgId_id: { orgId, id } } });
+        // The id's next install goes on from here: a version never names two contents.
+        const version = existing.version + 1;
+        await tx.intentCardRemoval.upsert({ where: { orgId_id: { orgId, id } }, create: { orgId, id, version }, update: { version } });
         const orgVersion = await bumpOrgVersion(tx, this.schema, orgId, 'cards_version');
         await this.outbox.add(tx, events(existing, orgVersion));
         return { deleted: existing, orgVersion };

@@ -11,18 +11,22 @@ export type IntentCardEvents = (card: IntentCard, orgVersion: number) => EventEn
 export interface IntentCardRepository {
   /**
    * Creates or replaces the card `id` of `orgId` atomically: `build` gets the current card (or
-   * null) under a lock and returns what to store.
+   * null) under a lock, and the version its removal had when the id was removed before (else 0),
+   * and returns what to store.
    */
   install(
     orgId: string,
     id: string,
-    build: (existing: IntentCard | null) => IntentCard,
+    build: (existing: IntentCard | null, removedVersion: number) => IntentCard,
     events: IntentCardEvents,
   ): Promise<{ card: IntentCard; created: boolean }>;
   findById(orgId: string, id: string): Promise<IntentCard | null>;
   /** Newest first (created_at desc, id desc), at most `page.limit` rows after `page.after`. */
   list(orgId: string, page: PageRequest): Promise<IntentCard[]>;
-  /** Removes the card; the events get the removed card. null when it does not exist. */
+  /**
+   * Removes the card and remembers the removal's version (the card's + 1) for a later install of
+   * the id; the events get the removed card. null when it does not exist.
+   */
   delete(orgId: string, id: string, events: IntentCardEvents): Promise<IntentCard | null>;
   /**
    * The org's cards counter and all its installed cards, read in one consistent snapshot: `cards`

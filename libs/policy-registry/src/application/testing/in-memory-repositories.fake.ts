@@ -71,13 +71,14 @@ export class InMemoryIntentionRepository implements IntentionRepository {
 
 export class InMemoryIntentCardRepository implements IntentCardRepository {
   readonly rows = new Map<string, IntentCard>();
+  readonly removed = new Map<string, number>();
   readonly outbox: EventEnvelope[] = [];
   readonly versions = new OrgCounters();
   private key = (orgId: string, id: string) => `${orgId}\u0000${id}`;
 
-  async install(orgId: string, id: string, build: (existing: IntentCard | null) => IntentCard, events: IntentCardEvents) {
+  async install(orgId: string, id: string, build: (existing: IntentCard | null, removedVersion: number) => IntentCard, events: IntentCardEvents) {
     const existing = await this.findById(orgId, id);
-    const card = build(existing);
+    const card = build(existing, existing ? 0 : (this.removed.get(this.key(orgId, id)) ?? 0));
     this.rows.set(this.key(orgId, id), structuredClone(card));
     this.outbox.push(...events(card, this.versions.bump(orgId)));
     return { card: structuredClone(card), created: existing === null };
@@ -100,6 +101,7 @@ export class InMemoryIntentCardRepository implements IntentCardRepository {
     const existing = await this.findById(orgId, id);
     if (!existing) return null;
     this.rows.delete(this.key(orgId, id));
+    this.removed.set(this.key(orgId, id), existing.version + 1);
     this.outbox.push(...events(existing, this.versions.bump(orgId)));
     return existing;
   }

@@ -44,7 +44,7 @@ export class InstallIntentCardUseCase extends IntentCardWriteUseCase {
     const { card, created } = await this.cards.install(
       caller.orgId,
       content.id,
-      (existing) => installCard(caller.orgId, existing, content, now),
+      (existing, removedVersion) => installCard(caller.orgId, existing, content, now, removedVersion),
       (c, orgVersion) => [envelope(Topics.IntentCardInstalled, c.orgId, toIntentCardEvent(c, orgVersion), now)],
     );
     return { card: toIntentCardDto(card), created };
