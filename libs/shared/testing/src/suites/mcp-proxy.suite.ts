@@ -421,5 +421,18 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       expect(gone.status).toBe(404);
       expect(gone.body.code).toBe('intent_not_found');
     });
+
+    it('a removed card installed again under its id decides with its new rules, never the removed ones', async () => {
+      expect((await writer.post('/v1/intent-cards', card({ id: 'crm-again', rules: [] }))).status).toBe(201);
+      const cm = await dispense({ intent_id: 'crm-again' });
+      expect((await call(writerB, cm.credential, body('crm.contacts.read'))).status).toBe(200);
+      expect((await writer.delete('/v1/intent-cards/crm-again')).status).toBe(204);
+      const back = await writer.post('/v1/intent-cards', card({ id: 'crm-again', rules: [rule('block-read', 'crm.contacts.read', { kind: 'deny' })] }));
+      expect(back.status).toBe(201);
+      expect(back.body.version).toBe(3);
+      const decided = await call(writerB, cm.credential, body('crm.contacts.read'));
+      expect(decided.status).toBe(403);
+      expect(decided.body.decision).toMatchObject({ kind: 'deny', rule_id: 'block-read', reason: 'rule_denied' });
+    });
   });
 }
