@@ -4,7 +4,7 @@ import { APP_GUARD } from '@nestjs/core';
 import type Redis from 'ioredis';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
-import { CALLER_RESOLVER, CallerGuard, type ReadinessCheck } from '@igw/http';
+import { CALLER_RESOLVER, CallerGuard, PLATFORM_ADMIN_VERIFIER, type ReadinessCheck } from '@igw/http';
 import type { ServiceDatabase } from '@igw/persistence';
 import { API_KEY_REPOSITORY, ORG_REPOSITORY } from './application/ports/org.repository.port';
 import { AUTH_EPOCH } from './application/ports/auth-epoch.port';
@@ -28,6 +28,7 @@ import { FlexibleRateLimiter } from './adapters/rate-limit/flexible-rate-limiter
 import { RedisAuthEpoch } from './adapters/redis/redis-auth-epoch';
 import { ServiceProxy } from './adapters/proxy/service-proxy';
 import { SERVICE_PROXIES, ServiceProxyHttpController } from './adapters/proxy/service-proxy.http.controller';
+import { PlatformAdminKeyVerifier } from './adapters/http/platform-admin';
 
 export const GATEWAY_MIGRATIONS = join(__dirname, '../prisma/migrations');
 export { GATEWAY_SCHEMA } from './adapters/prisma/gateway-prisma.client';
@@ -67,6 +68,7 @@ export class ApiGatewayModule {
       { provide: SERVICE_PROXIES, useValue: proxies },
       { provide: CALLER_RESOLVER, useClass: ApiKeyCallerResolver },
       { provide: APP_GUARD, useClass: CallerGuard },
+      { provide: PLATFORM_ADMIN_VERIFIER, useValue: new PlatformAdminKeyVerifier(options.settings.platformAdminKey) },
       AuthenticateApiKeyUseCase,
       BootstrapOrgUseCase,
       CreateApiKeyUseCase,

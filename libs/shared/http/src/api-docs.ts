@@ -24,13 +24,10 @@ export interface OperationDoc {
   summary: string;
   /** What a caller needs to know beyond the summary: effects, idempotence, who may call it. */
   description: string;
-  /** A @Public() route that checks PLATFORM_ADMIN_KEY itself (other @Public() routes take no key). */
-  auth?: 'platform-admin';
 }
 
 interface RegisteredOperation {
   id: string;
-  auth?: 'platform-admin';
   /** The route's handler and controller: their @Public() and @RequireScope() are read when the document is built. */
   handler: object;
   controller: object;
@@ -48,7 +45,7 @@ export function ApiOp(doc: OperationDoc): MethodDecorator {
   return (target, key, descriptor) => {
     const controller = (target as { constructor: { name: string } }).constructor.name;
     const ids = typeof doc.id === 'string' ? [doc.id] : doc.id;
-    const entry = { auth: doc.auth, handler: descriptor.value as object, controller: target.constructor };
+    const entry = { handler: descriptor.value as object, controller: target.constructor };
     if (ids.length === 1) OPERATIONS.set(`${controller}.${String(key)}`, { id: ids[0] ?? '', ...entry });
     else ids.forEach((id, i) => OPERATIONS.set(`${controller}.${String(key)}[${i}]`, { id, ...entry }));
     ApiOperation({ summary: doc.summary, description: doc.description })(target, key, descriptor);
@@ -64,7 +61,9 @@ export function operationEdge(operationId: string): { auth: OperationAuth; scope
   for (const op of OPERATIONS.values()) {
     if (op.id !== operationId) continue;
     const targets = [op.handler, op.controller];
-    if (targets.some((t) => Reflect.getMetadata(PUBLIC_ROUTE, t) === true)) return { auth: op.auth ?? 'none' };
+    const open = targets.map((t) => Reflect.getMetadata(PUBLIC_ROUTE, t) as true | 'platform-admin' | undefined).find((v) => v !== undefined);
+    if (open === 'platform-admin') return { auth: 'platform-admin' };
+    if (open === true) return { auth: 'none' };
     const scope = targets.map((t) => Reflect.getMetadata(REQUIRED_SCOPE, t) as Scope | undefined).find((s) => s !== undefined);
     return { auth: 'api-key', ...(scope ? { scope } : {}) };
   }

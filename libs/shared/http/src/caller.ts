@@ -26,6 +26,19 @@ export const RequireScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope)
 /** No API key needed (probes, JWKS). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
+/**
+ * No org API key: the platform admin key instead (org management), checked by the CallerGuard
+ * through PLATFORM_ADMIN_VERIFIER before anything else about the request, as API keys are.
+ */
+export const PlatformAdminOnly = () => SetMetadata(PUBLIC_ROUTE, 'platform-admin');
+
+export const PLATFORM_ADMIN_VERIFIER = Symbol('PLATFORM_ADMIN_VERIFIER');
+
+/** Throws 401 (no or another key) or 403 (org management disabled) unless the request carries the platform admin key. */
+export interface PlatformAdminVerifier {
+  verify(req: RequestLike): void;
+}
+
 export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => {
   const req = ctx.switchToHttp().getRequest<RequestLike>();
   if (!req.caller) throw unauthenticated();

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { newId, type Caller } from '@igw/kernel';
+import { AcceptableBodyGuard } from './caller.guard';
 import { answerClientError } from './client-error';
 import { parseJsonBody, urlInputError } from './edge-input';
 import { toErrorResponse } from './error-mapping';
@@ -89,6 +90,8 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   installFastifyHooks(fastify, options);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllErrorsFilter(options.logger));
+  // After the APP_GUARDs (the CallerGuard): authentication first, then the body.
+  app.useGlobalGuards(new AcceptableBodyGuard());
   app.enableShutdownHooks();
   if (options.openApi) setupOpenApi(app, options.openApi);
   return app;
@@ -100,15 +103,18 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
   fastify.removeContentTypeParser('application/json');
   fastify.removeContentTypeParser('text/plain');
   // The edge rules of DESIGN 6.12 (depth, NUL, lone surrogates, UTF-8) run here, before any pipe.
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+  // A body the rules refuse is kept on the request, not thrown: AcceptableBodyGuard throws it once
+  // the caller is known, so a wrong key gets its 401 whatever the body.
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (err) {
-      done(err as Error, undefined);
+      (req as { bodyRefusal?: unknown }).bodyRefusal = err;
+      done(null, undefined);
     }
   });
-  // Any other media type is read (within the limit) and flagged: CallerGuard answers 415 once the
-  // caller is known.
+  // Any other media type is read (within the limit) and flagged: AcceptableBodyGuard answers 415
+  // once the caller is known.
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, _body, done) => {
     (req as { unsupportedMediaType?: boolean }).unsupportedMediaType = true;
     done(null, undefined);

@@ -4,7 +4,7 @@ import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import pino from 'pino';
 import { ApiErrors, ApiOp } from './api-docs';
-import { Public, RequireScope } from './caller';
+import { PlatformAdminOnly, Public, RequireScope } from './caller';
 import { createHttpApp } from './http-app';
 import { createOpenApiDocument } from './openapi-document';
 
@@ -43,9 +43,9 @@ class OpenController {
     return {};
   }
 
-  @Public()
+  @PlatformAdminOnly()
   @Post('admin')
-  @ApiOp({ id: 'adminThing', summary: 'Admin.', description: 'Platform key.', auth: 'platform-admin' })
+  @ApiOp({ id: 'adminThing', summary: 'Admin.', description: 'Platform key.' })
   @ApiResponse({ status: 201, description: 'Done.' })
   admin(@Body() body: ThingBody) {
     return body;

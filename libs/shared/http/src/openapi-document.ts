@@ -66,9 +66,12 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
 const ERROR_SCHEMA = { $ref: '#/components/schemas/ErrorDto' };
 const RATE_LIMIT_HEADERS = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' } };
 
+/** The 400 any route with a body answers for one that is not JSON (routes listing their own 400s include it). */
+export const NOT_JSON_REFUSAL: Refusal = { code: 'invalid_request', message: 'request body is not valid JSON: syntax error at byte 17' };
+
 /** The answers the edge itself gives, whatever the route: authentication, rate limit, body parsing, outages. */
 const EDGE_REFUSALS: Record<string, Refusal[]> = {
-  body400: [{ code: 'invalid_request', message: 'request body is not valid JSON: syntax error at byte 17' }],
+  body400: [NOT_JSON_REFUSAL],
   apiKey401: [
     { code: 'unauthenticated', message: 'missing Authorization: Bearer <API key>' },
     { code: 'unauthenticated', message: 'the API key is unknown or revoked' },

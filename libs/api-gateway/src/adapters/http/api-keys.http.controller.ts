@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyDto, ApiKeyListDto, CreateApiKeyDto, CreatedApiKeyDto, ErrorDto } from '@igw/contracts';
-import { ApiErrors, ApiJsonBody, ApiOp, CurrentCaller, RequireScope } from '@igw/http';
+import { ApiErrors, ApiJsonBody, ApiOp, CurrentCaller, RequireScope, NOT_JSON_REFUSAL } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { CreateApiKeyUseCase } from '../../application/use-cases/create-api-key.use-case';
 import { ListApiKeysUseCase } from '../../application/use-cases/list-api-keys.use-case';
@@ -41,7 +41,7 @@ export class ApiKeysHttpController {
           details: [{ path: 'scope', message: 'scope must be one of read_only, policy_write, admin' }],
         },
       },
-      json: { summary: 'A body that is not JSON', value: { code: 'invalid_request', message: 'the request body is not valid JSON' } },
+      json: { summary: 'A body that is not JSON', value: NOT_JSON_REFUSAL },
     },
   })
   create(@CurrentCaller() caller: Caller, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {

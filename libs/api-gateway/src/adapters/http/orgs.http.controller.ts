@@ -1,22 +1,20 @@
-import { applyDecorators, Body, Controller, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { applyDecorators, Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateOrgDto, CreatedOrgDto, ErrorDto, OrgDto, UpdateOrgDto } from '@igw/contracts';
-import { ApiErrors, ApiJsonBody, ApiOp, Public, type RequestLike } from '@igw/http';
+import { ApiErrors, ApiJsonBody, ApiOp, PlatformAdminOnly, NOT_JSON_REFUSAL } from '@igw/http';
 import { invalidRequest } from '@igw/kernel';
 import { CreateOrgUseCase } from '../../application/use-cases/create-org.use-case';
 import { UpdateOrgUseCase } from '../../application/use-cases/update-org.use-case';
-import { GATEWAY_SETTINGS, type GatewaySettings } from '../../application/ports/gateway-settings';
 import { CREATE_ORG_EXAMPLES, CREATED_ORG_EXAMPLE, UPDATE_ORG_EXAMPLES, UPDATED_ORG_EXAMPLE } from './api-gateway.examples';
-import { assertPlatformAdmin } from './platform-admin';
 
 const BURST_BELOW_RATE = {
   code: 'invalid_request',
   message: 'rate_limit.burst must be at least rate_limit.requests_per_second',
   details: [{ path: 'rate_limit.burst', message: 'must be at least requests_per_second' }],
 };
-const NOT_JSON = { code: 'invalid_request', message: 'the request body is not valid JSON' };
+const NOT_JSON = NOT_JSON_REFUSAL;
 
-/** What assertPlatformAdmin answers: 401 without the platform admin key or with another, 403 when the deployment has none. */
+/** What the platform admin check (CallerGuard, PlatformAdminKeyVerifier) answers: 401 without the platform admin key or with another, 403 when the deployment has none. */
 const PlatformAdminRefusals = () =>
   applyDecorators(
     ApiResponse({
@@ -40,10 +38,9 @@ export class OrgsHttpController {
   constructor(
     private readonly createOrg: CreateOrgUseCase,
     private readonly updateOrg: UpdateOrgUseCase,
-    @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
   ) {}
 
-  @Public()
+  @PlatformAdminOnly()
   @Post()
   @ApiOp({
     id: 'createOrg',
@@ -52,7 +49,6 @@ export class OrgsHttpController {
       "For the platform operator: authenticate with the deployment's PLATFORM_ADMIN_KEY, not an org API key. The answer holds the new org and an `admin` API key of it; the key's secret (`api_key.key`) is in this answer only, so store it now. " +
       "Without `rate_limit` the org's keys get the deployment default, which `org.rate_limit` shows. Not idempotent: each call creates another org, names need not be unique. " +
       'No org API key rate limit applies to this route. 403 when the deployment has no PLATFORM_ADMIN_KEY: org management is then disabled.',
-    auth: 'platform-admin',
   })
   @ApiJsonBody(CreateOrgDto, CREATE_ORG_EXAMPLES)
   @ApiResponse({ status: 201, type: CreatedOrgDto, description: 'The new org and its admin key, with the secret shown once.', example: CREATED_ORG_EXAMPLE })
@@ -70,8 +66,7 @@ export class OrgsHttpController {
     },
   })
   @PlatformAdminRefusals()
-  async create(@Req() req: RequestLike, @Body() body: CreateOrgDto): Promise<CreatedOrgDto> {
-    assertPlatformAdmin(req, this.settings.platformAdminKey);
+  async create(@Body() body: CreateOrgDto): Promise<CreatedOrgDto> {
     if (body.rate_limit && body.rate_limit.burst < body.rate_limit.requests_per_second) {
       throw invalidRequest('rate_limit.burst must be at least rate_limit.requests_per_second', [
         { path: 'rate_limit.burst', message: 'must be at least requests_per_second' },
@@ -83,7 +78,7 @@ export class OrgsHttpController {
     });
   }
 
-  @Public()
+  @PlatformAdminOnly()
   @Patch(':id')
   @HttpCode(200)
   @ApiOp({
@@ -92,7 +87,6 @@ export class OrgsHttpController {
     description:
       'For the platform operator (PLATFORM_ADMIN_KEY). `rate_limit` is required: an object sets the limit every API key of the org gets, `null` restores the deployment default (the answer then shows the default). ' +
       'Every replica applies it from the next request on. Idempotent: sending the same limit again changes nothing. 403 when the deployment has no PLATFORM_ADMIN_KEY.',
-    auth: 'platform-admin',
   })
   @ApiJsonBody(UpdateOrgDto, UPDATE_ORG_EXAMPLES)
   @ApiResponse({ status: 200, type: OrgDto, description: 'The org with the rate limit its keys now get.', example: UPDATED_ORG_EXAMPLE })
@@ -115,8 +109,7 @@ export class OrgsHttpController {
   })
   @PlatformAdminRefusals()
   @ApiErrors({ 404: 'not_found: org not found' })
-  async update(@Req() req: RequestLike, @Param('id') id: string, @Body() body: UpdateOrgDto): Promise<OrgDto> {
-    assertPlatformAdmin(req, this.settings.platformAdminKey);
+  async update(@Param('id') id: string, @Body() body: UpdateOrgDto): Promise<OrgDto> {
     if (body.rate_limit === undefined)
       throw invalidRequest('rate_limit is required', [{ path: 'rate_limit', message: 'rate_limit is required (null restores the default)' }]);
     return this.updateOrg.execute(id, body.rate_limit ? { requestsPerSecond: body.rate_limit.requests_per_second, burst: body.rate_limit.burst } : null);

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { unauthenticated, forbidden } from '@igw/kernel';
-import type { RequestLike } from '@igw/http';
+import type { PlatformAdminVerifier, RequestLike } from '@igw/http';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -12,4 +12,13 @@ export function assertPlatformAdmin(req: RequestLike, platformKey: string | unde
   if (!given) throw unauthenticated('missing Authorization: Bearer <PLATFORM_ADMIN_KEY>');
   if (!platformKey) throw forbidden('insufficient_scope', 'org management is disabled: PLATFORM_ADMIN_KEY is not configured');
   if (!timingSafeEqual(digest(given), digest(platformKey))) throw unauthenticated('this operation needs the platform admin key');
+}
+
+/** The CallerGuard's check of @PlatformAdminOnly() routes, before the body is looked at. */
+export class PlatformAdminKeyVerifier implements PlatformAdminVerifier {
+  constructor(private readonly platformKey: string | undefined) {}
+
+  verify(req: RequestLike): void {
+    assertPlatformAdmin(req, this.platformKey);
+  }
 }

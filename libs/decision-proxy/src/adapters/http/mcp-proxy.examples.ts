@@ -9,6 +9,7 @@ import type {
   ReviewDto,
   ReviewListDto,
 } from '@igw/contracts';
+import { NOT_JSON_REFUSAL } from '@igw/http';
 
 /** Examples of the mcp-proxy routes in the OpenAPI document (typed, and checked against the schemas by the linter). */
 type Named<T> = Record<string, { summary: string; value: T }>;
@@ -167,7 +168,7 @@ export const PROXY_INVALID_EXAMPLES: Named<ErrorDto> = {
   missing_audience: invalid('audience', 'audience is required'),
   unknown_field: invalid('action.tool', 'action.tool is not a known field'),
   too_deep: invalid('action.arguments', 'action.arguments must not nest deeper than 64 levels'),
-  not_json: { summary: 'request body is not valid JSON', value: { code: 'invalid_request', message: 'request body is not valid JSON' } },
+  not_json: { summary: 'request body is not valid JSON', value: NOT_JSON_REFUSAL },
 };
 
 export const DECISION_LIST_INVALID_EXAMPLES: Named<ErrorDto> = {

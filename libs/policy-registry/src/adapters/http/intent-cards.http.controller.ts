@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ErrorDto, InstallIntentCardDto, IntentCardDto, IntentCardListDto } from '@igw/contracts';
-import { ApiErrors, ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope } from '@igw/http';
+import { ApiErrors, ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope, NOT_JSON_REFUSAL } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
@@ -48,7 +48,7 @@ const INSTALL_REFUSALS = {
     summary: 'A field missing or of the wrong type',
     value: { code: 'invalid_request', message: 'audiences is required', details: [{ path: 'audiences', message: 'audiences is required' }] },
   },
-  json: { summary: 'A body that is not JSON', value: { code: 'invalid_request', message: 'the request body is not valid JSON' } },
+  json: { summary: 'A body that is not JSON', value: NOT_JSON_REFUSAL },
 };
 
 @ApiTags('intent-cards')

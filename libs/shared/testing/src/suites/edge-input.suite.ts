@@ -87,8 +87,10 @@ export function describeEdgeInput(mode: string, start: () => Promise<TestSystem>
         expect(posts).toContain(known);
       const deep = `{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
       const headers = { 'x-service-mandate': mandate };
+      const platform = client(sys.url, sys.platformKey);
       for (const [method, path] of routes) {
-        const res = await admin.call(method, path, deep, headers);
+        // Org management takes the platform admin key; every other route the org's admin key.
+        const res = await (path.startsWith('/v1/orgs') ? platform : admin).call(method, path, deep, headers);
         expect({ route: `${method} ${path}`, status: res.status }).toEqual({ route: `${method} ${path}`, status: 400 });
         expect(res.body).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^body is nested deeper than 32 levels/) });
       }
@@ -208,6 +210,31 @@ export function describeEdgeInput(mode: string, start: () => Promise<TestSystem>
         expect({ type, status: right.status, code: body.code }).toEqual({ type, status: 415, code: 'unsupported_media_type' });
         expect(body.message).toMatch(/Content-Type: application\/json/);
       }
+    });
+
+    it('checks the platform admin key before the body too: without it 401 whatever the body; with it, the body is judged', async () => {
+      const orgs = (key: string | null, contentType: string, body: string) =>
+        fetch(`${sys.url}/v1/orgs`, {
+          method: 'POST',
+          headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': contentType },
+          body,
+        });
+      for (const [contentType, body] of [
+        ['application/json', '{"rate_limit":"lots"}'],
+        ['application/json', '{not json'],
+        ['text/plain', 'name=x'],
+      ] as const) {
+        for (const key of [null, sys.adminKey]) {
+          const res = await orgs(key, contentType, body);
+          expect({ body, key: key === null ? 'none' : 'org admin key', status: res.status }).toEqual({
+            body,
+            key: key === null ? 'none' : 'org admin key',
+            status: 401,
+          });
+        }
+      }
+      expect((await orgs(sys.platformKey, 'application/json', '{"rate_limit":"lots"}')).status).toBe(400);
+      expect((await orgs(sys.platformKey, 'text/plain', 'name=x')).status).toBe(415);
     });
 
     it('answers a known path asked with another method 405 with Allow, and an unknown path 404', async () => {

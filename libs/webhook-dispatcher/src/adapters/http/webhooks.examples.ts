@@ -8,6 +8,7 @@ import type {
   WebhookDto,
   WebhookListDto,
 } from '@igw/contracts';
+import { NOT_JSON_REFUSAL } from '@igw/http';
 
 /**
  * Examples of the webhooks routes in the OpenAPI document (typed, and checked against the schemas
@@ -108,5 +109,5 @@ export const CREATE_WEBHOOK_400_EXAMPLES: Record<string, { summary: string; valu
   notHttp: { summary: 'Not an http(s) URL', value: refusal('url', 'url must use https (or http)') },
   unknownEventType: { summary: 'An event type that is not delivered', value: refusal('events', UNKNOWN_EVENT) },
   noEvents: { summary: 'An empty events list', value: refusal('events', 'events must name at least one event type') },
-  notJson: { summary: 'A body that is not JSON', value: { code: 'invalid_request', message: 'request body is not valid JSON' } },
+  notJson: { summary: 'A body that is not JSON', value: NOT_JSON_REFUSAL },
 };
