@@ -115,6 +115,14 @@ export function describeMandates(mode: string, start: () => Promise<TestSystem>)
         resources: ['crm://contacts/*'],
         forbidden_operations: ['crm.contacts.delete'],
       });
+      // Each item beyond the card is named, with why; the message leads with the first.
+      expect(beyond.body.details.map((d: { path: string }) => d.path)).toEqual([
+        'requested_scope.operations[1]',
+        'requested_scope.operations[2]',
+        'requested_scope.resources[1]',
+      ]);
+      expect(beyond.body.details[1].message).toContain('crm.deals.write');
+      expect(beyond.body.message).toContain(beyond.body.details[0].message);
       expect((await writer.post('/v1/mandate/dispense', dispenseBody({ audience: 'billing-api' }))).body.code).toBe('mandate_violation');
       expect((await writer.post('/v1/mandate/dispense', dispenseBody({ intent_id: 'no-such-card' }))).body.code).toBe('intent_not_found');
       const foreign = await client(sys.url, (await otherOrg.post('/v1/api-keys', { name: 'w', scope: 'policy_write' })).body.key).post(

@@ -363,6 +363,13 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
         expect(noWhen.body).toMatchObject({ code: 'invalid_request', message: 'rules[0].when is required' });
         const kind = await writer.post('/v1/intent-cards', { ...card, id: 'broken2', rules: [{ id: 'r1', when: 'true', decision: { kind: 'substitute' } }] });
         expect(kind.status).toBe(400);
+        // A condition that is not a bool (a bare field could be anything) is refused at install, not at decision time.
+        for (const when of ['context.user', 'action.arguments.limit + 1', "'yes'"]) {
+          const notBool = await writer.post('/v1/intent-cards', { ...card, id: 'not-bool', rules: [{ id: 'r1', when, decision: { kind: 'deny' } }] });
+          expect({ when, status: notBool.status, path: notBool.body.details?.[0]?.path }).toEqual({ when, status: 400, path: 'rules[0].when' });
+          expect(notBool.body.details[0].message).toMatch(/bool/);
+        }
+        expect((await reader.get('/v1/intent-cards/not-bool')).status).toBe(404);
       });
     });
 
