@@ -1,7 +1,7 @@
 // Regenerates the SDK's view of the API (`npm run sdk:generate`): builds the apps, boots an
 // embedded system on a free port with a throw-away data directory, fetches /v1/openapi.json,
-// writes it to libs/sdk/openapi.json and renders TypeScript types from it with
-// openapi-typescript into libs/sdk/src/generated/api.ts (Prettier-formatted).
+// writes it to libs/sdk/openapi.json, renders TypeScript types from it with openapi-typescript
+// into libs/sdk/src/generated/api.ts (Prettier-formatted) and the Markdown reference docs/api-reference.md.
 //
 //   node libs/sdk/scripts/generate.mjs                 boot a system, write both files
 //   node libs/sdk/scripts/generate.mjs --from DOC      write both files from a saved document
@@ -90,6 +90,8 @@ async function main(args) {
   writeFileSync(DOCUMENT, renderDocument(doc));
   writeFileSync(TYPES, await renderTypes(doc));
   console.log(`sdk:generate: wrote ${DOCUMENT} and ${TYPES}`);
+  // The Markdown API reference is rendered from the same document (npm run docs:api).
+  execFileSync(process.execPath, ['-r', '@swc-node/register', join(root, 'tools/docs/api-reference.ts')], { cwd: root, stdio: 'inherit' });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -22,7 +22,7 @@ export const GATEWAY_API_DESCRIPTION = [
   '1. **Intent evaluation.** Publish *intentions* (what agents may set out to do), then send each tool call to `POST /v1/intent/evaluate`. The answer is `allow` with a short-lived grant, `deny`, or `approval` (a person decides in `/v1/approvals`).',
   '2. **Mandates.** Bind an intention to an *intent card* (scope, audiences, TTL, rules), dispense a signed mandate with `POST /v1/mandate/dispense`, and have each call decided by `POST /v1/mcp-proxy/call` with it in `X-Service-Mandate`: the decision engine answers one of 12 kinds. To have allowed calls forwarded as well, point an MCP client at the enforcement proxy, `/mcp/{server name}` (Streamable HTTP), which decides every `tools/call` the same way.',
   '',
-  '**Authentication.** `Authorization: Bearer <API key>`. A key has one scope: `read_only` reads, `policy_write` also changes policy and dispenses, `admin` also manages keys and webhooks. Authentication comes before everything else: a wrong key is a 401 whatever the request.',
+  '**Authentication.** `Authorization: Bearer <API key>`. A key has one scope: `read_only` reads, `policy_write` also changes policy and dispenses, `admin` also manages keys and webhooks. Authentication comes first: a wrong key is a 401 whatever the body (only a body over 256 KiB is refused before it, 413).',
   '',
   "**Errors** are JSON `{code, message}`, with `details[]` naming each offending field (`path`, `message`) when there are several. Another org's id is a 404, as an unknown one is.",
   '',
