@@ -13,4 +13,13 @@ describe('docs/api-reference.md', () => {
     expect(ids).toHaveLength(47);
     for (const id of ids) expect(reference).toContain(`· \`${id}\` · needs`);
   });
+
+  it('says the scope the CallerGuard enforces (from @RequireScope, through x-required-scope)', () => {
+    const reference = readFileSync(REFERENCE, 'utf8');
+    expect(reference).toContain('`POST /v1/mandate/dispense` · `dispenseMandate` · needs an API key with scope policy_write or admin');
+    expect(reference).toContain('`POST /v1/api-keys` · `createApiKey` · needs an API key with scope admin');
+    expect(reference).toContain('`POST /v1/intent/evaluate` · `evaluateToolCall` · needs an API key (any scope)');
+    expect(reference).toContain('`GET /v1/mandate/jwks` · `getMandateJwks` · needs no key');
+    expect(reference).toContain('`POST /v1/orgs` · `createOrg` · needs the platform admin key');
+  });
 });

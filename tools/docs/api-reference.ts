@@ -22,6 +22,7 @@ interface Operation {
   description: string;
   tags?: string[];
   security?: Record<string, string[]>[];
+  'x-required-scope'?: string | null;
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: { enum?: unknown[]; default?: unknown } }[];
   requestBody?: { content: Record<string, Media> };
   responses: Record<string, { description: string; content?: Record<string, Media> }>;
@@ -46,8 +47,9 @@ function auth(op: Operation): string {
   const scheme = Object.keys(op.security?.[0] ?? {})[0];
   if (!scheme) return 'no key';
   if (scheme === 'platformAdminKey') return 'the platform admin key';
-  const scoped = op.responses['403']?.description.match(/scope (policy_write or admin|admin)/)?.[1];
-  return `an API key${scoped ? ` with scope ${scoped}` : ' (any scope)'}`;
+  const scope = op['x-required-scope'];
+  if (scope === 'policy_write') return 'an API key with scope policy_write or admin';
+  return scope === 'admin' ? 'an API key with scope admin' : 'an API key (any scope)';
 }
 
 function renderOperation(method: string, path: string, op: Operation): string {

@@ -5,7 +5,7 @@ import { BaseConfig, IntSetting, ServiceUrlSetting } from '@igw/config';
 
 /** Settings of the edge (in the api-gateway app and in the embedded process). */
 export class GatewayConfig extends BaseConfig {
-  /** Lets its holder create orgs (POST /v1/orgs). Unset: org creation is off. */
+  /** Lets its holder manage orgs: create them (POST /v1/orgs) and set their rate limits (PATCH /v1/orgs/{id}). Unset: org management is off (403). */
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'PLATFORM_ADMIN_KEY must be at least 32 characters' })

@@ -18,7 +18,7 @@ export class WebhookDispatcherConfig extends BaseConfig {
   @IsIn(['true', 'false'], { message: 'WEBHOOKS_ALLOW_PRIVATE must be "true" or "false"' })
   WEBHOOKS_ALLOW_PRIVATE?: string;
 
-  /** Timeout of one webhook delivery attempt; a slower endpoint is retried later. */
+  /** Timeout of one webhook delivery attempt (default 10000); a slower endpoint is retried later. */
   @IsOptional()
   @IntSetting('WEBHOOK_TIMEOUT_MS', 100, 999999, 'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 999999')
   WEBHOOK_TIMEOUT_MS?: number;

@@ -116,7 +116,12 @@ export class IntentCardDto {
   @ApiProperty({ type: 'integer', description: 'The longest a mandate for this card may live.' }) max_ttl_seconds!: number;
   @ApiProperty() shadow!: boolean;
   @ApiProperty({ type: [CardRuleDto] }) rules!: CardRule[];
-  @ApiProperty({ type: 'integer', description: '1 when installed, + 1 on every replacement.' }) version!: number;
+  @ApiProperty({
+    type: 'integer',
+    description:
+      '1 when installed, + 1 on every replacement; an id installed again after its removal goes on from the removal, so a version never names two contents.',
+  })
+  version!: number;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }

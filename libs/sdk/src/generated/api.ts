@@ -316,7 +316,7 @@ export interface paths {
     post?: never;
     /**
      * Remove an intent card; mandates for it are refused from then on.
-     * @description From the next request on, dispensing or refreshing a mandate for it is refused (404 `intent_not_found`), and so is every call made with a mandate already dispensed for it. Not idempotent: removing it again is a 404. Installing the same id later makes a new card, at version 1. Needs policy_write.
+     * @description From the next request on, dispensing or refreshing a mandate for it is refused (404 `intent_not_found`), and so is every call made with a mandate already dispensed for it. Not idempotent: removing it again is a 404. Installing the same id later makes a new card whose version goes on from the removal (a version never names two contents). Needs policy_write.
      */
     delete: operations['removeIntentCard'];
     options?: never;
@@ -1094,7 +1094,7 @@ export interface components {
       max_ttl_seconds: number;
       shadow: boolean;
       rules: components['schemas']['CardRuleDto'][];
-      /** @description 1 when installed, + 1 on every replacement. */
+      /** @description 1 when installed, + 1 on every replacement; an id installed again after its removal goes on from the removal, so a version never names two contents. */
       version: number;
       /** Format: date-time */
       created_at: string;
@@ -1718,7 +1718,7 @@ export interface components {
   parameters: never;
   requestBodies: never;
   headers: {
-    /** @description What is left of each policy of `RateLimit-Policy` for this key (IETF RateLimit fields): `"default";r=<requests left this second>;t=<seconds to reset>, "burst";r=<left in the burst pool>;t=<seconds to refill>`. */
+    /** @description What is left of each policy of `RateLimit-Policy` for this key (IETF RateLimit fields): `"default";r=<requests left this second>;t=<seconds to reset>, "burst";r=<left in the burst pool>;t=<seconds to refill>`. The `burst` item is absent when the org has no pool (`q=0`) or its state could not be read. */
     RateLimit: string;
     /** @description The org's limit per key: `default` is the sustained rate per second, `burst` the extra requests drawn per 10 s once a second's quota is spent. */
     'RateLimit-Policy': string;
@@ -2555,18 +2555,12 @@ export interface operations {
           'application/json': components['schemas']['IntentionDto'];
         };
       };
-      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other */
+      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: a body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "intent_class must be one of reporting, export, admin, lookup, analysis, write, other"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2823,18 +2817,12 @@ export interface operations {
           'application/json': components['schemas']['IntentionDto'];
         };
       };
-      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other */
+      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: a body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "intent_class must be one of reporting, export, admin, lookup, analysis, write, other"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -2994,7 +2982,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: resource not found */
+      /** @description `not_found`: intention not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3003,7 +2991,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "resource not found"
+           *       "message": "intention not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -3096,7 +3084,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: resource not found */
+      /** @description `not_found`: intention not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3105,7 +3093,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "resource not found"
+           *       "message": "intention not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -3888,7 +3876,7 @@ export interface operations {
           'application/json': components['schemas']['IntentCardDto'];
         };
       };
-      /** @description The card was new: it is installed at version 1. */
+      /** @description The card was new: installed at version 1, or, for an id removed before, at the version after its removal. */
       201: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
@@ -4756,7 +4744,7 @@ export interface operations {
           'application/json': components['schemas']['EvaluateIntentResponseDto'];
         };
       };
-      /** @description `invalid_request`: tool_call is required; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels */
+      /** @description `invalid_request`: tool_call is required; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels; `invalid_request`: a body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4996,7 +4984,7 @@ export interface operations {
           'application/json': components['schemas']['VerifyGrantResponseDto'];
         };
       };
-      /** @description `invalid_request`: token is required; `invalid_request`: tool_call must be an object; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels */
+      /** @description `invalid_request`: token is required; `invalid_request`: tool_call must be an object; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels; `invalid_request`: a body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5103,7 +5091,7 @@ export interface operations {
           'application/json': components['schemas']['DispensedMandateDto'];
         };
       };
-      /** @description `invalid_request`: requested_scope.operations is required; `invalid_request`: ttl_seconds must be a positive integer; `invalid_request`: broker_dispense.kind vault is not configured on this gateway (configured: none) */
+      /** @description `invalid_request`: requested_scope.operations is required; `invalid_request`: ttl_seconds must be a positive integer; `invalid_request`: broker_dispense.kind vault is not configured on this gateway (configured: none); `invalid_request`: a body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5267,18 +5255,12 @@ export interface operations {
           'application/json': components['schemas']['RefreshedMandateDto'];
         };
       };
-      /** @description `invalid_request`: cred_id is required */
+      /** @description `invalid_request`: cred_id is required; `invalid_request`: a body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "cred_id is required"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -5416,18 +5398,12 @@ export interface operations {
           'application/json': components['schemas']['RevokedMandateDto'];
         };
       };
-      /** @description `invalid_request`: cred_id is required */
+      /** @description `invalid_request`: cred_id is required; `invalid_request`: a body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "cred_id is required"
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -6046,18 +6022,12 @@ export interface operations {
           'application/json': components['schemas']['ReviewDto'];
         };
       };
-      /** @description `invalid_request`: status must be "accepted" or "rejected" */
+      /** @description `invalid_request`: status must be "accepted" or "rejected"; `invalid_request`: a body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "code": "invalid_request",
-           *       "message": "status must be \"accepted\" or \"rejected\""
-           *     }
-           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -6570,7 +6540,7 @@ export interface operations {
           'application/json': components['schemas']['McpServerDto'];
         };
       };
-      /** @description `invalid_request`: `name`, `url` (its shape, or a host that does not resolve or is not public) or `headers` (names, reserved headers, sizes), named in `details`. */
+      /** @description `invalid_request`: `name`, `url` (its shape, or a host that does not resolve or is not public) or `headers` (names, reserved headers, sizes), named in `details`.; `invalid_request`: a body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6726,7 +6696,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: resource not found */
+      /** @description `not_found`: mcp server not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6735,7 +6705,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "not_found",
-           *       "message": "resource not found"
+           *       "message": "mcp server not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];

@@ -22,7 +22,7 @@ export const GATEWAY_API_DESCRIPTION = [
   '1. **Intent evaluation.** Publish *intentions* (what agents may set out to do), then send each tool call to `POST /v1/intent/evaluate`. The answer is `allow` with a short-lived grant, `deny`, or `approval` (a person decides in `/v1/approvals`).',
   '2. **Mandates.** Bind an intention to an *intent card* (scope, audiences, TTL, rules), dispense a signed mandate with `POST /v1/mandate/dispense`, and have each call decided by `POST /v1/mcp-proxy/call` with it in `X-Service-Mandate`: the decision engine answers one of 12 kinds. To have allowed calls forwarded as well, point an MCP client at the enforcement proxy, `/mcp/{server name}` (Streamable HTTP), which decides every `tools/call` the same way.',
   '',
-  '**Authentication.** `Authorization: Bearer <API key>`. A key has one scope: `read_only` reads, `policy_write` also changes policy and dispenses, `admin` also manages keys and webhooks. Authentication comes first: a wrong key is a 401 whatever the body (only a body over 256 KiB is refused before it, 413).',
+  '**Authentication.** `Authorization: Bearer <API key>`. A key has one scope: `read_only` reads, `policy_write` also changes policy and dispenses, `admin` also manages keys and webhooks. Authentication comes first: a wrong key is a 401 whatever the body (only what cannot be read at all is refused before it: a body over 256 KiB, 413, or a malformed Content-Type or Content-Length header).',
   '',
   "**Errors** are JSON `{code, message}`, with `details[]` naming each offending field (`path`, `message`) when there are several. Another org's id is a 404, as an unknown one is.",
   '',
@@ -109,9 +109,12 @@ export function describeEdge(document: OpenAPIObject): OpenAPIObject {
       };
       if (op.requestBody) {
         add(400, errorAnswer(EDGE_REFUSALS.body400 ?? []));
+        withRefusal(op.responses[400], NOT_JSON_REFUSAL);
         add(413, errorAnswer(EDGE_REFUSALS[413] ?? []));
         add(415, errorAnswer(EDGE_REFUSALS[415] ?? []));
       }
+      // The scope in machine-readable form (the generated reference and clients read it).
+      (op as Record<string, unknown>)['x-required-scope'] = edge.auth === 'api-key' ? (edge.scope ?? 'read_only') : null;
       if (edge.auth === 'none') {
         op.security = [];
       } else if (edge.auth === 'platform-admin') {
@@ -137,13 +140,30 @@ export function describeEdge(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/** Adds `refusal` to a route's own error answer as one more example, unless it is there already. */
+function withRefusal(answer: ResponsesObject[string] | undefined, refusal: Refusal): void {
+  const media =
+    answer && !('$ref' in answer) ? (answer.content?.['application/json'] as { example?: unknown; examples?: Record<string, unknown> } | undefined) : undefined;
+  if (!media || !answer || '$ref' in answer) return;
+  const present = [media.example, ...Object.values(media.examples ?? {}).map((e) => (e as { value?: unknown }).value)];
+  if (present.some((v) => JSON.stringify(v) === JSON.stringify(refusal))) return;
+  const examples =
+    media.examples ??
+    (media.example === undefined
+      ? {}
+      : { [(media.example as Refusal).code ?? 'example']: { summary: (media.example as Refusal).message, value: media.example } });
+  delete media.example;
+  media.examples = { ...examples, not_json: { summary: 'A body that is not JSON', value: refusal } };
+  answer.description = `${answer.description}; \`${refusal.code}\`: a body that is not JSON`;
+}
+
 const sortedByStatus = (responses: ResponsesObject): ResponsesObject =>
   Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))) as ResponsesObject;
 
 const HEADERS = {
   RateLimit: {
     description:
-      'What is left of each policy of `RateLimit-Policy` for this key (IETF RateLimit fields): `"default";r=<requests left this second>;t=<seconds to reset>, "burst";r=<left in the burst pool>;t=<seconds to refill>`.',
+      'What is left of each policy of `RateLimit-Policy` for this key (IETF RateLimit fields): `"default";r=<requests left this second>;t=<seconds to reset>, "burst";r=<left in the burst pool>;t=<seconds to refill>`. The `burst` item is absent when the org has no pool (`q=0`) or its state could not be read.',
     schema: { type: 'string', example: '"default";r=87;t=1, "burst";r=100;t=10' },
   },
   'RateLimit-Policy': {

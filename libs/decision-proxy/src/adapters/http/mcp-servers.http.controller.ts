@@ -56,7 +56,7 @@ export class McpServersHttpController {
     return this.listServers.execute(caller, { limit, cursor });
   }
 
-  @ResourceRead(McpServerDto, MCP_SERVER_EXAMPLE)
+  @ResourceRead(McpServerDto, MCP_SERVER_EXAMPLE, 'mcp server')
   @ApiOp({
     id: 'getMcpServer',
     summary: 'One upstream MCP server.',

@@ -75,7 +75,7 @@ export class IntentCardsHttpController {
   @ApiResponse({
     status: 201,
     type: IntentCardDto,
-    description: 'The card was new: it is installed at version 1.',
+    description: 'The card was new: installed at version 1, or, for an id removed before, at the version after its removal.',
     examples: {
       complete: { summary: 'The `complete` body, installed the first time', value: INTENT_CARD_EXAMPLE },
       minimal: { summary: 'The `minimal` body: the id generated, the defaults filled in', value: GENERATED_INTENT_CARD_EXAMPLE },
@@ -130,7 +130,7 @@ export class IntentCardsHttpController {
     id: 'removeIntentCard',
     summary: 'Remove an intent card; mandates for it are refused from then on.',
     description:
-      'From the next request on, dispensing or refreshing a mandate for it is refused (404 `intent_not_found`), and so is every call made with a mandate already dispensed for it. Not idempotent: removing it again is a 404. Installing the same id later makes a new card, at version 1. Needs policy_write.',
+      'From the next request on, dispensing or refreshing a mandate for it is refused (404 `intent_not_found`), and so is every call made with a mandate already dispensed for it. Not idempotent: removing it again is a 404. Installing the same id later makes a new card whose version goes on from the removal (a version never names two contents). Needs policy_write.',
   })
   @ApiResponse({ status: 204, description: 'Removed; no body.' })
   @ApiErrors({ 404: 'not_found: intent card not found' })

@@ -66,7 +66,7 @@ export class IntentionsHttpController {
     return this.listIntentions.execute(caller, { status, limit, cursor });
   }
 
-  @ResourceRead(IntentionDto, ACTIVE_INTENTION_EXAMPLE)
+  @ResourceRead(IntentionDto, ACTIVE_INTENTION_EXAMPLE, 'intention')
   @ApiOp({ id: ['getIntention', 'getPurpose'], summary: 'One intention.', description: "Another org's id is a 404, as an unknown one is." })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.getIntention.execute(caller, id);
