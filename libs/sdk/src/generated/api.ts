@@ -1773,7 +1773,7 @@ export interface operations {
           'application/json': components['schemas']['CreatedOrgDto'];
         };
       };
-      /** @description `invalid_request`: `details` names each offending field. */
+      /** @description `invalid_request`: `details` names each offending field; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1782,7 +1782,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `unauthenticated`: no bearer token, or one that is not the platform admin key. */
+      /** @description `unauthenticated`: missing Authorization: Bearer <PLATFORM_ADMIN_KEY>; `unauthenticated`: this operation needs the platform admin key */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1888,7 +1888,7 @@ export interface operations {
           'application/json': components['schemas']['OrgDto'];
         };
       };
-      /** @description `invalid_request`: `rate_limit` missing, or a limit out of range; `details` names each offending field. */
+      /** @description `invalid_request`: `rate_limit` missing, or a limit out of range; `details` names each offending field; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1897,7 +1897,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `unauthenticated`: no bearer token, or one that is not the platform admin key. */
+      /** @description `unauthenticated`: missing Authorization: Bearer <PLATFORM_ADMIN_KEY>; `unauthenticated`: this operation needs the platform admin key */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2119,7 +2119,7 @@ export interface operations {
           'application/json': components['schemas']['CreatedApiKeyDto'];
         };
       };
-      /** @description `invalid_request`: `details` names each offending field. */
+      /** @description `invalid_request`: `details` names each offending field; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2555,7 +2555,7 @@ export interface operations {
           'application/json': components['schemas']['IntentionDto'];
         };
       };
-      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: a body that is not JSON */
+      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2817,7 +2817,7 @@ export interface operations {
           'application/json': components['schemas']['IntentionDto'];
         };
       };
-      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: a body that is not JSON */
+      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3887,7 +3887,7 @@ export interface operations {
           'application/json': components['schemas']['IntentCardDto'];
         };
       };
-      /** @description `invalid_request`: `details` names each offending path, e.g. `rules[2].when`. */
+      /** @description `invalid_request`: `details` names each offending path, e.g. `rules[2].when`; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4490,7 +4490,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin; `self_approval`: the API key whose call caused this approval request cannot decide it */
+      /** @description `self_approval`: the API key whose call caused this approval request cannot decide it; `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4604,7 +4604,7 @@ export interface operations {
           'application/json': components['schemas']['ApprovalDto'];
         };
       };
-      /** @description `invalid_request`: the body is not JSON, names a field other than `reason`, or `reason` is longer than 1000 characters */
+      /** @description `invalid_request`: the body names a field other than `reason`, or `reason` is longer than 1000 characters; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4622,7 +4622,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin; `self_approval`: the API key whose call caused this approval request cannot decide it */
+      /** @description `self_approval`: the API key whose call caused this approval request cannot decide it; `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4744,7 +4744,7 @@ export interface operations {
           'application/json': components['schemas']['EvaluateIntentResponseDto'];
         };
       };
-      /** @description `invalid_request`: tool_call is required; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels; `invalid_request`: a body that is not JSON */
+      /** @description `invalid_request`: tool_call is required; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4984,7 +4984,7 @@ export interface operations {
           'application/json': components['schemas']['VerifyGrantResponseDto'];
         };
       };
-      /** @description `invalid_request`: token is required; `invalid_request`: tool_call must be an object; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels; `invalid_request`: a body that is not JSON */
+      /** @description `invalid_request`: token is required; `invalid_request`: tool_call must be an object; `invalid_request`: tool_call.arguments must not nest deeper than 64 levels; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5091,7 +5091,7 @@ export interface operations {
           'application/json': components['schemas']['DispensedMandateDto'];
         };
       };
-      /** @description `invalid_request`: requested_scope.operations is required; `invalid_request`: ttl_seconds must be a positive integer; `invalid_request`: broker_dispense.kind vault is not configured on this gateway (configured: none); `invalid_request`: a body that is not JSON */
+      /** @description `invalid_request`: requested_scope.operations is required; `invalid_request`: ttl_seconds must be a positive integer; `invalid_request`: broker_dispense.kind vault is not configured on this gateway (configured: none); `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5109,7 +5109,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `mandate_violation`: the requested scope or audience goes beyond the intent card (`suggested_scope` and `details` say what it allows); `insufficient_scope`: the API key lacks policy_write. */
+      /** @description `mandate_violation`: the requested scope or audience goes beyond the intent card (`suggested_scope` and `details` say what it allows); `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5255,7 +5255,7 @@ export interface operations {
           'application/json': components['schemas']['RefreshedMandateDto'];
         };
       };
-      /** @description `invalid_request`: cred_id is required; `invalid_request`: a body that is not JSON */
+      /** @description `invalid_request`: cred_id is required; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5273,7 +5273,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `scope_outside_intent`: the intent card no longer allows the mandate's scope (with `suggested_scope` and `details`) or its audience; `insufficient_scope`: the API key lacks policy_write. */
+      /** @description `scope_outside_intent`: the intent card no longer allows the mandate's scope (with `suggested_scope` and `details`) or its audience; `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5330,7 +5330,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `cooldown`: the mandate was refreshed less than 10 s ago; `rate_limited`: the API key exceeded its rate limit. Retry-After says when to retry. */
+      /** @description `cooldown`: the mandate was refreshed less than 10 s ago. Retry-After says when to retry; `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
       429: {
         headers: {
           'Retry-After': components['headers']['Retry-After'];
@@ -5398,7 +5398,7 @@ export interface operations {
           'application/json': components['schemas']['RevokedMandateDto'];
         };
       };
-      /** @description `invalid_request`: cred_id is required; `invalid_request`: a body that is not JSON */
+      /** @description `invalid_request`: cred_id is required; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5749,7 +5749,7 @@ export interface operations {
           'application/json': components['schemas']['McpProxyCallResponseDto'];
         };
       };
-      /** @description `invalid_request`: the body is not JSON, or a field is missing, of the wrong type or too deep; `details` names each offending field. */
+      /** @description `invalid_request`: a field is missing, of the wrong type or too deep; `details` names each offending field; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5758,7 +5758,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `unauthenticated`: the API key is missing, unknown or revoked; `mandate_invalid`: the mandate is missing, malformed, expired, revoked, not for this audience, or its signature does not verify. */
+      /** @description `mandate_invalid`: the mandate is missing, malformed, expired, revoked, not for this audience, or its signature does not verify; `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5848,7 +5848,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `unavailable`: the issuer keys, the version board or the store cannot be reached, so no decision is made (never an allow); retry later. */
+      /** @description `unavailable`: the issuer keys or the version board cannot be reached, so no decision is made (never an allow); retry later; `unavailable`: database is unavailable; retry later */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6022,7 +6022,7 @@ export interface operations {
           'application/json': components['schemas']['ReviewDto'];
         };
       };
-      /** @description `invalid_request`: status must be "accepted" or "rejected"; `invalid_request`: a body that is not JSON */
+      /** @description `invalid_request`: status must be "accepted" or "rejected"; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6540,7 +6540,7 @@ export interface operations {
           'application/json': components['schemas']['McpServerDto'];
         };
       };
-      /** @description `invalid_request`: `name`, `url` (its shape, or a host that does not resolve or is not public) or `headers` (names, reserved headers, sizes), named in `details`.; `invalid_request`: a body that is not JSON */
+      /** @description `invalid_request`: `name`, `url` (its shape, or a host that does not resolve or is not public) or `headers` (names, reserved headers, sizes), named in `details`; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7005,7 +7005,7 @@ export interface operations {
           'application/json': components['schemas']['CreatedWebhookDto'];
         };
       };
-      /** @description `invalid_request`: `url` is not an absolute http(s) URL, carries credentials, does not resolve or resolves to a non-public address; `events` is empty or names an unknown type; or the body is not JSON */
+      /** @description `invalid_request`: `url` is not an absolute http(s) URL, carries credentials, does not resolve or resolves to a non-public address; `events` is empty or names an unknown type; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;

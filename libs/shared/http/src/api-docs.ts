@@ -76,42 +76,36 @@ export interface Refusal {
   message: string;
 }
 
-/**
- * A route's documented error answers, by status: one ErrorDto response each, with one example
- * per refusal. A string is a code with its explanation (`'not_found'`, `'label_conflict: …'`);
- * the example message is then that explanation.
- */
-export function ApiErrors(errors: Record<number, string | Refusal | readonly Refusal[]>) {
-  return stacked(...Object.entries(errors).map(([status, given]) => errorResponse(Number(status), refusals(given))));
+/** A route's documented error answers, by status: one ErrorDto response each, with one example per refusal. */
+export function ApiErrors(errors: Record<number, Refusal | readonly Refusal[]>) {
+  return stacked(...Object.entries(errors).map(([status, given]) => errorResponse(Number(status), Array.isArray(given) ? given : [given as Refusal])));
 }
 
-function refusals(given: string | Refusal | readonly Refusal[]): readonly Refusal[] {
-  if (typeof given !== 'string') return Array.isArray(given) ? (given as readonly Refusal[]) : [given as Refusal];
-  const match = /^([a-z_]+)(?:[:;]?\s*\(?(.*?)\)?)?$/.exec(given.trim());
-  const code = match?.[1] ?? given;
-  return [{ code, message: match?.[2] || DEFAULT_MESSAGES[code] || code.replace(/_/g, ' ') }];
-}
+/** The 404 of a route reading one resource: `<what> not found`, as foundOr404 and notFound word it. */
+export const ApiNotFound = (what: string) => ApiErrors({ 404: { code: 'not_found', message: `${what} not found` } });
 
-const DEFAULT_MESSAGES: Record<string, string> = {
-  not_found: 'no such resource in your org',
-  insufficient_scope: 'this operation needs an API key with scope policy_write or admin',
-  invalid_request: 'the request is invalid; `details` names each offending field',
-};
+/** What an error answer's description says: each distinct refusal, `code`: message. */
+export const refusalsDescription = (list: readonly Refusal[]): string => [...new Set(list.map((r) => `\`${r.code}\`: ${r.message}`))].join('; ');
+
+/** Named examples of refusals: by code, a code met again numbered (code_2…), after the names already `taken`. */
+export function refusalExamples(list: readonly Refusal[], taken: Iterable<string> = []): Record<string, { summary: string; value: Refusal }> {
+  const names = new Set(taken);
+  const examples: Record<string, { summary: string; value: Refusal }> = {};
+  for (const r of list) {
+    let name = r.code;
+    for (let n = 2; names.has(name); n++) name = `${r.code}_${n}`;
+    names.add(name);
+    examples[name] = { summary: r.message, value: { code: r.code, message: r.message } };
+  }
+  return examples;
+}
 
 /** The ErrorDto response for `status`, its description listing the codes, with their examples. */
 export function errorResponse(status: number, list: readonly Refusal[]) {
-  const description = list.map((r) => `\`${r.code}\`: ${r.message}`).join('; ');
-  if (list.length === 1) return ApiResponse({ status, type: ErrorDto, description, example: { code: list[0]?.code, message: list[0]?.message } });
-  // Named by code; a code that answers several ways gets one example per message (code, code_2…).
-  const seen = new Map<string, number>();
-  const examples = Object.fromEntries(
-    list.map((r) => {
-      const n = (seen.get(r.code) ?? 0) + 1;
-      seen.set(r.code, n);
-      return [n === 1 ? r.code : `${r.code}_${n}`, { summary: r.message, value: { code: r.code, message: r.message } }];
-    }),
-  );
-  return ApiResponse({ status, type: ErrorDto, description, examples });
+  const description = refusalsDescription(list);
+  const [only] = list;
+  if (list.length === 1 && only) return ApiResponse({ status, type: ErrorDto, description, example: { code: only.code, message: only.message } });
+  return ApiResponse({ status, type: ErrorDto, description, examples: refusalExamples(list) });
 }
 
 /** A JSON request body of `type` with named examples (the first is the one a reader sees first). */

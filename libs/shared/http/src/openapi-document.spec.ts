@@ -19,7 +19,7 @@ class ThingsController {
   @RequireScope('policy_write')
   @ApiOp({ id: ['createThing', 'createItem'], summary: 'Create.', description: 'Creates one.' })
   @ApiResponse({ status: 201, description: 'Created.' })
-  @ApiErrors({ 409: { code: 'name_conflict', message: 'taken' } })
+  @ApiErrors({ 403: { code: 'owner_only', message: 'only its owner may' }, 409: { code: 'name_conflict', message: 'taken' } })
   create(@Body() body: ThingBody) {
     return body;
   }
@@ -27,6 +27,7 @@ class ThingsController {
   @Get(':id')
   @ApiOp({ id: ['getThing', 'getItem'], summary: 'One.', description: 'Reads one.' })
   @ApiResponse({ status: 200, description: 'It.' })
+  @ApiResponse({ status: 503, description: 'A report, not an error.', schema: { type: 'object' } })
   get(@Param('id') id: string) {
     return { id };
   }
@@ -87,10 +88,15 @@ describe('createOpenApiDocument', () => {
     const create = op('/t/things', 'post');
     expect(create.security).toEqual([{ apiKey: [] }]);
     expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '409', '413', '415', '429', '503']);
-    expect(exampleOf(create.responses['403'])).toEqual({
-      code: 'insufficient_scope',
-      message: 'this operation needs an API key with scope policy_write or admin',
-    });
+    // The route's own 403 keeps its refusal, and the edge's is merged in beside it.
+    const forbidden = create.responses['403'] as { description: string; content: { 'application/json': { examples: Record<string, { value: unknown }> } } };
+    expect(Object.values(forbidden.content['application/json'].examples).map((e) => e.value)).toEqual([
+      { code: 'owner_only', message: 'only its owner may' },
+      { code: 'insufficient_scope', message: 'this operation needs an API key with scope policy_write or admin' },
+    ]);
+    expect(forbidden.description).toBe(
+      '`owner_only`: only its owner may; `insufficient_scope`: this operation needs an API key with scope policy_write or admin',
+    );
     const created = create.responses['201'] as { headers: Record<string, unknown> };
     expect(Object.keys(created.headers)).toEqual(['RateLimit', 'RateLimit-Policy']);
     const limited = create.responses['429'] as { headers: Record<string, unknown> };
@@ -98,7 +104,10 @@ describe('createOpenApiDocument', () => {
   });
 
   it('a read-only route has no 403 and no body answers; the route’s own errors are kept', () => {
-    expect(Object.keys(op('/t/things/{id}', 'get').responses)).toEqual(['200', '401', '429', '503']);
+    const get = op('/t/things/{id}', 'get');
+    expect(Object.keys(get.responses)).toEqual(['200', '401', '429', '503']);
+    // A route's answer that is not an error body is left as it is.
+    expect(get.responses['503']).toEqual({ description: 'A report, not an error.', content: { 'application/json': { schema: { type: 'object' } } } });
     expect(exampleOf(op('/t/things', 'post').responses['409'])).toEqual({ code: 'name_conflict', message: 'taken' });
   });
 
@@ -108,7 +117,7 @@ describe('createOpenApiDocument', () => {
     expect(Object.keys(open.responses)).toEqual(['200']);
     const admin = op('/t/open/admin', 'post');
     expect(admin.security).toEqual([{ platformAdminKey: [] }]);
-    expect(Object.keys(admin.responses)).toEqual(['201', '400', '401', '413', '415', '503']);
+    expect(Object.keys(admin.responses)).toEqual(['201', '400', '401', '403', '413', '415', '503']);
   });
 
   it('declares only the tags its routes use, each with a description', () => {

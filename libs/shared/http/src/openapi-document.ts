@@ -5,7 +5,7 @@ type OperationObject = OpenAPIObject['paths'][string]['get'] & object;
 type ResponsesObject = OperationObject['responses'];
 type ResponseObject = Extract<ResponsesObject[string], { description: string }>;
 import type { FastifyInstance } from 'fastify';
-import { operationEdge, operationIdFor, type Refusal } from './api-docs';
+import { operationEdge, operationIdFor, refusalExamples, refusalsDescription, type Refusal } from './api-docs';
 
 export interface OpenApiOptions {
   title: string;
@@ -66,7 +66,7 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
 const ERROR_SCHEMA = { $ref: '#/components/schemas/ErrorDto' };
 const RATE_LIMIT_HEADERS = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' } };
 
-/** The 400 any route with a body answers for one that is not JSON (routes listing their own 400s include it). */
+/** The 400 any route with a body answers for one that is not JSON (merged into a route's own 400). */
 export const NOT_JSON_REFUSAL: Refusal = { code: 'invalid_request', message: 'request body is not valid JSON: syntax error at byte 17' };
 
 /** The answers the edge itself gives, whatever the route: authentication, rate limit, body parsing, outages. */
@@ -76,7 +76,11 @@ const EDGE_REFUSALS: Record<string, Refusal[]> = {
     { code: 'unauthenticated', message: 'missing Authorization: Bearer <API key>' },
     { code: 'unauthenticated', message: 'the API key is unknown or revoked' },
   ],
-  admin401: [{ code: 'unauthenticated', message: 'missing Authorization: Bearer <PLATFORM_ADMIN_KEY>' }],
+  admin401: [
+    { code: 'unauthenticated', message: 'missing Authorization: Bearer <PLATFORM_ADMIN_KEY>' },
+    { code: 'unauthenticated', message: 'this operation needs the platform admin key' },
+  ],
+  admin403: [{ code: 'insufficient_scope', message: 'org management is disabled: PLATFORM_ADMIN_KEY is not configured' }],
   413: [{ code: 'payload_too_large', message: 'request body exceeds 256 KiB' }],
   415: [{ code: 'unsupported_media_type', message: 'the request body must be JSON: send it with Content-Type: application/json' }],
   429: [{ code: 'rate_limited', message: 'rate limit of 100 requests per second (burst 200) exceeded for this key' }],
@@ -84,19 +88,40 @@ const EDGE_REFUSALS: Record<string, Refusal[]> = {
 };
 
 function errorAnswer(list: Refusal[], headers?: Record<string, unknown>): ResponseObject {
-  const description = [...new Set(list.map((r) => `\`${r.code}\`: ${r.message}`))].join('; ');
-  const media =
-    list.length === 1
-      ? { schema: ERROR_SCHEMA, example: list[0] }
-      : { schema: ERROR_SCHEMA, examples: Object.fromEntries(list.map((r, i) => [`${r.code}_${i + 1}`, { summary: r.message, value: r }])) };
-  return { description, ...(headers ? { headers } : {}), content: { 'application/json': media } } as ResponseObject;
+  const [only] = list;
+  const media = list.length === 1 && only ? { schema: ERROR_SCHEMA, example: only } : { schema: ERROR_SCHEMA, examples: refusalExamples(list) };
+  return { description: refusalsDescription(list), ...(headers ? { headers } : {}), content: { 'application/json': media } } as ResponseObject;
+}
+
+type ErrorMedia = { schema?: { $ref?: string; oneOf?: { $ref?: string }[] }; example?: unknown; examples?: Record<string, { value?: unknown }> };
+
+/** Whether an answer's body is an error model ({code, message}, or a subtype such as MandateViolationErrorDto). */
+const isErrorBody = (media: ErrorMedia) => [media.schema, ...(media.schema?.oneOf ?? [])].some((s) => s?.$ref?.endsWith('ErrorDto') === true);
+
+/**
+ * Merges the edge's refusals for a status into the route's own answer for it: the missing ones
+ * become more examples (and the description names them), its headers are added. A route whose
+ * answer for that status is not an error body (health's 503 is the health report) is left alone.
+ */
+function mergeRefusals(answer: ResponseObject, list: Refusal[], headers?: Record<string, unknown>): void {
+  const media = answer.content?.['application/json'] as ErrorMedia | undefined;
+  if (!media || !isErrorBody(media)) return;
+  if (headers) answer.headers = { ...(headers as ResponseObject['headers']), ...(answer.headers ?? {}) };
+  const own = media.examples ?? (media.example === undefined ? {} : { [(media.example as Refusal).code]: { value: media.example } });
+  const shown = Object.values(own).map((e) => e.value as Partial<Refusal>);
+  const missing = list.filter((r) => !shown.some((v) => v.code === r.code && v.message === r.message));
+  if (missing.length === 0) return;
+  delete media.example;
+  media.examples = { ...own, ...refusalExamples(missing, Object.keys(own)) };
+  answer.description = `${answer.description.replace(/\.$/, '')}; ${refusalsDescription(missing)}`;
 }
 
 /**
  * Adds to every operation what the edge answers before or around its handler (the CallerGuard,
  * the rate limiter, the body parser, the error mapping): the security it needs, 401, 403 for a
  * scope, 429 with its headers, 400/413/415 for a body, 503 for an outage; and the RateLimit
- * headers on the answers of API-key routes. A route's own documentation of a status wins.
+ * headers on the answers of API-key routes. Where a route documents a status itself, the edge's
+ * refusals for it are merged in (mergeRefusals): a route lists only what its handler refuses.
  */
 export function describeEdge(document: OpenAPIObject): OpenAPIObject {
   for (const item of Object.values(document.paths)) {
@@ -104,14 +129,15 @@ export function describeEdge(document: OpenAPIObject): OpenAPIObject {
       const op = item[method] as OperationObject | undefined;
       if (!op?.operationId) continue;
       const edge = operationEdge(op.operationId);
-      const add = (status: number, answer: ResponseObject) => {
-        op.responses[status] ??= answer;
+      const add = (status: number, list: Refusal[] = [], headers?: Record<string, unknown>) => {
+        const own = op.responses[status];
+        if (own === undefined) op.responses[status] = errorAnswer(list, headers);
+        else if (!('$ref' in own)) mergeRefusals(own, list, headers);
       };
       if (op.requestBody) {
-        add(400, errorAnswer(EDGE_REFUSALS.body400 ?? []));
-        withRefusal(op.responses[400], NOT_JSON_REFUSAL);
-        add(413, errorAnswer(EDGE_REFUSALS[413] ?? []));
-        add(415, errorAnswer(EDGE_REFUSALS[415] ?? []));
+        add(400, EDGE_REFUSALS.body400);
+        add(413, EDGE_REFUSALS[413]);
+        add(415, EDGE_REFUSALS[415]);
       }
       // The scope in machine-readable form (the generated reference and clients read it).
       (op as Record<string, unknown>)['x-required-scope'] = edge.auth === 'api-key' ? (edge.scope ?? 'read_only') : null;
@@ -119,17 +145,18 @@ export function describeEdge(document: OpenAPIObject): OpenAPIObject {
         op.security = [];
       } else if (edge.auth === 'platform-admin') {
         op.security = [{ platformAdminKey: [] }];
-        add(401, errorAnswer(EDGE_REFUSALS.admin401 ?? []));
-        add(503, errorAnswer(EDGE_REFUSALS[503] ?? []));
+        add(401, EDGE_REFUSALS.admin401);
+        add(403, EDGE_REFUSALS.admin403);
+        add(503, EDGE_REFUSALS[503]);
       } else {
         op.security = [{ apiKey: [] }];
-        add(401, errorAnswer(EDGE_REFUSALS.apiKey401 ?? []));
+        add(401, EDGE_REFUSALS.apiKey401);
         if (edge.scope && edge.scope !== 'read_only') {
           const needs = edge.scope === 'policy_write' ? 'policy_write or admin' : edge.scope;
-          add(403, errorAnswer([{ code: 'insufficient_scope', message: `this operation needs an API key with scope ${needs}` }]));
+          add(403, [{ code: 'insufficient_scope', message: `this operation needs an API key with scope ${needs}` }]);
         }
-        add(429, errorAnswer(EDGE_REFUSALS[429] ?? [], { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_LIMIT_HEADERS }));
-        add(503, errorAnswer(EDGE_REFUSALS[503] ?? []));
+        add(429, EDGE_REFUSALS[429], { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_LIMIT_HEADERS });
+        add(503, EDGE_REFUSALS[503]);
         for (const [status, answer] of Object.entries(op.responses)) {
           if (status.startsWith('2') && answer && !('$ref' in answer)) answer.headers = { ...RATE_LIMIT_HEADERS, ...(answer.headers ?? {}) };
         }
@@ -138,23 +165,6 @@ export function describeEdge(document: OpenAPIObject): OpenAPIObject {
     }
   }
   return document;
-}
-
-/** Adds `refusal` to a route's own error answer as one more example, unless it is there already. */
-function withRefusal(answer: ResponsesObject[string] | undefined, refusal: Refusal): void {
-  const media =
-    answer && !('$ref' in answer) ? (answer.content?.['application/json'] as { example?: unknown; examples?: Record<string, unknown> } | undefined) : undefined;
-  if (!media || !answer || '$ref' in answer) return;
-  const present = [media.example, ...Object.values(media.examples ?? {}).map((e) => (e as { value?: unknown }).value)];
-  if (present.some((v) => JSON.stringify(v) === JSON.stringify(refusal))) return;
-  const examples =
-    media.examples ??
-    (media.example === undefined
-      ? {}
-      : { [(media.example as Refusal).code ?? 'example']: { summary: (media.example as Refusal).message, value: media.example } });
-  delete media.example;
-  media.examples = { ...examples, not_json: { summary: 'A body that is not JSON', value: refusal } };
-  answer.description = `${answer.description}; \`${refusal.code}\`: a body that is not JSON`;
 }
 
 const sortedByStatus = (responses: ResponsesObject): ResponsesObject =>

@@ -1,7 +1,7 @@
 import { applyDecorators, Get, HttpCode, Post, type Type } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import type { Scope } from '@igw/kernel';
-import { ApiErrors } from './api-docs';
+import { ApiNotFound } from './api-docs';
 import { RequireScope } from './caller';
 
 const withExample = (example: unknown) => (example === undefined ? {} : { example });
@@ -26,10 +26,6 @@ export function ResourceAction(action: string, answer: Type<unknown>, scope?: Sc
 export function ResourceRead(answer: Type<unknown>, example?: unknown, what = 'resource') {
   // Reversed for the same reason as above.
   return applyDecorators(
-    ...[
-      Get(':id'),
-      ApiResponse({ status: 200, type: answer, description: 'The resource.', ...withExample(example) }),
-      ApiErrors({ 404: { code: 'not_found', message: `${what} not found` } }),
-    ].reverse(),
+    ...[Get(':id'), ApiResponse({ status: 200, type: answer, description: 'The resource.', ...withExample(example) }), ApiNotFound(what)].reverse(),
   );
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyDto, ApiKeyListDto, CreateApiKeyDto, CreatedApiKeyDto, ErrorDto } from '@igw/contracts';
-import { ApiErrors, ApiJsonBody, ApiOp, CurrentCaller, RequireScope, NOT_JSON_REFUSAL } from '@igw/http';
+import { ApiJsonBody, ApiOp, CurrentCaller, RequireScope, ApiNotFound } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { CreateApiKeyUseCase } from '../../application/use-cases/create-api-key.use-case';
 import { ListApiKeysUseCase } from '../../application/use-cases/list-api-keys.use-case';
@@ -41,7 +41,6 @@ export class ApiKeysHttpController {
           details: [{ path: 'scope', message: 'scope must be one of read_only, policy_write, admin' }],
         },
       },
-      json: { summary: 'A body that is not JSON', value: NOT_JSON_REFUSAL },
     },
   })
   create(@CurrentCaller() caller: Caller, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
@@ -68,7 +67,7 @@ export class ApiKeysHttpController {
       'Every replica refuses the key (401) from its next request on. Idempotent: revoking a revoked key answers it unchanged, with its first `revoked_at`. A revoked key cannot be restored; create another. Nothing stops an admin key from revoking itself, or the last admin key of the org. Needs admin.',
   })
   @ApiResponse({ status: 200, type: ApiKeyDto, description: 'The key, revoked.', example: REVOKED_API_KEY_EXAMPLE })
-  @ApiErrors({ 404: 'not_found: api key not found' })
+  @ApiNotFound('api key')
   revoke(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApiKeyDto> {
     return this.revokeKey.execute(caller, id);
   }

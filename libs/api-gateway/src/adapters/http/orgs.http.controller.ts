@@ -1,7 +1,7 @@
-import { applyDecorators, Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateOrgDto, CreatedOrgDto, ErrorDto, OrgDto, UpdateOrgDto } from '@igw/contracts';
-import { ApiErrors, ApiJsonBody, ApiOp, PlatformAdminOnly, NOT_JSON_REFUSAL } from '@igw/http';
+import { ApiJsonBody, ApiNotFound, ApiOp, PlatformAdminOnly } from '@igw/http';
 import { invalidRequest } from '@igw/kernel';
 import { CreateOrgUseCase } from '../../application/use-cases/create-org.use-case';
 import { UpdateOrgUseCase } from '../../application/use-cases/update-org.use-case';
@@ -12,26 +12,6 @@ const BURST_BELOW_RATE = {
   message: 'rate_limit.burst must be at least rate_limit.requests_per_second',
   details: [{ path: 'rate_limit.burst', message: 'must be at least requests_per_second' }],
 };
-const NOT_JSON = NOT_JSON_REFUSAL;
-
-/** What the platform admin check (CallerGuard, PlatformAdminKeyVerifier) answers: 401 without the platform admin key or with another, 403 when the deployment has none. */
-const PlatformAdminRefusals = () =>
-  applyDecorators(
-    ApiResponse({
-      status: 401,
-      type: ErrorDto,
-      description: '`unauthenticated`: no bearer token, or one that is not the platform admin key.',
-      examples: {
-        missing: { summary: 'No Authorization header', value: { code: 'unauthenticated', message: 'missing Authorization: Bearer <PLATFORM_ADMIN_KEY>' } },
-        wrong: {
-          summary: 'Another key (an org API key is refused too)',
-          value: { code: 'unauthenticated', message: 'this operation needs the platform admin key' },
-        },
-      },
-    }),
-    ApiErrors({ 403: { code: 'insufficient_scope', message: 'org management is disabled: PLATFORM_ADMIN_KEY is not configured' } }),
-  );
-
 @ApiTags('orgs')
 @Controller('v1/orgs')
 export class OrgsHttpController {
@@ -62,10 +42,8 @@ export class OrgsHttpController {
         summary: 'A field missing or out of range',
         value: { code: 'invalid_request', message: 'name is required', details: [{ path: 'name', message: 'name is required' }] },
       },
-      json: { summary: 'A body that is not JSON', value: NOT_JSON },
     },
   })
-  @PlatformAdminRefusals()
   async create(@Body() body: CreateOrgDto): Promise<CreatedOrgDto> {
     if (body.rate_limit && body.rate_limit.burst < body.rate_limit.requests_per_second) {
       throw invalidRequest('rate_limit.burst must be at least rate_limit.requests_per_second', [
@@ -104,11 +82,9 @@ export class OrgsHttpController {
         },
       },
       burst: { summary: 'A burst below the sustained rate', value: BURST_BELOW_RATE },
-      json: { summary: 'A body that is not JSON', value: NOT_JSON },
     },
   })
-  @PlatformAdminRefusals()
-  @ApiErrors({ 404: 'not_found: org not found' })
+  @ApiNotFound('org')
   async update(@Param('id') id: string, @Body() body: UpdateOrgDto): Promise<OrgDto> {
     if (body.rate_limit === undefined)
       throw invalidRequest('rate_limit is required', [{ path: 'rate_limit', message: 'rate_limit is required (null restores the default)' }]);

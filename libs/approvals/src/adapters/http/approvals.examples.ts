@@ -1,5 +1,4 @@
 import type { ApprovalDto, ApprovalListDto, DenyApprovalDto, ErrorDto } from '@igw/contracts';
-import { NOT_JSON_REFUSAL } from '@igw/http';
 
 /** Examples of the approvals routes in the OpenAPI document (typed, and checked against the schemas by the linter). */
 export const PENDING_APPROVAL_EXAMPLE: ApprovalDto = {
@@ -80,7 +79,6 @@ export const DENY_APPROVAL_400_EXAMPLES: Record<string, { summary: string; value
     summary: 'A field other than reason',
     value: { code: 'invalid_request', message: 'comment is not a known field', details: [{ path: 'comment', message: 'comment is not a known field' }] },
   },
-  notJson: { summary: 'A body that is not JSON', value: NOT_JSON_REFUSAL },
 };
 
 /** The 409 answers of approve and deny: the request is no longer pending (one code, so the examples are named here). */

@@ -1,7 +1,7 @@
 import { applyDecorators, Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto, ErrorDto } from '@igw/contracts';
-import { ApiErrors, ApiOp, ApiStatusPage, CurrentCaller, ResourceAction } from '@igw/http';
+import { ApiErrors, ApiOp, ApiStatusPage, CurrentCaller, ResourceAction, ApiNotFound } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
 import { DenyApprovalUseCase } from '../../application/use-cases/deny-approval.use-case';
@@ -21,11 +21,8 @@ import {
 const DecisionRefusals = () =>
   applyDecorators(
     ApiErrors({
-      403: [
-        { code: 'insufficient_scope', message: 'this operation needs an API key with scope policy_write or admin' },
-        { code: 'self_approval', message: 'the API key whose call caused this approval request cannot decide it' },
-      ],
-      404: 'not_found: approval request not found',
+      403: { code: 'self_approval', message: 'the API key whose call caused this approval request cannot decide it' },
+      404: { code: 'not_found', message: 'approval request not found' },
     }),
     ApiResponse({
       status: 409,
@@ -71,7 +68,7 @@ export class ApprovalsHttpController {
       "Its status as of now: a pending request past `expires_at` reads as `expired`. Another org's id is a 404, as an unknown one is. Any key of the org may read.",
   })
   @ApiResponse({ status: 200, type: ApprovalDto, description: 'The request.', example: PENDING_APPROVAL_EXAMPLE })
-  @ApiErrors({ 404: 'not_found: approval request not found' })
+  @ApiNotFound('approval request')
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
     return this.getApproval.execute(caller, id);
   }
@@ -99,7 +96,7 @@ export class ApprovalsHttpController {
   @ApiResponse({
     status: 400,
     type: ErrorDto,
-    description: '`invalid_request`: the body is not JSON, names a field other than `reason`, or `reason` is longer than 1000 characters',
+    description: '`invalid_request`: the body names a field other than `reason`, or `reason` is longer than 1000 characters',
     examples: DENY_APPROVAL_400_EXAMPLES,
   })
   @DecisionRefusals()

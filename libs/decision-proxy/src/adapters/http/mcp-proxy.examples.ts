@@ -9,7 +9,6 @@ import type {
   ReviewDto,
   ReviewListDto,
 } from '@igw/contracts';
-import { NOT_JSON_REFUSAL } from '@igw/http';
 
 /** Examples of the mcp-proxy routes in the OpenAPI document (typed, and checked against the schemas by the linter). */
 type Named<T> = Record<string, { summary: string; value: T }>;
@@ -168,7 +167,6 @@ export const PROXY_INVALID_EXAMPLES: Named<ErrorDto> = {
   missing_audience: invalid('audience', 'audience is required'),
   unknown_field: invalid('action.tool', 'action.tool is not a known field'),
   too_deep: invalid('action.arguments', 'action.arguments must not nest deeper than 64 levels'),
-  not_json: { summary: 'request body is not valid JSON', value: NOT_JSON_REFUSAL },
 };
 
 export const DECISION_LIST_INVALID_EXAMPLES: Named<ErrorDto> = {
@@ -182,7 +180,6 @@ export const DECISION_LIST_INVALID_EXAMPLES: Named<ErrorDto> = {
 };
 
 export const PROXY_UNAUTHENTICATED_EXAMPLES: Named<ErrorDto> = {
-  api_key: error('unauthenticated', 'the API key is unknown or revoked'),
   mandate_missing: error(
     'mandate_invalid',
     'the X-Service-Mandate header is missing: send the mandate (the `credential` that POST /v1/mandate/dispense returned) in it',
@@ -196,7 +193,6 @@ export const PROXY_UNAUTHENTICATED_EXAMPLES: Named<ErrorDto> = {
 export const PROXY_UNAVAILABLE_EXAMPLES: Named<ErrorDto> = {
   jwks: error('unavailable', 'mandate issuer JWKS is unavailable; retry later'),
   version_board: error('unavailable', 'version board is unavailable; retry later'),
-  database: error('unavailable', 'database is unavailable; retry later'),
 };
 
 const RECORD: DecisionRecordDto = {

@@ -14,7 +14,7 @@ import {
   ReviewDto,
   ReviewListDto,
 } from '@igw/contracts';
-import { ApiErrors, ApiJsonBody, ApiOp, ApiStatusPage, CurrentCaller, PageQuery, RequireScope, type StatusPageQuery } from '@igw/http';
+import { ApiErrors, ApiJsonBody, ApiOp, ApiStatusPage, CurrentCaller, PageQuery, RequireScope, type StatusPageQuery, ApiNotFound } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DecideToolCallUseCase } from '../../application/use-cases/decide-tool-call.use-case';
 import { GetDecisionUseCase } from '../../application/use-cases/get-decision.use-case';
@@ -98,21 +98,20 @@ export class McpProxyHttpController {
   @ApiResponse({
     status: 400,
     type: ErrorDto,
-    description: '`invalid_request`: the body is not JSON, or a field is missing, of the wrong type or too deep; `details` names each offending field.',
+    description: '`invalid_request`: a field is missing, of the wrong type or too deep; `details` names each offending field.',
     examples: PROXY_INVALID_EXAMPLES,
   })
   @ApiResponse({
     status: 401,
     type: ErrorDto,
-    description:
-      '`unauthenticated`: the API key is missing, unknown or revoked; `mandate_invalid`: the mandate is missing, malformed, expired, revoked, not for this audience, or its signature does not verify.',
+    description: '`mandate_invalid`: the mandate is missing, malformed, expired, revoked, not for this audience, or its signature does not verify.',
     examples: PROXY_UNAUTHENTICATED_EXAMPLES,
   })
   @ApiErrors({ 404: { code: 'intent_not_found', message: 'intent card crm-support is not installed in this organisation' } })
   @ApiResponse({
     status: 503,
     type: ErrorDto,
-    description: '`unavailable`: the issuer keys, the version board or the store cannot be reached, so no decision is made (never an allow); retry later.',
+    description: '`unavailable`: the issuer keys or the version board cannot be reached, so no decision is made (never an allow); retry later.',
     examples: PROXY_UNAVAILABLE_EXAMPLES,
   })
   async call(
@@ -151,7 +150,7 @@ export class McpProxyHttpController {
   @ApiResponse({ status: 200, type: ReviewDto, description: 'The review, resolved.', example: RESOLVED_REVIEW_EXAMPLE })
   @ApiErrors({
     400: { code: 'invalid_request', message: 'status must be "accepted" or "rejected"' },
-    404: 'not_found: review not found',
+    404: { code: 'not_found', message: 'review not found' },
     409: { code: 'invalid_transition', message: 'review rev_0193a6f6a2b38c4d9e0f1a2b3c4d5e6f is already accepted' },
   })
   resolve(@CurrentCaller() caller: Caller, @Param('review_id') reviewId: string, @Body() body: ResolveReviewDto): Promise<ReviewDto> {
@@ -198,7 +197,7 @@ export class McpProxyHttpController {
       "The decision as it was answered, and the call it was about (the arguments only as their sha256). A decision is durable when answered and readable here within a second. Another org's id is a 404, as an unknown one is.",
   })
   @ApiResponse({ status: 200, type: DecisionRecordDto, description: 'The decision record.', example: DECISION_RECORD_EXAMPLE })
-  @ApiErrors({ 404: 'not_found: decision not found' })
+  @ApiNotFound('decision')
   decision(@CurrentCaller() caller: Caller, @Param('decision_id') decisionId: string): Promise<DecisionRecordDto> {
     return this.decisions.execute(caller, decisionId);
   }

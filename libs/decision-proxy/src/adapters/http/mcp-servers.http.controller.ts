@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorDto, McpServerDto, McpServerListDto, RegisterMcpServerDto } from '@igw/contracts';
-import { ApiErrors, ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope, ResourceRead } from '@igw/http';
+import { ApiErrors, ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope, ResourceRead, ApiNotFound } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DeleteMcpServerUseCase } from '../../application/use-cases/delete-mcp-server.use-case';
 import { GetMcpServerUseCase } from '../../application/use-cases/get-mcp-server.use-case';
@@ -76,7 +76,7 @@ export class McpServersHttpController {
       'Takes effect at once on every replica: `{base}/mcp/{name}` answers as unknown from the next request, and the name is free to register again. Its sealed headers are deleted with it. Removing it again is a 404. Needs policy_write.',
   })
   @ApiResponse({ status: 204, description: 'Removed.' })
-  @ApiErrors({ 404: 'not_found: mcp server not found' })
+  @ApiNotFound('mcp server')
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     await this.deleteServer.execute(caller, id);
   }

@@ -47,7 +47,6 @@ export class IntentEvaluationHttpController {
     503: [
       { code: 'unavailable', message: 'policy-registry is unavailable; retry later' },
       { code: 'unavailable', message: 'approvals is unavailable; retry later' },
-      { code: 'unavailable', message: 'database is unavailable; retry later' },
     ],
   })
   evaluateCall(@CurrentCaller() caller: Caller, @Body() body: EvaluateIntentRequestDto): Promise<EvaluateIntentResponseDto> {

@@ -33,14 +33,7 @@ import {
   SCOPE_OUTSIDE_INTENT_EXAMPLE,
 } from './mandates.examples';
 
-/** What the edge answers a key without policy_write; restated where a route documents a 403 of its own. */
-const INSUFFICIENT_SCOPE = { code: 'insufficient_scope', message: 'this operation needs an API key with scope policy_write or admin' };
 const SIGNING_FAILED = { code: 'signing_failed', message: 'the mandate could not be signed: the signing-key store is unusable' };
-const RETRY_AFTER = {
-  'Retry-After': { $ref: '#/components/headers/Retry-After' },
-  RateLimit: { $ref: '#/components/headers/RateLimit' },
-  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
-};
 
 /** DESIGN 6.8: mandates are dispensed, refreshed and revoked with policy_write; read with any key; the JWKS with none. */
 @ApiTags('mandates')
@@ -77,11 +70,9 @@ export class MandatesHttpController {
   @ApiResponse({
     status: 403,
     type: MandateViolationErrorDto,
-    description:
-      '`mandate_violation`: the requested scope or audience goes beyond the intent card (`suggested_scope` and `details` say what it allows); `insufficient_scope`: the API key lacks policy_write.',
+    description: '`mandate_violation`: the requested scope or audience goes beyond the intent card (`suggested_scope` and `details` say what it allows).',
     examples: {
       mandate_violation: { summary: 'Beyond the intent card', value: MANDATE_VIOLATION_EXAMPLE },
-      insufficient_scope: { summary: INSUFFICIENT_SCOPE.message, value: INSUFFICIENT_SCOPE },
     },
   })
   @ApiErrors({
@@ -123,31 +114,23 @@ export class MandatesHttpController {
   @ApiResponse({
     status: 403,
     type: MandateViolationErrorDto,
-    description:
-      "`scope_outside_intent`: the intent card no longer allows the mandate's scope (with `suggested_scope` and `details`) or its audience; `insufficient_scope`: the API key lacks policy_write.",
+    description: "`scope_outside_intent`: the intent card no longer allows the mandate's scope (with `suggested_scope` and `details`) or its audience.",
     examples: {
       scope_outside_intent: { summary: 'The card was narrowed since dispense', value: SCOPE_OUTSIDE_INTENT_EXAMPLE },
       scope_outside_intent_audience: {
         summary: 'The card dropped the audience',
         value: { code: 'scope_outside_intent', message: 'the mandate\'s audience "crm-api" is no longer one of the intent card\'s audiences' },
       },
-      insufficient_scope: { summary: INSUFFICIENT_SCOPE.message, value: INSUFFICIENT_SCOPE },
     },
   })
   @ApiResponse({
     status: 429,
     type: ErrorDto,
-    headers: RETRY_AFTER,
-    description:
-      '`cooldown`: the mandate was refreshed less than 10 s ago; `rate_limited`: the API key exceeded its rate limit. Retry-After says when to retry.',
+    description: '`cooldown`: the mandate was refreshed less than 10 s ago. Retry-After says when to retry.',
     examples: {
       cooldown: {
         summary: 'Refreshed less than 10 s ago',
         value: { code: 'cooldown', message: 'a mandate may be refreshed at most once every 10 seconds; retry in 7 s' },
-      },
-      rate_limited: {
-        summary: 'Rate limit of the key',
-        value: { code: 'rate_limited', message: 'rate limit of 100 requests per second (burst 200) exceeded for this key' },
       },
     },
   })

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ErrorDto, InstallIntentCardDto, IntentCardDto, IntentCardListDto } from '@igw/contracts';
-import { ApiErrors, ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope, NOT_JSON_REFUSAL } from '@igw/http';
+import { ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope, ApiNotFound } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DeleteIntentCardUseCase } from '../../application/use-cases/delete-intent-card.use-case';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
@@ -48,7 +48,6 @@ const INSTALL_REFUSALS = {
     summary: 'A field missing or of the wrong type',
     value: { code: 'invalid_request', message: 'audiences is required', details: [{ path: 'audiences', message: 'audiences is required' }] },
   },
-  json: { summary: 'A body that is not JSON', value: NOT_JSON_REFUSAL },
 };
 
 @ApiTags('intent-cards')
@@ -118,7 +117,7 @@ export class IntentCardsHttpController {
     description: "The card as installed, at its current version. Another org's id is a 404, as an unknown one is. Any key may read.",
   })
   @ApiResponse({ status: 200, type: IntentCardDto, description: 'The card.', example: INTENT_CARD_EXAMPLE })
-  @ApiErrors({ 404: 'not_found: intent card not found' })
+  @ApiNotFound('intent card')
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentCardDto> {
     return this.getCard.execute(caller, id);
   }
@@ -133,7 +132,7 @@ export class IntentCardsHttpController {
       'From the next request on, dispensing or refreshing a mandate for it is refused (404 `intent_not_found`), and so is every call made with a mandate already dispensed for it. Not idempotent: removing it again is a 404. Installing the same id later makes a new card whose version goes on from the removal (a version never names two contents). Needs policy_write.',
   })
   @ApiResponse({ status: 204, description: 'Removed; no body.' })
-  @ApiErrors({ 404: 'not_found: intent card not found' })
+  @ApiNotFound('intent card')
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     await this.deleteCard.execute(caller, id);
   }

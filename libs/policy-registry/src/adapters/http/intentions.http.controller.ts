@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateIntentionDto, INTENTION_STATUSES, IntentionDto, IntentionListDto } from '@igw/contracts';
-import { ApiErrors, ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope, ResourceAction, ResourceRead } from '@igw/http';
+import { ApiErrors, ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope, ResourceAction, ResourceRead, ApiNotFound } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from '../../application/use-cases/create-intention.use-case';
@@ -79,7 +79,10 @@ export class IntentionsHttpController {
     description:
       'The next matching call is decided against it, in every replica (the read models are refreshed before the answer). Publishing an active intention is a no-op; an archived one cannot come back. Needs policy_write.',
   })
-  @ApiErrors({ 404: 'not_found: intention not found', 409: { code: 'invalid_transition', message: 'an archived intention cannot be published' } })
+  @ApiErrors({
+    404: { code: 'not_found', message: 'intention not found' },
+    409: { code: 'invalid_transition', message: 'an archived intention cannot be published' },
+  })
   publish(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.publishIntention.execute(caller, id);
   }
@@ -90,7 +93,7 @@ export class IntentionsHttpController {
     summary: 'Archive: draft | active → archived.',
     description: 'It stops matching traffic at once; calls it covered are then decided without it. Archiving twice is a no-op. Needs policy_write.',
   })
-  @ApiErrors({ 404: 'not_found: intention not found' })
+  @ApiNotFound('intention')
   archive(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.archiveIntention.execute(caller, id);
   }

@@ -8,7 +8,6 @@ import type {
   WebhookDto,
   WebhookListDto,
 } from '@igw/contracts';
-import { NOT_JSON_REFUSAL } from '@igw/http';
 
 /**
  * Examples of the webhooks routes in the OpenAPI document (typed, and checked against the schemas
@@ -109,5 +108,4 @@ export const CREATE_WEBHOOK_400_EXAMPLES: Record<string, { summary: string; valu
   notHttp: { summary: 'Not an http(s) URL', value: refusal('url', 'url must use https (or http)') },
   unknownEventType: { summary: 'An event type that is not delivered', value: refusal('events', UNKNOWN_EVENT) },
   noEvents: { summary: 'An empty events list', value: refusal('events', 'events must name at least one event type') },
-  notJson: { summary: 'A body that is not JSON', value: NOT_JSON_REFUSAL },
 };

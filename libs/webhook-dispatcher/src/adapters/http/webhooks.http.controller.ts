@@ -11,7 +11,6 @@ import {
   WebhookListDto,
 } from '@igw/contracts';
 import {
-  ApiErrors,
   ApiJsonBody,
   ApiOp,
   ApiPagedList,
@@ -21,6 +20,7 @@ import {
   RequireScope,
   ResourceAction,
   type StatusPageQuery,
+  ApiNotFound,
 } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { DeleteWebhookUseCase } from '../../application/use-cases/delete-webhook.use-case';
@@ -48,8 +48,6 @@ export const WEBHOOKS_USE_CASES = [
   EnableWebhookUseCase,
   ListDeliveriesUseCase,
 ];
-
-const NOT_FOUND = { 404: 'not_found: webhook not found' } as const;
 
 /** DESIGN 6.11: webhooks are managed by admin keys of the org. */
 @ApiTags('webhooks')
@@ -83,7 +81,7 @@ export class WebhooksHttpController {
     status: 400,
     type: ErrorDto,
     description:
-      '`invalid_request`: `url` is not an absolute http(s) URL, carries credentials, does not resolve or resolves to a non-public address; `events` is empty or names an unknown type; or the body is not JSON',
+      '`invalid_request`: `url` is not an absolute http(s) URL, carries credentials, does not resolve or resolves to a non-public address; `events` is empty or names an unknown type',
     examples: CREATE_WEBHOOK_400_EXAMPLES,
   })
   create(@CurrentCaller() caller: Caller, @Body() body: CreateWebhookDto): Promise<CreatedWebhookDto> {
@@ -110,7 +108,7 @@ export class WebhooksHttpController {
       "No event is delivered to it from now on: its deliveries, pending and past, are deleted with it (an attempt already under way may still arrive). Deleting it again, or another org's id, is a 404. Needs admin.",
   })
   @ApiResponse({ status: 204, description: 'Removed; no body.' })
-  @ApiErrors(NOT_FOUND)
+  @ApiNotFound('webhook')
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     await this.deleteWebhook.execute(caller, id);
   }
@@ -122,7 +120,7 @@ export class WebhooksHttpController {
     description:
       'The new secret signs from now on; the previous one keeps signing until `previous_secret_expires_at` (24 h), so during the overlap every delivery carries one `v1,` signature per secret, newest first: switch your verifier over before then. Rotating again within the overlap keeps every secret still signing for at most 24 h more. No body. Needs admin.',
   })
-  @ApiErrors(NOT_FOUND)
+  @ApiNotFound('webhook')
   rotateSecret(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<RotatedWebhookSecretDto> {
     return this.rotate.execute(caller, id);
   }
@@ -134,7 +132,7 @@ export class WebhooksHttpController {
     description:
       'An endpoint is disabled when it answers 410 Gone; its pending deliveries are then cancelled. Enabling makes it active and clears `disabled_reason`: events from now on are delivered, what was cancelled meanwhile is not sent. Enabling an active endpoint changes nothing. No body. Needs admin.',
   })
-  @ApiErrors(NOT_FOUND)
+  @ApiNotFound('webhook')
   enable(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<WebhookDto> {
     return this.enableWebhook.execute(caller, id);
   }
@@ -147,7 +145,7 @@ export class WebhooksHttpController {
       'One delivery per event sent to this endpoint: its status, attempts, last response code or error, and next attempt. `pending` waits for its next attempt, `succeeded` got a 2xx, `exhausted` ran out of retries, `failed` got 410 Gone (the endpoint was disabled), `cancelled` was dropped because the endpoint was disabled. Keyset-paged: pass `next_cursor` as `cursor` until it is null. Needs admin.',
   })
   @ApiStatusPage(WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryListDto, WEBHOOK_DELIVERY_LIST_EXAMPLE)
-  @ApiErrors(NOT_FOUND)
+  @ApiNotFound('webhook')
   deliveries(@CurrentCaller() caller: Caller, @Param('id') id: string, @PageQuery() query: StatusPageQuery): Promise<WebhookDeliveryListDto> {
     return this.listDeliveries.execute(caller, id, query);
   }
