@@ -26,15 +26,16 @@ export interface OperationDoc {
   description: string;
 }
 
-interface RegisteredOperation {
-  id: string;
-  /** The route's handler and controller: their @Public() and @RequireScope() are read when the document is built. */
+/** The route's handler and controller: their @Public() and @RequireScope() are read when the document is built. */
+interface RegisteredRoute {
   handler: object;
   controller: object;
 }
 
-/** `${controller class}.${method key as @nestjs/swagger names it}` → the operation it documents. */
-const OPERATIONS = new Map<string, RegisteredOperation>();
+/** `${controller class}.${method key as @nestjs/swagger names it}` → the operation id ApiOp gave it. */
+const OPERATION_IDS = new Map<string, string>();
+/** Operation id → its route. */
+const ROUTES = new Map<string, RegisteredRoute>();
 
 /**
  * Documents an operation: its stable id, summary, description and how it authenticates. The id
@@ -45,29 +46,28 @@ export function ApiOp(doc: OperationDoc): MethodDecorator {
   return (target, key, descriptor) => {
     const controller = (target as { constructor: { name: string } }).constructor.name;
     const ids = typeof doc.id === 'string' ? [doc.id] : doc.id;
-    const entry = { handler: descriptor.value as object, controller: target.constructor };
-    if (ids.length === 1) OPERATIONS.set(`${controller}.${String(key)}`, { id: ids[0] ?? '', ...entry });
-    else ids.forEach((id, i) => OPERATIONS.set(`${controller}.${String(key)}[${i}]`, { id, ...entry }));
+    ids.forEach((id, i) => {
+      OPERATION_IDS.set(`${controller}.${String(key)}${ids.length === 1 ? '' : `[${i}]`}`, id);
+      ROUTES.set(id, { handler: descriptor.value as object, controller: target.constructor });
+    });
     ApiOperation({ summary: doc.summary, description: doc.description })(target, key, descriptor);
   };
 }
 
 /** @nestjs/swagger's operationIdFactory: the id ApiOp registered, else Nest's generated name (the linter refuses it). */
 export const operationIdFor = (controllerKey: string, methodKey: string): string =>
-  OPERATIONS.get(`${controllerKey}.${methodKey}`)?.id ?? `${controllerKey}_${methodKey}`;
+  OPERATION_IDS.get(`${controllerKey}.${methodKey}`) ?? `${controllerKey}_${methodKey}`;
 
 /** What the edge needs to know of a documented operation: how it authenticates and the scope it needs. */
 export function operationEdge(operationId: string): { auth: OperationAuth; scope?: Scope } {
-  for (const op of OPERATIONS.values()) {
-    if (op.id !== operationId) continue;
-    const targets = [op.handler, op.controller];
-    const open = targets.map((t) => Reflect.getMetadata(PUBLIC_ROUTE, t) as true | 'platform-admin' | undefined).find((v) => v !== undefined);
-    if (open === 'platform-admin') return { auth: 'platform-admin' };
-    if (open === true) return { auth: 'none' };
-    const scope = targets.map((t) => Reflect.getMetadata(REQUIRED_SCOPE, t) as Scope | undefined).find((s) => s !== undefined);
-    return { auth: 'api-key', ...(scope ? { scope } : {}) };
-  }
-  return { auth: 'api-key' };
+  const route = ROUTES.get(operationId);
+  if (!route) return { auth: 'api-key' };
+  const targets = [route.handler, route.controller];
+  const open = targets.map((t) => Reflect.getMetadata(PUBLIC_ROUTE, t) as true | 'platform-admin' | undefined).find((v) => v !== undefined);
+  if (open === 'platform-admin') return { auth: 'platform-admin' };
+  if (open === true) return { auth: 'none' };
+  const scope = targets.map((t) => Reflect.getMetadata(REQUIRED_SCOPE, t) as Scope | undefined).find((s) => s !== undefined);
+  return { auth: 'api-key', ...(scope ? { scope } : {}) };
 }
 
 /** One refusal a route may answer: its `code` and a message as the gateway words it. */
