@@ -3,6 +3,7 @@ import { METRICS, NO_METRICS, rateLimited, unauthenticated, type Caller, type Me
 import type { CallerResolver, RequestLike } from '@igw/http';
 import { rateLimitHeaders, retryAfterSeconds } from '../../domain/rate-limit';
 import { AuthenticateApiKeyUseCase } from '../../application/use-cases/authenticate-api-key.use-case';
+import { bearerOf } from './bearer';
 import { RATE_LIMITER, type RateLimiter } from '../../application/ports/rate-limiter.port';
 
 /** Headers the edge adds to the answer (onSend hook), also on a 429. */
@@ -23,10 +24,8 @@ export class ApiKeyCallerResolver implements CallerResolver {
   ) {}
 
   async resolve(req: EdgeRequest): Promise<Caller> {
-    const header = req.headers.authorization;
-    const value = Array.isArray(header) ? header[0] : header;
-    if (!value) throw unauthenticated('missing Authorization: Bearer <API key>');
-    const key = /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
+    const { header, token: key } = bearerOf(req);
+    if (!header) throw unauthenticated('missing Authorization: Bearer <API key>');
     if (!key) throw unauthenticated('the Authorization header must be "Bearer <API key>"');
     const { caller, rateLimit } = await this.authenticate.execute(key);
     const outcome = await this.limiter.consume(caller.keyId, rateLimit);
