@@ -18,17 +18,19 @@ export const ORG_EXAMPLE: OrgDto = {
   created_at: '2026-11-26T09:00:00.000Z',
 };
 
+/** The org's first admin key, as listed (the secret is only in the answer that created it). */
+const FIRST_ADMIN_KEY: ApiKeyDto = {
+  id: 'key_0193a6e4b7c37a1e8d2f4b6c8e0a1c3d',
+  name: 'admin',
+  scope: 'admin',
+  prefix: 'igw_7Kq2VfX9',
+  created_at: '2026-11-26T09:00:00.000Z',
+  revoked_at: null,
+};
+
 export const CREATED_ORG_EXAMPLE: CreatedOrgDto = {
   org: ORG_EXAMPLE,
-  api_key: {
-    id: 'key_0193a6e4b7c37a1e8d2f4b6c8e0a1c3d',
-    name: 'admin',
-    scope: 'admin',
-    prefix: 'igw_7Kq2VfX9',
-    created_at: '2026-11-26T09:00:00.000Z',
-    revoked_at: null,
-    key: 'igw_7Kq2VfX9mTcR4nLpW8sYhD3jG6bZ1aEu1Yvipe',
-  },
+  api_key: { ...FIRST_ADMIN_KEY, key: 'igw_7Kq2VfX9mTcR4nLpW8sYhD3jG6bZ1aEu1Yvipe' },
 };
 
 export const UPDATE_ORG_EXAMPLES: Named<UpdateOrgDto> = {
@@ -59,17 +61,7 @@ export const CREATED_API_KEY_EXAMPLE: CreatedApiKeyDto = { ...API_KEY_EXAMPLE, k
 export const REVOKED_API_KEY_EXAMPLE: ApiKeyDto = { ...API_KEY_EXAMPLE, revoked_at: '2026-11-26T12:45:10.000Z' };
 
 export const API_KEY_LIST_EXAMPLE: ApiKeyListDto = {
-  data: [
-    {
-      id: 'key_0193a6e4b7c37a1e8d2f4b6c8e0a1c3d',
-      name: 'admin',
-      scope: 'admin',
-      prefix: 'igw_7Kq2VfX9',
-      created_at: '2026-11-26T09:00:00.000Z',
-      revoked_at: null,
-    },
-    REVOKED_API_KEY_EXAMPLE,
-  ],
+  data: [FIRST_ADMIN_KEY, REVOKED_API_KEY_EXAMPLE],
 };
 
 // ── health ──────────────────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,37 @@
 import type { InstallIntentCardDto, IntentCardDto, IntentCardListDto } from '@igw/contracts';
 
+/** The card of the `complete` example, as installed and as answered. */
+const CRM_SUPPORT_CARD = {
+  id: 'crm-support',
+  name: 'CRM support assistant',
+  description: 'Reads and updates customer records for support tickets. Exports and deletions are not covered.',
+  allowed_scope: {
+    operations: ['crm.contacts.*', 'crm.refunds.create'],
+    resources: ['crm://customers/**'],
+    forbidden_operations: ['crm.contacts.delete*'],
+  },
+  audiences: ['crm-api'],
+  max_ttl_seconds: 900,
+  shadow: false,
+  rules: [
+    {
+      id: 'block-bulk-export',
+      when: 'action.operation == "crm.contacts.export" && size(action.arguments) > 2',
+      decision: { kind: 'deny', reason: 'bulk_export', message: 'Bulk exports are not allowed for support agents.' },
+    },
+    {
+      id: 'approve-large-refund',
+      when: 'action.operation == "crm.refunds.create" && has(action.arguments.amount) && action.arguments.amount > 500',
+      decision: { kind: 'approval', reason: 'large_refund' },
+    },
+    {
+      id: 'redact-outside-support',
+      when: '!(context.department in ["support", "billing"])',
+      decision: { kind: 'allow_with_redact', redact_fields: ['email', 'phone'] },
+    },
+  ],
+} satisfies InstallIntentCardDto;
+
 /** Examples of the intent-cards routes in the OpenAPI document (typed, and checked against the schemas by the linter). */
 export const INSTALL_INTENT_CARD_EXAMPLES: Record<string, { summary: string; value: InstallIntentCardDto }> = {
   minimal: {
@@ -12,55 +44,13 @@ export const INSTALL_INTENT_CARD_EXAMPLES: Record<string, { summary: string; val
   },
   complete: {
     summary: 'With an id of your choice and rules (installing it again replaces the card)',
-    value: {
-      id: 'crm-support',
-      name: 'CRM support assistant',
-      description: 'Reads and updates customer records for support tickets. Exports and deletions are not covered.',
-      allowed_scope: {
-        operations: ['crm.contacts.*', 'crm.refunds.create'],
-        resources: ['crm://customers/**'],
-        forbidden_operations: ['crm.contacts.delete*'],
-      },
-      audiences: ['crm-api'],
-      max_ttl_seconds: 900,
-      shadow: false,
-      rules: [
-        {
-          id: 'block-bulk-export',
-          when: 'action.operation == "crm.contacts.export" && size(action.arguments) > 2',
-          decision: { kind: 'deny', reason: 'bulk_export', message: 'Bulk exports are not allowed for support agents.' },
-        },
-        {
-          id: 'approve-large-refund',
-          when: 'action.operation == "crm.refunds.create" && has(action.arguments.amount) && action.arguments.amount > 500',
-          decision: { kind: 'approval', reason: 'large_refund' },
-        },
-        {
-          id: 'redact-outside-support',
-          when: '!(context.department in ["support", "billing"])',
-          decision: { kind: 'allow_with_redact', redact_fields: ['email', 'phone'] },
-        },
-      ],
-    },
+    value: CRM_SUPPORT_CARD,
   },
 };
 
-const COMPLETE_BODY = INSTALL_INTENT_CARD_EXAMPLES['complete']?.value as InstallIntentCardDto;
-
 /** The card the `complete` body installs, the first time (201). */
 export const INTENT_CARD_EXAMPLE: IntentCardDto = {
-  id: 'crm-support',
-  name: 'CRM support assistant',
-  description: 'Reads and updates customer records for support tickets. Exports and deletions are not covered.',
-  allowed_scope: {
-    operations: ['crm.contacts.*', 'crm.refunds.create'],
-    resources: ['crm://customers/**'],
-    forbidden_operations: ['crm.contacts.delete*'],
-  },
-  audiences: ['crm-api'],
-  max_ttl_seconds: 900,
-  shadow: false,
-  rules: (COMPLETE_BODY.rules ?? []).map((r) => ({ id: r.id, when: r.when, decision: { ...r.decision } })),
+  ...CRM_SUPPORT_CARD,
   version: 1,
   created_at: '2026-11-26T09:40:00.000Z',
   updated_at: '2026-11-26T09:40:00.000Z',
