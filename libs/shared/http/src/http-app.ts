@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
-import { newId, type Caller } from '@igw/kernel';
+import { newId, unavailable, type Caller } from '@igw/kernel';
 import { AcceptableBodyGuard } from './caller.guard';
 import { answerClientError } from './client-error';
 import { parseJsonBody, urlInputError } from './edge-input';
@@ -71,6 +71,8 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     },
     requestIdHeader: false,
     keepAliveTimeout: 65_000,
+    // Fastify's own drain answer is a bare 503 outside the error model; ours is below (onRequest).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     // Errors before a route exists answer in the error model too: a malformed path (FST_ERR_BAD_URL)…
     frameworkErrors: (err: Error, req: FastifyRequest, reply: FastifyReply) => {
@@ -119,7 +121,19 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
     (req as { unsupportedMediaType?: boolean }).unsupportedMediaType = true;
     done(null, undefined);
   });
+  // A request that reaches a replica once it has begun to close (a keep-alive connection still
+  // open) is not run: 503 `unavailable` in the error model, with the connection closed, so the
+  // client retries on another replica.
+  let draining = false;
+  fastify.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
   fastify.addHook('onRequest', (req, reply, done) => {
+    if (draining) {
+      reply.header('connection', 'close');
+      return done(unavailable('this replica is shutting down; retry the request'));
+    }
     reply.header('x-request-id', req.id);
     done(urlInputError(req.url, req.params) ?? undefined);
   });
