@@ -31,6 +31,26 @@ describe('FlexibleRateLimiter (Redis, distributed)', () => {
     },
   );
 
+  it('holds under concurrency on an auto-pipelined client, as the services create it', async () => {
+    const pipelined = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true });
+    await pipelined.connect();
+    try {
+      const limiter = new FlexibleRateLimiter(pipelined);
+      const keys = Array.from({ length: 5 }, () => {
+        const s = `key_test_${randomUUID()}`;
+        subjects.push(s);
+        return s;
+      });
+      const outcomes = await Promise.all(Array.from({ length: 400 }, (_, i) => limiter.consume(keys[i % keys.length]!, { requestsPerSecond: 20, burst: 60 })));
+      // Per key: 60 served at most (20 this second + 40 from the pool), whatever the interleaving.
+      expect(outcomes.filter((o) => o.allowed).length).toBeLessThanOrEqual(5 * 60);
+      expect(outcomes.filter((o) => o.allowed).length).toBeGreaterThanOrEqual(5 * 20);
+      expect(outcomes.every((o) => Number.isFinite(o.remaining) && o.remaining >= 0)).toBe(true);
+    } finally {
+      pipelined.disconnect();
+    }
+  });
+
   it('replicas share the counts: what one serves, the other reports', async () => {
     const [one, two] = [new FlexibleRateLimiter(redis), new FlexibleRateLimiter(redis)];
     const s = `key_test_${randomUUID()}`;

@@ -9,7 +9,7 @@ export const BURST_WINDOW_SECONDS = 10;
 interface Limiters {
   sustained: RateLimiterAbstract;
   /** Absent when burst = requestsPerSecond. */
-  pool?: { limiter: RateLimiterAbstract; points: number };
+  pool?: { limiter: RateLimiterAbstract };
 }
 
 /**
@@ -49,7 +49,7 @@ export class FlexibleRateLimiter implements RateLimiter {
       const extra = policy.burst - policy.requestsPerSecond;
       limiters = {
         sustained: this.make(`igw:rl:${id}:s`, policy.requestsPerSecond, 1),
-        ...(extra > 0 ? { pool: { limiter: this.make(`igw:rl:${id}:b`, extra, BURST_WINDOW_SECONDS), points: extra } } : {}),
+        ...(extra > 0 ? { pool: { limiter: this.make(`igw:rl:${id}:b`, extra, BURST_WINDOW_SECONDS) } } : {}),
       };
       this.limiters.set(id, limiters);
     }
@@ -80,12 +80,16 @@ async function settle(attempt: Promise<RateLimiterRes>): Promise<{ allowed: bool
   }
 }
 
-/** The pool as it stands (full when never drawn from); unknown when it cannot be read, and then not reported. */
+/**
+ * The pool as it stands, read by consuming nothing from it: the same Lua script as a draw.
+ * (RateLimiterRedis.get runs a MULTI, which ioredis' auto-pipelining breaks under concurrency:
+ * "results[i] is not iterable" thrown outside any promise, killing the process.) Unknown when it
+ * cannot be read, and then not reported.
+ */
 async function poolState(pool: NonNullable<Limiters['pool']>, subject: string): Promise<RateLimitWindow | undefined> {
   try {
-    const res = await pool.limiter.get(subject);
-    if (!res) return { remaining: pool.points, resetSeconds: BURST_WINDOW_SECONDS };
-    return { remaining: Math.max(0, pool.points - res.consumedPoints), resetSeconds: res.msBeforeNext / 1000 };
+    const now = await settle(pool.limiter.consume(subject, 0));
+    return { remaining: now.remainingPoints, resetSeconds: now.msBeforeNext / 1000 };
   } catch {
     return undefined;
   }
