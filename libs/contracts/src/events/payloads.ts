@@ -7,7 +7,7 @@ import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type Approval
 import type { EventEnvelope } from './event-envelope';
 import { Topics, type TopicName } from './topics';
 
-/** intention.created / published / archived v1: the whole intention after the change. */
+/** intention.created / published / archived / updated v1: the whole intention after the change. */
 export class IntentionEventV1 {
   @IsString() id!: string;
   @IsString() label!: string;
@@ -18,11 +18,31 @@ export class IntentionEventV1 {
   @IsBoolean() approval_required!: boolean;
   @IsInt() @Min(1) ttl_minutes!: number;
   @IsArray() @ValidateNested({ each: true }) @Type(() => DataElementDto) data_elements!: DataElementDto[];
+  /** Tool-name bindings (DESIGN 6.15); absent in events written before bindings existed = []. */
+  @IsOptional() @IsArray() @IsString({ each: true }) tools?: string[];
   @IsInt() @Min(1) version!: number;
   /** Per-org counter of intention changes: read models compare it to know they are current. */
   @IsInt() @Min(1) org_version!: number;
   @IsISO8601() created_at!: string;
   @IsISO8601() updated_at!: string;
+}
+
+/**
+ * intention_example.added / removed v1: one example of an intention (DESIGN 6.15). Examples share
+ * the org's intentions counter (`org_version`), so the evaluator's read model of active
+ * intentions stays exact with them; `removed: true` on removal.
+ */
+export class IntentionExampleEventV1 {
+  @IsString() id!: string;
+  @IsString() intention_id!: string;
+  @IsObject() tool_call!: { name: string; arguments?: Record<string, unknown> };
+  @IsOptional() @IsArray() conversation_context?: { role: string; content: string }[];
+  @IsBoolean() covered!: boolean;
+  @IsIn(['manual', 'approval']) source!: 'manual' | 'approval';
+  @IsOptional() @IsString() approval_id!: string | null;
+  @IsInt() @Min(1) org_version!: number;
+  @IsOptional() @IsBoolean() removed?: boolean;
+  @IsISO8601() created_at!: string;
 }
 
 /** intent_card.installed v1: the whole card; intent_card.deleted v1 carries `deleted: true`. */
@@ -148,6 +168,9 @@ const payloadClasses: Record<TopicName, new () => object> = {
   [Topics.IntentionCreated.name]: IntentionEventV1,
   [Topics.IntentionPublished.name]: IntentionEventV1,
   [Topics.IntentionArchived.name]: IntentionEventV1,
+  [Topics.IntentionUpdated.name]: IntentionEventV1,
+  [Topics.IntentionExampleAdded.name]: IntentionExampleEventV1,
+  [Topics.IntentionExampleRemoved.name]: IntentionExampleEventV1,
   [Topics.IntentCardInstalled.name]: IntentCardEventV1,
   [Topics.IntentCardDeleted.name]: IntentCardEventV1,
   [Topics.IntentEvaluated.name]: IntentEvaluatedV1,

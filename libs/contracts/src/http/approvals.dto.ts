@@ -1,10 +1,42 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 
 import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '@igw/kernel';
-import { PageOf } from './common.dto';
+import { LABEL_PATTERN, PageOf } from './common.dto';
+import { ConversationMessageDto, ToolCallDto } from './intent-evaluation.dto';
 
 export { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus };
+
+/**
+ * Why a call waits for a human (DESIGN 6.15): the matched intention requires approval, or the
+ * classifier is not certain which intention (if any) covers the call.
+ */
+export const APPROVAL_REASON_CODES = ['approval_required', 'uncertain_match'] as const;
+export type ApprovalReasonCode = (typeof APPROVAL_REASON_CODES)[number];
+
+/** A candidate intention of an uncertain match, best first. */
+export class ApprovalCandidateDto {
+  @ApiProperty({ example: 'crm.contact_lookup' }) @IsString() @Matches(LABEL_PATTERN) intent_label!: string;
+  @ApiProperty() @IsString() @MaxLength(128) intention_id!: string;
+  @ApiProperty({ minimum: 0, maximum: 1 }) @IsNumber() @Min(0) @Max(1) confidence!: number;
+}
 
 /** An approval request (DESIGN 6.10). */
 export class ApprovalDto {
@@ -28,6 +60,22 @@ export class ApprovalDto {
   @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) decided_at!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) decided_by_key_id!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) reason!: string | null;
+  @ApiPropertyOptional({
+    enum: [...APPROVAL_REASON_CODES, null] as unknown as string[],
+    nullable: true,
+    type: String,
+    description:
+      '`uncertain_match`: the classifier was not certain; `intent_label` is its best candidate and `candidates` lists them. null on mandate-path requests.',
+  })
+  reason_code!: ApprovalReasonCode | null;
+  @ApiProperty({ type: [ApprovalCandidateDto], description: 'With `uncertain_match`: the candidate intentions, best first; otherwise empty.' })
+  candidates!: ApprovalCandidateDto[];
+  @ApiPropertyOptional({
+    nullable: true,
+    type: ToolCallDto,
+    description: 'The evaluated call (tool name and arguments), so an operator sees what is asked and `remember` can teach it; null on mandate-path requests.',
+  })
+  tool_call!: ToolCallDto | null;
 }
 
 export class ApprovalListDto extends PageOf(ApprovalDto) {}
@@ -38,6 +86,42 @@ export class DenyApprovalDto {
   @IsString()
   @MaxLength(1000)
   reason?: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Legacy-path requests only: store the call as a negative example of the candidate intention, so calls like it are never matched to it.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  remember?: boolean;
+}
+
+/** Body of POST /v1/approvals/{id}/approve (optional; DESIGN 6.10, 6.15). */
+export class ApproveApprovalDto {
+  @ApiPropertyOptional({ maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  reason?: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Legacy-path requests only: store the call as a positive example of the approved intention (of `intent_label` when given, then also a negative example of the candidate), so calls like it are certain from now on.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  remember?: boolean;
+
+  @ApiPropertyOptional({
+    pattern: LABEL_PATTERN.source,
+    description:
+      "Legacy-path requests only: the intention the call really is (an active one of the org), correcting the classifier's candidate. The grant is for it.",
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(LABEL_PATTERN, { message: 'intent_label must match ^[a-z0-9][a-z0-9_.-]{0,62}$' })
+  intent_label?: string;
 }
 
 /** What a service asks the approvals service to queue (internal, not a public route). */
@@ -53,6 +137,13 @@ export class CreateApprovalRequestDto {
   @IsString() @IsNotEmpty() @MaxLength(128) fingerprint!: string;
   /** Default 900 (15 min). */
   @IsOptional() @IsInt() @Min(10) @Max(7 * 24 * 3600) ttl_seconds?: number;
+  /** Legacy path: why the call waits (absent = approval_required). */
+  @IsOptional() @IsIn(APPROVAL_REASON_CODES) reason_code?: ApprovalReasonCode;
+  /** Legacy path, `uncertain_match`: the candidates, best first. */
+  @IsOptional() @IsArray() @ArrayMaxSize(10) @ValidateNested({ each: true }) @Type(() => ApprovalCandidateDto) candidates?: ApprovalCandidateDto[];
+  /** Legacy path: the evaluated call, kept so an operator sees it and `remember` can teach it. */
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => ToolCallDto) tool_call?: ToolCallDto;
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ConversationMessageDto) conversation_context?: ConversationMessageDto[];
 }
 
 export class ConsumeApprovalDto {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LABEL_PATTERN, PageOf } from './common.dto';
 import { OptionalFlag, OptionalIntRange, OptionalNestedList, ServerAssigned } from './dto-rules';
 
@@ -19,6 +19,36 @@ export class DataElementDto {
   @IsNotEmpty()
   @MaxLength(500)
   path!: string;
+}
+
+/** Bounds of an intention's `tools` bindings (DESIGN 6.15). */
+export const TOOL_BINDING_LIMITS = { maxItems: 100, maxLength: 256 } as const;
+
+/**
+ * `tools`: patterns over the tool name as evaluated (`S.T` on the MCP proxy): `*` within one `.`
+ * `/` `:` segment, `**` across segments (the scope-glob language). An intention with `tools`
+ * covers exactly those tools (DESIGN 6.15).
+ */
+function OptionalToolBindings(): PropertyDecorator {
+  return (target, key) => {
+    for (const d of [
+      MaxLength(TOOL_BINDING_LIMITS.maxLength, { each: true }),
+      IsNotEmpty({ each: true }),
+      IsString({ each: true }),
+      ArrayMaxSize(TOOL_BINDING_LIMITS.maxItems),
+      IsArray(),
+      IsOptional(),
+      ApiPropertyOptional({
+        type: [String],
+        default: [],
+        maxItems: TOOL_BINDING_LIMITS.maxItems,
+        example: ['hubspot.get_contact', 'hubspot.search_*'],
+        description:
+          'Tool-name patterns this intention covers exactly (`*` within a `.` `/` `:` segment, `**` across). A call whose tool matches is certain for this intention (layer `binding`); the classifier never matches this intention for any other tool.',
+      }),
+    ])
+      d(target, key);
+  };
 }
 
 /** Body of POST /v1/intentions and /v1/purposes (DESIGN 6.3). */
@@ -53,8 +83,53 @@ export class CreateIntentionDto {
   @OptionalNestedList(DataElementDto, 500)
   data_elements?: DataElementDto[];
 
+  @OptionalToolBindings()
+  tools?: string[];
+
   // Server-assigned fields may be echoed back by clients; they are accepted and ignored.
   @ServerAssigned() id?: unknown;
+  @ServerAssigned() status?: unknown;
+  @ServerAssigned() created_at?: unknown;
+  @ServerAssigned() updated_at?: unknown;
+  @ServerAssigned() version?: unknown;
+}
+
+/**
+ * Body of PATCH /v1/intentions/{id}: the fields to change (at least one); the rest keep their
+ * values. `label` is not changeable (it names the intention in grants and history).
+ */
+export class UpdateIntentionDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  display_name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  description?: string;
+
+  @ApiPropertyOptional({ enum: INTENT_CLASSES })
+  @IsOptional()
+  @IsIn(INTENT_CLASSES, { message: `intent_class must be one of ${INTENT_CLASSES.join(', ')}` })
+  intent_class?: IntentClass;
+
+  @OptionalFlag()
+  approval_required?: boolean;
+
+  @OptionalIntRange(1, 1440, 15)
+  ttl_minutes?: number;
+
+  @OptionalNestedList(DataElementDto, 500)
+  data_elements?: DataElementDto[];
+
+  @OptionalToolBindings()
+  tools?: string[];
+
+  @ServerAssigned() id?: unknown;
+  @ServerAssigned() label?: unknown;
   @ServerAssigned() status?: unknown;
   @ServerAssigned() created_at?: unknown;
   @ServerAssigned() updated_at?: unknown;
@@ -71,6 +146,7 @@ export class IntentionDto {
   @ApiProperty() approval_required!: boolean;
   @ApiProperty() ttl_minutes!: number;
   @ApiProperty({ type: [DataElementDto] }) data_elements!: DataElementDto[];
+  @ApiProperty({ type: [String], description: 'Tool-name patterns it covers exactly; empty: the classifier decides.' }) tools!: string[];
   @ApiProperty({ description: 'Increases on every change; policy_id is `<id>@<version>`.' }) version!: number;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;

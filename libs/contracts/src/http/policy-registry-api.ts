@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsString, Min, ValidateNested } from 'class-validator';
-import { IntentCardEventV1, IntentionEventV1 } from '../events/payloads';
+import { IsArray, IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import { IntentCardEventV1, IntentionEventV1, IntentionExampleEventV1 } from '../events/payloads';
+import type { TaughtExamplesDto, TeachFromApprovalDto } from './intention-examples.dto';
 import type { IntentCardDto } from './intent-cards.dto';
 
 /**
@@ -13,6 +14,12 @@ import type { IntentCardDto } from './intent-cards.dto';
 export class ActiveIntentionsDto {
   @IsInt() @Min(0) version!: number;
   @IsArray() @ValidateNested({ each: true }) @Type(() => IntentionEventV1) intentions!: IntentionEventV1[];
+  /**
+   * The examples of those active intentions (DESIGN 6.15), in the shape of the
+   * `policy.intention_example.added` payload, as of the same `version`. Absent from a registry
+   * that predates examples (= none).
+   */
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => IntentionExampleEventV1) examples?: IntentionExampleEventV1[];
 }
 
 /**
@@ -55,6 +62,15 @@ export interface PolicyRegistryApi {
   intentCards(orgId: string): Promise<IntentCardsSnapshotDto>;
   /** Every org whose intentions (or cards) ever changed (`GET /internal/orgs?with=…`, a service route). */
   orgsWith(counter: RegistryCounter): Promise<OrgIdsDto>;
+  /**
+   * Stores what an operator taught from an approval (`remember: true`): every example or none,
+   * committed (and the read models' version announced) before it resolves; idempotent on
+   * `approval_id`. 404 `intent_not_found` when a label names no active intention of the org,
+   * 409 `example_limit` when an intention holds its maximum (`POST /internal/intention-examples/teach`).
+   */
+  teach(orgId: string, request: TeachFromApprovalDto): Promise<TaughtExamplesDto>;
+  /** Removes what `teach` stored for this approval: the compensation when the decision itself failed (`DELETE /internal/intention-examples/taught/{approval_id}`). */
+  forgetTaught(orgId: string, approvalId: string): Promise<void>;
 }
 
 export const POLICY_REGISTRY_API = Symbol('POLICY_REGISTRY_API');
