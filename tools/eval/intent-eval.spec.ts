@@ -21,7 +21,9 @@ const outcome = (expected: string, label: string, confidence: number, evidence =
       evaluation_layers_consulted: ['lexical'],
       confidence,
       supporting_evidence:
-        top === 'ambient' ? [] : [{ intent_label: top, intention_id: top, intent_class: 'lookup', score: 1, relative_score: 0.5, matched_terms: [] }],
+        top === 'ambient'
+          ? []
+          : [{ intent_label: top, intention_id: top, intent_class: 'lookup', score: 1, relative_score: 0.5, probability: 0.5, matched_terms: [] }],
       schema_version: 1,
     },
     signals: { relative: 0.5, margin: 0.5, actionMatch: 1, objectMatch: 1, evidence },

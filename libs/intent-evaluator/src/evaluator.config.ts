@@ -1,8 +1,14 @@
 import type { Provider } from '@nestjs/common';
-import { IsOptional, IsString, Matches, MinLength } from 'class-validator';
+import { IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { BaseConfig, IntSetting, ServiceUrlSetting } from '@igw/config';
 import { OpenAiChatClient, OpenAiEmbeddingsClient } from './adapters/openai';
-import { CHAT_MODEL, CLASSIFICATION_CASCADE_OPTIONS, EMBEDDING_MODEL, type ClassificationCascadeOverrides } from './application/classification';
+import {
+  CHAT_MODEL,
+  CLASSIFICATION_CASCADE_OPTIONS,
+  DEFAULT_CERTAIN_AT,
+  EMBEDDING_MODEL,
+  type ClassificationCascadeOverrides,
+} from './application/classification';
 
 const URL_RULE = /^https?:\/\/[^\s/]+(\/\S*)?$/;
 
@@ -19,6 +25,18 @@ export class EvaluatorConfig extends BaseConfig {
   @IsOptional()
   @IsString()
   GRANT_SIGNING_KEY?: string;
+
+  /**
+   * The bar for a certain match by the lexical layer's confidence (DESIGN 6.15): at or above it a
+   * match is allowed without a human; below it the call waits for an approval (`uncertain_match`).
+   * The default was calibrated on the labelled dev sets (decision 0018): lower it only after
+   * measuring wrong allows on your own traffic (`npm run eval:intents`). Bindings and examples are
+   * certain whatever this is.
+   */
+  @IsNumber({}, { message: 'CLASSIFICATION_CERTAIN_AT must be a number from 0.5 to 1' })
+  @Min(0.5, { message: 'CLASSIFICATION_CERTAIN_AT must be a number from 0.5 to 1' })
+  @Max(1, { message: 'CLASSIFICATION_CERTAIN_AT must be a number from 0.5 to 1' })
+  CLASSIFICATION_CERTAIN_AT: number = DEFAULT_CERTAIN_AT;
 
   /** Where the policy-registry service answers (distributed); several comma-separated URLs are balanced. */
   @ServiceUrlSetting('POLICY_REGISTRY_URL')
@@ -70,7 +88,15 @@ export class EvaluatorConfig extends BaseConfig {
 /** The settings `classificationProviders` reads (any config object carrying them will do). */
 export type ClassificationSettings = Pick<
   EvaluatorConfig,
-  'EMBEDDINGS_URL' | 'EMBEDDINGS_MODEL' | 'EMBEDDINGS_API_KEY' | 'EMBEDDINGS_TIMEOUT_MS' | 'LLM_URL' | 'LLM_MODEL' | 'LLM_API_KEY' | 'LLM_TIMEOUT_MS'
+  | 'CLASSIFICATION_CERTAIN_AT'
+  | 'EMBEDDINGS_URL'
+  | 'EMBEDDINGS_MODEL'
+  | 'EMBEDDINGS_API_KEY'
+  | 'EMBEDDINGS_TIMEOUT_MS'
+  | 'LLM_URL'
+  | 'LLM_MODEL'
+  | 'LLM_API_KEY'
+  | 'LLM_TIMEOUT_MS'
 >;
 
 /**
@@ -85,7 +111,12 @@ export function classificationProviders(config: Partial<ClassificationSettings>,
   const providers: Provider[] = [
     {
       provide: CLASSIFICATION_CASCADE_OPTIONS,
-      useValue: { embeddingTimeoutMs: embeddingsTimeoutMs, llmTimeoutMs, ...overrides } satisfies ClassificationCascadeOverrides,
+      useValue: {
+        embeddingTimeoutMs: embeddingsTimeoutMs,
+        llmTimeoutMs,
+        ...(config.CLASSIFICATION_CERTAIN_AT !== undefined ? { certainAt: config.CLASSIFICATION_CERTAIN_AT } : {}),
+        ...overrides,
+      } satisfies ClassificationCascadeOverrides,
     },
   ];
   if (config.EMBEDDINGS_URL) {

@@ -76,15 +76,26 @@ export class ClassificationLayerErrorDto {
 
 /** Spec: classification evidence. `supporting_evidence` items are opaque to clients. */
 export class ClassificationEvidenceDto {
-  @ApiProperty({ enum: ['lexical', 'embedding', 'llm'], description: 'The layer whose decision stands.' }) classification_method!: string;
+  @ApiProperty({
+    enum: ['binding', 'example', 'lexical', 'embedding', 'llm'],
+    description: "The layer whose decision stands: an intention's `tools` binding, an example, or a ranking layer.",
+  })
+  classification_method!: string;
   @ApiProperty({
     type: 'array',
-    items: { type: 'string', enum: ['lexical', 'embedding', 'llm'] },
+    items: { type: 'string', enum: ['binding', 'example', 'lexical', 'embedding', 'llm'] },
     example: ['lexical'],
     description: 'Every layer that ran, in order.',
   })
   evaluation_layers_consulted!: string[];
   @ApiProperty({ minimum: 0, maximum: 1 }) confidence!: number;
+  @ApiProperty({
+    description:
+      "Whether the match is certain: a binding, an example, or a confidence at the deployment's bar. Only a certain match is allowed without a human; an uncertain one is `pending_approval` with reason `uncertain_match`.",
+  })
+  certain!: boolean;
+  @ApiPropertyOptional({ description: 'With `binding`: the pattern that matched (an intention label for a name binding).' }) matched_binding?: string;
+  @ApiPropertyOptional({ type: [String], description: 'With `example`: the examples the call is like.' }) matched_examples?: string[];
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'The top candidates of the last layer that ranked them.' })
   supporting_evidence!: unknown[];
   @ApiPropertyOptional({ type: [ClassificationLayerErrorDto], description: 'Consulted layers that gave no usable answer; absent when none failed.' })
@@ -109,12 +120,13 @@ export class EvaluateIntentResponseDto {
   @ApiProperty({ type: ClassificationEvidenceDto }) classification_evidence!: ClassificationEvidenceDto;
   @ApiProperty({
     // null listed too: in OpenAPI 3.0 an enum restricts a nullable value as well.
-    enum: ['ambient', 'data_element_refused', 'approval_required', null] as unknown as string[],
+    enum: ['ambient', 'data_element_refused', 'approval_required', 'uncertain_match', null] as unknown as string[],
     nullable: true,
     type: String,
-    description: 'Why policy does not simply allow the call (also under shadow mode); null when it does.',
+    description:
+      'Why policy does not simply allow the call (also under shadow mode); null when it does. `uncertain_match`: the classifier is not certain which intention covers the call, so a human decides (`approval_request_id`).',
   })
-  reason!: 'ambient' | 'data_element_refused' | 'approval_required' | null;
+  reason!: 'ambient' | 'data_element_refused' | 'approval_required' | 'uncertain_match' | null;
   @ApiPropertyOptional({ type: [String], description: 'With `data_element_refused`: the named fields outside the intention.' }) refused_fields?: string[];
 }
 

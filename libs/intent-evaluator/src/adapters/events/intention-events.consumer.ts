@@ -1,11 +1,14 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { InvalidEventError, parseEvent, Topics, type IntentionEventV1 } from '@igw/contracts';
+import { InvalidEventError, parseEvent, Topics, type IntentionEventV1, type IntentionExampleEventV1 } from '@igw/contracts';
 import { EVENT_BUS, type EventBus } from '@igw/events';
 import { ActiveIntentionsReadModel } from '../../application/read-model/active-intentions.read-model';
 
 export const INTENTION_EVENTS_GROUP = Symbol('INTENTION_EVENTS_GROUP');
 
-export const INTENTION_TOPICS = [Topics.IntentionCreated.name, Topics.IntentionPublished.name, Topics.IntentionArchived.name];
+export const INTENTION_TOPICS = [Topics.IntentionCreated.name, Topics.IntentionPublished.name, Topics.IntentionArchived.name, Topics.IntentionUpdated.name];
+/** Examples share the intentions counter, so the same read model applies them in order. */
+export const INTENTION_EXAMPLE_TOPICS = [Topics.IntentionExampleAdded.name, Topics.IntentionExampleRemoved.name];
+const EXAMPLE_TOPICS: ReadonlySet<string> = new Set(INTENTION_EXAMPLE_TOPICS);
 
 /**
  * Feeds the read model from policy-registry events so a publish or archive costs one in-memory
@@ -27,20 +30,18 @@ export class IntentionEventsConsumer implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.bus.subscribe({
       group: this.group,
-      topics: INTENTION_TOPICS,
+      topics: [...INTENTION_TOPICS, ...INTENTION_EXAMPLE_TOPICS],
       // A replica's group is new at every start and the read model loads a snapshot when behind:
       // no need to replay the topics' history.
       startAt: 'latest',
       handler: async (event) => {
-        let payload: IntentionEventV1;
         try {
-          payload = parseEvent<IntentionEventV1>(event);
+          if (EXAMPLE_TOPICS.has(event.type)) this.readModel.applyExample(event.org_id, parseEvent<IntentionExampleEventV1>(event));
+          else this.readModel.apply(event.org_id, parseEvent<IntentionEventV1>(event));
         } catch (err) {
           if (!(err instanceof InvalidEventError)) throw err;
           this.logger.warn(`skipping malformed intention event ${event.id}: ${err.message}`);
-          return;
         }
-        this.readModel.apply(event.org_id, payload);
       },
     });
   }

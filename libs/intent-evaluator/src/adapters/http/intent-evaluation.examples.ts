@@ -36,7 +36,7 @@ export const ALLOWED_EVALUATION_EXAMPLE: EvaluateIntentResponseDto = {
   intent_label: 'crm.read_contacts',
   intent_event_id: 'iev_0193a6f4d2e87a1b9c3d5e7f9a1b3c5d',
   intent_class: 'lookup',
-  confidence: 0.94,
+  confidence: 1,
   data_elements: ['hubspot:contacts.email', 'hubspot:contacts.phone'],
   shadow_mode: false,
   processing_time_ms: 3,
@@ -44,18 +44,13 @@ export const ALLOWED_EVALUATION_EXAMPLE: EvaluateIntentResponseDto = {
   grant: GRANT_EXAMPLE,
   policy_id: 'int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a@2',
   classification_evidence: {
-    classification_method: 'lexical',
-    evaluation_layers_consulted: ['lexical'],
-    confidence: 0.94,
+    classification_method: 'binding',
+    evaluation_layers_consulted: ['binding'],
+    confidence: 1,
+    certain: true,
+    matched_binding: 'hubspot.get_contact',
     supporting_evidence: [
-      {
-        intent_label: 'crm.read_contacts',
-        intention_id: 'int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a',
-        intent_class: 'lookup',
-        score: 7.412,
-        relative_score: 0.81,
-        matched_terms: ['contact', 'get', 'phone'],
-      },
+      { intent_label: 'crm.read_contacts', intention_id: 'int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a', intent_class: 'lookup', matched_terms: [] },
     ],
     schema_version: 1,
   },
@@ -77,6 +72,7 @@ export const DENIED_EVALUATION_EXAMPLE: EvaluateIntentResponseDto = {
     classification_method: 'lexical',
     evaluation_layers_consulted: ['lexical'],
     confidence: 0.88,
+    certain: false,
     supporting_evidence: [
       {
         intent_label: 'crm.read_contacts',
@@ -107,6 +103,7 @@ export const PENDING_APPROVAL_EVALUATION_EXAMPLE: EvaluateIntentResponseDto = {
     classification_method: 'lexical',
     evaluation_layers_consulted: ['lexical'],
     confidence: 0.91,
+    certain: false,
     supporting_evidence: [
       {
         intent_label: 'billing.refund',
@@ -114,12 +111,13 @@ export const PENDING_APPROVAL_EVALUATION_EXAMPLE: EvaluateIntentResponseDto = {
         intent_class: 'write',
         score: 6.87,
         relative_score: 0.77,
+        probability: 0.91,
         matched_terms: ['invoice', 'refund'],
       },
     ],
     schema_version: 1,
   },
-  reason: 'approval_required',
+  reason: 'uncertain_match',
 };
 
 export const EVALUATE_RESPONSE_EXAMPLES: Record<string, { summary: string; value: EvaluateIntentResponseDto }> = {

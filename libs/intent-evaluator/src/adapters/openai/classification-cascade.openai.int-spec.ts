@@ -90,6 +90,9 @@ const unsure = (org: OrgIntentions): CascadeOrg => ({
   },
   intention: (id) => org.intention(id),
   documents: () => org.documents(),
+  bound: () => org.bound(),
+  named: (k) => org.named(k),
+  examples: org.examples,
   search: (q, k) => org.search(q, k),
   classifier: { classify: (input) => ({ ...org.classifier.classify(input), confident: false }) },
 });

@@ -35,6 +35,7 @@ function intentEvent(orgId: string, extra: Partial<IntentEventRecord> = {}): Int
     evidence: {
       classification_method: 'lexical',
       evaluation_layers_consulted: ['lexical'],
+      certain: false,
       confidence: 0.8731,
       supporting_evidence: [
         { intent_label: 'crm_lookup', intention_id: 'int_crm', intent_class: 'lookup', score: 7.25, relative_score: 0.61, matched_terms: ['crm', 'lookup'] },

@@ -24,7 +24,14 @@ const intentEvent = (extra: Partial<IntentEventRecord> = {}): IntentEventRecord 
   dataElements: ['crm:customers.email'],
   processingTimeMs: 2,
   createdAt: new Date(Date.UTC(2026, 2, 1, 10, 0, 0, n)),
-  evidence: { classification_method: 'lexical', evaluation_layers_consulted: ['lexical'], confidence: 0.75, supporting_evidence: [], schema_version: 1 },
+  evidence: {
+    classification_method: 'lexical',
+    evaluation_layers_consulted: ['lexical'],
+    confidence: 0.75,
+    certain: false,
+    supporting_evidence: [],
+    schema_version: 1,
+  },
   grantJti: null,
   ...extra,
 });

@@ -1,9 +1,9 @@
 import type { IntentClass } from '@igw/contracts';
-import type { ClassificationDecision, LexicalClassification } from '../../domain/classification';
+import type { ClassificationDecision, LexicalClassification, MatchLayer, MatchVerdict } from '../../domain/classification';
 import type { ModelEndpointFailure } from './model-endpoint.error';
 
-/** The cascade's layers, in the order they run (DESIGN 6.4). */
-export type ClassificationLayer = 'lexical' | 'embedding' | 'llm';
+/** The cascade's layers, in the order they run (DESIGN 6.4, 6.15). */
+export type ClassificationLayer = MatchLayer;
 
 /** A candidate as the lexical layer reports it (score, relative score, matched terms). */
 export type LexicalSupportingEvidence = LexicalClassification['evidence']['supporting_evidence'][number];
@@ -24,6 +24,8 @@ export interface CascadeSupportingEvidence {
   score?: number;
   /** Lexical score as a share of the most the query could score (0..1). */
   relative_score?: number;
+  /** The lexical ranker's probability of this intention (0..1). */
+  probability?: number;
   /** Cosine similarity between the call's and the intention's embeddings (-1..1, 4 decimals). */
   similarity?: number;
 }
@@ -36,7 +38,7 @@ export interface CascadeSupportingEvidence {
 export type LayerErrorReason = ModelEndpointFailure | 'invalid_answer' | 'error';
 
 export interface LayerError {
-  layer: Exclude<ClassificationLayer, 'lexical'>;
+  layer: 'embedding' | 'llm';
   reason: LayerErrorReason;
   /** HTTP status of the endpoint's answer, for `http_error`. */
   status?: number;
@@ -54,6 +56,15 @@ export interface CascadeEvidence {
   evaluation_layers_consulted: ClassificationLayer[];
   confidence: number;
   /**
+   * Whether the decision is certain (DESIGN 6.15): a binding, an example, or a confidence at the
+   * deployment's bar. Only a certain match is allowed without a human.
+   */
+  certain: boolean;
+  /** With `binding`: the pattern that matched (an intention's label for a name binding). */
+  matched_binding?: string;
+  /** With `example`: the ids of the examples the call is like. */
+  matched_examples?: string[];
+  /**
    * Top candidates of the last layer that ranked them (lexical or embedding); when the llm
    * decided, its choice (if an intention) comes first.
    */
@@ -66,6 +77,8 @@ export interface CascadeEvidence {
 }
 
 export interface CascadeResult {
+  /** What the gateway may do with the match: certain, uncertain (a human decides) or ambient. */
+  verdict: MatchVerdict;
   decision: ClassificationDecision;
   /** Confidence in `decision`, 0..1 (equal to `evidence.confidence`). */
   confidence: number;

@@ -1,5 +1,13 @@
 import { Logger } from '@nestjs/common';
-import type { ClassificationDecision, ClassificationInput, LexicalClassification, QueryTerm, SearchHit } from '../../domain/classification';
+import {
+  ExampleIndex,
+  normalizedName,
+  type ClassificationDecision,
+  type ClassificationInput,
+  type LexicalClassification,
+  type QueryTerm,
+  type SearchHit,
+} from '../../domain/classification';
 import type { OrgIntentions } from '../read-model/active-intentions.read-model';
 import type { ChatMessage, ChatModel } from './chat-model.port';
 import {
@@ -24,6 +32,7 @@ const doc = (id: string, label: string, displayName: string, intentClass: Cascad
   intentClass,
   dataElements: [{ dataSourceId: 'src', path: `${label.split('.')[1]}.id` }],
   version,
+  tools: [],
 });
 
 const CUSTOMER = doc('i1', 'crm.customer_lookup', 'Customer lookup');
@@ -48,10 +57,12 @@ const lexical = (decision: ClassificationDecision, confidence: number, confident
         intent_class: d.intentClass,
         score: [3, 2, 1][i],
         relative_score: [0.3, 0.2, 0.1][i],
+        probability: i === 0 && decision.kind === 'intention' ? confidence : 0.01,
         matched_terms: ['lookup'],
       })),
       schema_version: 1,
     },
+    signals: { relative: 0.3, margin: 1, actionMatch: 1, objectMatch: 1, evidence: 0.5 },
   }) as LexicalClassification;
 
 class FakeOrg implements CascadeOrg {
@@ -64,6 +75,13 @@ class FakeOrg implements CascadeOrg {
     public hits: CascadeIntention[] = [],
   ) {}
   readonly classifier = { classify: (_input: ClassificationInput) => this.lexicalAnswer };
+  readonly examples = new ExampleIndex();
+  bound() {
+    return this.docs.filter((d) => d.tools.length > 0);
+  }
+  named(key: string) {
+    return this.docs.filter((d) => normalizedName(d.label) === key);
+  }
   get size() {
     return this.docs.length;
   }
@@ -137,23 +155,63 @@ beforeEach(() => {
 afterEach(() => jest.restoreAllMocks());
 
 describe('ClassificationCascade', () => {
-  it('stops at a confident lexical decision: no other layer, the lexical evidence unchanged', async () => {
+  it('stops at a certain lexical decision (at the bar): no other layer, the lexical evidence', async () => {
     const t = setup();
-    const lex = lexical(intention(INVOICE), 0.93, true, [INVOICE, CUSTOMER]);
+    const lex = lexical(intention(INVOICE), 0.998, true, [INVOICE, CUSTOMER]);
     const org = new FakeOrg([CUSTOMER, INVOICE, EMAIL], lex);
     const r = await t.cascade.classify(org, CALL);
-    expect(r).toEqual({ decision: intention(INVOICE), confidence: 0.93, evidence: lex.evidence });
+    expect(r).toEqual({
+      verdict: {
+        kind: 'certain',
+        intentionId: 'i2',
+        candidates: [expect.objectContaining({ label: 'billing.invoice_lookup', confidence: 0.998 }), expect.anything()],
+      },
+      decision: intention(INVOICE),
+      confidence: 0.998,
+      evidence: { ...lex.evidence, certain: true },
+    });
     expect(t.embeddings.calls).toHaveLength(0);
     expect(t.chat.calls).toHaveLength(0);
-    expect(org.searches).toBe(0);
   });
 
-  it('without embedding and llm endpoints the lexical decision stands even when not confident', async () => {
+  it('a confident lexical match under the bar ends the walk but is not certain: a human decides', async () => {
+    const t = setup();
+    const r = await t.cascade.classify(new FakeOrg([CUSTOMER, INVOICE, EMAIL], lexical(intention(INVOICE), 0.93, true, [INVOICE])), CALL);
+    expect(t.embeddings.calls).toHaveLength(0);
+    expect(r.verdict).toMatchObject({ kind: 'uncertain', intentionId: 'i2' });
+    expect(r.evidence).toMatchObject({ classification_method: 'lexical', certain: false });
+  });
+
+  it('without embedding and llm endpoints an uncertain lexical match is a candidate for a human, never certain', async () => {
     const t = setup({ embeddings: false, chat: false });
-    const lex = lexical(intention(CUSTOMER), 0.4, false, [CUSTOMER]);
+    const lex = lexical(intention(CUSTOMER), 0.9, true, [CUSTOMER, INVOICE]);
     const r = await t.cascade.classify(new FakeOrg([CUSTOMER, INVOICE], lex), CALL);
-    expect(r.evidence).toBe(lex.evidence);
+    expect(r.evidence).toEqual({ ...lex.evidence, certain: false });
+    expect(r.verdict).toEqual({
+      kind: 'uncertain',
+      intentionId: 'i1',
+      candidates: [
+        { intentionId: 'i1', label: 'crm.customer_lookup', intentClass: 'lookup', confidence: 0.9 },
+        { intentionId: 'i2', label: 'billing.invoice_lookup', intentClass: 'lookup', confidence: 0.01 },
+      ],
+    });
     expect(t.cascade.layers).toEqual(['lexical']);
+  });
+
+  it('an ambient lexical answer is ambient: denied, no candidate', async () => {
+    const t = setup({ embeddings: false, chat: false });
+    const r = await t.cascade.classify(new FakeOrg([CUSTOMER], lexical(AMBIENT, 0.6, false, [CUSTOMER])), CALL);
+    expect(r.verdict).toEqual({ kind: 'ambient', candidates: [] });
+  });
+
+  it('a model layer never makes a match certain, however sure it says it is (its confidence is not calibrated)', async () => {
+    const t = setup();
+    t.embeddings.query = [0.7, 0.71, 0, 0];
+    t.chat.answer = { intent_label: 'crm.customer_lookup', confidence: 1, reason: 'x' };
+    const org = new FakeOrg([CUSTOMER, INVOICE], lexical(intention(INVOICE), 0.4, false, [INVOICE]), [INVOICE]);
+    const r = await t.cascade.classify(org, CALL);
+    expect(r.verdict).toMatchObject({ kind: 'uncertain', intentionId: 'i1' });
+    expect(r.evidence.classification_method).toBe('llm');
   });
 
   it('asks the embedding layer when the lexical one is not confident, and it decides', async () => {
@@ -167,6 +225,7 @@ describe('ClassificationCascade', () => {
       classification_method: 'embedding',
       evaluation_layers_consulted: ['lexical', 'embedding'],
       confidence: r.confidence,
+      certain: false,
       supporting_evidence: [
         { intent_label: 'billing.invoice_lookup', intention_id: 'i2', intent_class: 'lookup', similarity: expect.closeTo(0.98, 2), matched_terms: [] },
         { intent_label: 'crm.customer_lookup', intention_id: 'i1', intent_class: 'lookup', similarity: expect.closeTo(0.2, 2), matched_terms: ['lookup'] },
@@ -324,6 +383,7 @@ describe('ClassificationCascade', () => {
       intent_class: 'lookup',
       score: 2,
       relative_score: 0.2,
+      probability: 0.01,
       matched_terms: ['lookup'],
     });
     expect(t.chat.calls[0]!.messages[0]!.content).not.toContain('comms.email_send');
@@ -336,12 +396,14 @@ describe('ClassificationCascade', () => {
     const lex = lexical(intention(CUSTOMER), 0.45, false, [CUSTOMER]);
     const r = await t.cascade.classify(new FakeOrg([CUSTOMER, INVOICE], lex, [CUSTOMER]), CALL);
     expect(r).toEqual({
+      verdict: { kind: 'uncertain', intentionId: 'i1', candidates: [expect.objectContaining({ label: 'crm.customer_lookup' })] },
       decision: intention(CUSTOMER),
       confidence: 0.45,
       evidence: {
         classification_method: 'lexical',
         evaluation_layers_consulted: ['lexical', 'embedding', 'llm'],
         confidence: 0.45,
+        certain: false,
         supporting_evidence: lex.evidence.supporting_evidence,
         layer_errors: [
           { layer: 'embedding', reason: 'timeout' },

@@ -1,13 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { POLICY_REGISTRY_API, type IntentClass, type IntentionEventV1, type PolicyRegistryApi } from '@igw/contracts';
+import { POLICY_REGISTRY_API, type IntentClass, type IntentionEventV1, type IntentionExampleEventV1, type PolicyRegistryApi } from '@igw/contracts';
 import { ExactReadModel, intentionsKey, VERSION_BOARD, type ReadModelSource, type VersionBoard } from '@igw/events';
-import { LexicalClassifier, LexicalIndex, type IntentionDocument, type QueryTerm, type SearchHit } from '../../domain/classification';
+import {
+  ExampleIndex,
+  LexicalClassifier,
+  LexicalIndex,
+  normalizedName,
+  type IntentionDocument,
+  type QueryTerm,
+  type SearchHit,
+} from '../../domain/classification';
 
 /** What evaluation needs of an active intention beyond what the classifier indexes. */
 export interface ActiveIntention extends IntentionDocument {
   approvalRequired: boolean;
   ttlMinutes: number;
   version: number;
+  /** Tool-name patterns it covers exactly (DESIGN 6.15). */
+  tools: readonly string[];
 }
 
 /** One org's active intentions at one registry version (also the classification cascade's `CascadeOrg`). */
@@ -20,6 +30,14 @@ export interface OrgIntentions {
   intention(id: string): ActiveIntention | undefined;
   /** Every active intention (a fresh array; no order promised). */
   documents(): ActiveIntention[];
+  /** Active intentions that have `tools`. */
+  bound(): readonly ActiveIntention[];
+  /** Active intentions whose normalized label is this (see `normalizedName`). */
+  named(normalizedLabel: string): readonly ActiveIntention[];
+  /** An active intention by label. */
+  byLabel(label: string): ActiveIntention | undefined;
+  /** The examples of the active intentions. */
+  readonly examples: ExampleIndex;
   /** The lexical index's top-k for a weighted query (`LexicalIndex.search`). */
   search(query: readonly QueryTerm[], k: number): SearchHit[];
 }
@@ -29,15 +47,22 @@ class OrgModel implements OrgIntentions {
   readonly index = new LexicalIndex<IntentClass>();
   readonly classifier = new LexicalClassifier(this.index);
   readonly byId = new Map<string, ActiveIntention>();
+  readonly examples = new ExampleIndex();
+  /** Examples of intentions that are not active: kept so a publish brings them back. */
+  private readonly allExamples = new Map<string, IntentionExampleEventV1>();
+  private boundCache: ActiveIntention[] | null = null;
+  private namedCache: Map<string, ActiveIntention[]> | null = null;
+  private labelCache: Map<string, ActiveIntention> | null = null;
   constructor(
     readonly orgId: string,
     public version: number,
   ) {}
 
   /** The org as of the registry's snapshot. */
-  static of(orgId: string, snapshot: { version: number; intentions: readonly IntentionEventV1[] }): OrgModel {
+  static of(orgId: string, snapshot: { version: number; intentions: readonly IntentionEventV1[]; examples?: readonly IntentionExampleEventV1[] }): OrgModel {
     const model = new OrgModel(orgId, snapshot.version);
     for (const e of snapshot.intentions) model.apply(e);
+    for (const e of snapshot.examples ?? []) model.applyExample(e);
     return model;
   }
 
@@ -57,13 +82,52 @@ class OrgModel implements OrgIntentions {
     return this.index.search(query, k);
   }
 
+  bound(): readonly ActiveIntention[] {
+    return (this.boundCache ??= [...this.byId.values()].filter((d) => d.tools.length > 0));
+  }
+
+  named(normalizedLabel: string): readonly ActiveIntention[] {
+    if (this.namedCache === null) {
+      this.namedCache = new Map();
+      for (const d of this.byId.values()) {
+        const key = normalizedName(d.label);
+        const list = this.namedCache.get(key);
+        if (list) list.push(d);
+        else this.namedCache.set(key, [d]);
+      }
+    }
+    return this.namedCache.get(normalizedLabel) ?? [];
+  }
+
+  byLabel(label: string): ActiveIntention | undefined {
+    return (this.labelCache ??= new Map([...this.byId.values()].map((d) => [d.label, d]))).get(label);
+  }
+
   apply(e: IntentionEventV1): void {
     const doc = toActiveIntention(e);
     this.index.sync(doc);
-    if (e.status === 'active') this.byId.set(e.id, doc);
-    else this.byId.delete(e.id);
+    this.boundCache = this.namedCache = this.labelCache = null;
+    if (e.status === 'active') {
+      this.byId.set(e.id, doc);
+      for (const x of this.allExamples.values()) if (x.intention_id === e.id) this.examples.add(exampleOf(x));
+    } else {
+      this.byId.delete(e.id);
+      this.examples.removeIntention(e.id);
+    }
+  }
+
+  applyExample(e: IntentionExampleEventV1): void {
+    if (e.removed) {
+      this.allExamples.delete(e.id);
+      this.examples.remove(e.id);
+      return;
+    }
+    this.allExamples.set(e.id, e);
+    if (this.byId.has(e.intention_id)) this.examples.add(exampleOf(e));
   }
 }
+
+const exampleOf = (e: IntentionExampleEventV1) => ({ id: e.id, intentionId: e.intention_id, covered: e.covered, toolCall: e.tool_call });
 
 const toActiveIntention = (e: IntentionEventV1): ActiveIntention => ({
   id: e.id,
@@ -76,6 +140,7 @@ const toActiveIntention = (e: IntentionEventV1): ActiveIntention => ({
   approvalRequired: e.approval_required,
   ttlMinutes: e.ttl_minutes,
   version: e.version,
+  tools: e.tools ?? [],
 });
 
 /**
@@ -105,5 +170,10 @@ export class ActiveIntentionsReadModel {
   /** Applies an intention event if it is the next version; anything else waits for a load. */
   apply(orgId: string, event: IntentionEventV1): void {
     this.model.applyNext(orgId, event.org_version, (model) => model.apply(event));
+  }
+
+  /** Applies an example event (examples share the intentions counter) the same way. */
+  applyExample(orgId: string, event: IntentionExampleEventV1): void {
+    this.model.applyNext(orgId, event.org_version, (model) => model.applyExample(event));
   }
 }

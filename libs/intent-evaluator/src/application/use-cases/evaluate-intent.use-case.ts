@@ -3,7 +3,7 @@ import { APPROVALS_API, type ApprovalsApi, type EvaluateIntentRequestDto, type E
 import { CLOCK, METRICS, newId, NO_METRICS, type Caller, type Clock, type Metrics } from '@igw/kernel';
 import { canonicalCall } from '../../domain/evaluation/call-fingerprint';
 import { resolveDataElements, type DataElementResult } from '../../domain/evaluation/data-elements';
-import { decideOutcome } from '../../domain/evaluation/outcome';
+import { decideOutcome, needsApproval } from '../../domain/evaluation/outcome';
 import { ClassificationCascade } from '../classification/classification-cascade';
 import { callHash, grantCallHash } from '../grants/call-hash';
 import { GRANT_SIGNER, type GrantSigner } from '../grants/grant.port';
@@ -50,29 +50,42 @@ export class EvaluateIntentUseCase {
 
     const org = await this.intentions.forOrg(caller.orgId);
     const classified = await this.cascade.classify(org, { toolName: call.name, arguments: call.arguments, conversationContext: request.conversation_context });
-    const intention = classified.decision.kind === 'intention' ? (org.intention(classified.decision.intentionId) ?? null) : null;
-    const dataElements = intention
-      ? resolveDataElements({ allowed: intention.dataElements, arguments: call.arguments, dataSourceId: request.data_source_id })
-      : NO_DATA;
+    const { verdict } = classified;
+    const match = verdict.kind === 'uncertain' ? 'uncertain' : 'certain';
+    let intention = verdict.kind === 'ambient' ? null : (org.intention(verdict.intentionId) ?? null);
+    const dataElementsOf = (i: typeof intention) =>
+      i ? resolveDataElements({ allowed: i.dataElements, arguments: call.arguments, dataSourceId: request.data_source_id }) : NO_DATA;
+    let dataElements = dataElementsOf(intention);
 
     // Consuming is the atomic check: of concurrent identical calls, one gets the approval.
     // Only calls that need an approval are hashed (sha256 stays off the common path).
-    const fingerprint = intention?.approvalRequired && dataElements.ok ? callHash(canonical) : null;
+    const fingerprint = needsApproval(intention, match) && dataElements.ok && !shadowMode ? callHash(canonical) : null;
     const used = fingerprint !== null ? await this.approvals.consume(caller, fingerprint) : null;
-    const decision = decideOutcome({ intention, dataElements, shadowMode, approvedApprovalAvailable: used !== null });
+    // The operator may have approved the call as another intention than the candidate ("approve
+    // as…"): the grant is for the one they chose, if it is still active.
+    if (used !== null && used.intent_label !== null && intention !== null && used.intent_label !== intention.label) {
+      intention = org.byLabel(used.intent_label) ?? null;
+      dataElements = dataElementsOf(intention);
+    }
+    const decision = decideOutcome({ intention, match, dataElements, shadowMode, approvedApprovalAvailable: used !== null });
 
     const eventId = newId('iev');
     const label = intention ? intention.label : classified.decision.label;
     const intentClass = intention ? intention.intentClass : classified.decision.intentClass;
     let approvalRequestId: string | null = used?.id ?? null;
     if (decision.needsApprovalRequest && fingerprint !== null) {
+      const uncertain = match === 'uncertain';
       const pending = await this.approvals.create(caller, {
         source: 'evaluate',
         intent_label: label,
         tool_name: call.name,
-        summary: `${call.name} as ${label}${request.user_id ? ` for user ${request.user_id}` : ''}`,
+        summary: `${call.name} as ${label}${uncertain ? ' (uncertain match)' : ''}${request.user_id ? ` for user ${request.user_id}` : ''}`,
         user_id: request.user_id,
         fingerprint,
+        reason_code: uncertain ? 'uncertain_match' : 'approval_required',
+        candidates: uncertain ? verdict.candidates.map((c) => ({ intent_label: c.label, intention_id: c.intentionId, confidence: c.confidence })) : [],
+        tool_call: { name: call.name, ...(call.arguments !== undefined ? { arguments: call.arguments } : {}) },
+        ...(request.conversation_context !== undefined ? { conversation_context: request.conversation_context } : {}),
       });
       approvalRequestId = pending.id;
     }

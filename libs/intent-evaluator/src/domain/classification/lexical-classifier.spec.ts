@@ -219,6 +219,7 @@ describe('LexicalClassifier', () => {
       intent_class: 'lookup',
       score: expect.any(Number),
       relative_score: expect.any(Number),
+      probability: r.confidence,
       matched_terms: expect.arrayContaining(['invoic', 'read']),
     });
     for (const e of rest) expect(e.score).toBeLessThanOrEqual(top!.score);

@@ -23,6 +23,8 @@ export interface SupportingEvidence {
   score: number;
   /** Score as a share of the most this query could score (0..1), comparable across calls. */
   relative_score: number;
+  /** The ranker's probability that the call is this intention's (0..1). */
+  probability: number;
   matched_terms: string[];
 }
 
@@ -141,10 +143,16 @@ export class LexicalClassifier {
     return implied === 'any' || implied.includes(verb) || this.index.hasTerm(hit.doc.id, verb);
   }
 
-  classify(input: ClassificationInput): LexicalClassification {
+  /**
+   * `eligible` leaves candidates out after ranking (an operator's negative example, a binding to
+   * other tools): their share of the probability goes nowhere, so the next one must still beat
+   * "no intention" on its own.
+   */
+  classify(input: ClassificationInput, eligible?: (intentionId: string) => boolean): LexicalClassification {
     const { features, probabilities } = this.rank(input);
     const ranked = features.candidates
       .map((c, i) => ({ ...c, p: probabilities.candidates[i] ?? 0 }))
+      .filter((c) => eligible === undefined || eligible(c.hit.doc.id))
       .sort((a, b) => b.p - a.p || (a.hit.doc.label < b.hit.doc.label ? -1 : a.hit.doc.label > b.hit.doc.label ? 1 : 0));
     const [first, second] = ranked;
     const pAmbient = probabilities.ambient;
@@ -176,6 +184,7 @@ export class LexicalClassifier {
           intent_class: c.hit.doc.intentClass,
           score: round(c.hit.score),
           relative_score: round(c.x[0] ?? 0),
+          probability: round(c.p),
           matched_terms: c.hit.matchedTerms,
         })),
         schema_version: 1,

@@ -1,5 +1,5 @@
 import type { DataElementResult } from './data-elements';
-import { decideOutcome, EVALUATION_OUTCOMES, isEvaluationOutcome, type OutcomeInput, type OutcomeIntention } from './outcome';
+import { decideOutcome, EVALUATION_OUTCOMES, isEvaluationOutcome, needsApproval, type OutcomeInput, type OutcomeIntention } from './outcome';
 
 const intention = (approvalRequired: boolean): OutcomeIntention => ({ id: 'int_1', version: 3, approvalRequired });
 const ok: DataElementResult = { ok: true, approved: ['crm:customers.email'] };
@@ -18,6 +18,24 @@ describe('evaluation outcome', () => {
     expect(isEvaluationOutcome('approved')).toBe(true);
     expect(isEvaluationOutcome('allow')).toBe(false);
     expect(isEvaluationOutcome(1)).toBe(false);
+  });
+
+  it('never allows an uncertain match: it waits for a human even when the intention needs no approval', () => {
+    expect(decideOutcome(input({ match: 'uncertain' }))).toEqual({
+      outcome: 'pending_approval',
+      policyId: 'int_1@3',
+      needsApprovalRequest: true,
+      consumesApproval: false,
+      grantable: false,
+      reason: 'uncertain_match',
+    });
+    expect(decideOutcome(input({ match: 'uncertain', approvedApprovalAvailable: true }))).toMatchObject({ outcome: 'approved', grantable: true });
+    expect(decideOutcome(input({ match: 'uncertain', shadowMode: true }))).toMatchObject({ outcome: 'shadow_denied', needsApprovalRequest: false });
+    expect(decideOutcome(input({ match: 'uncertain', dataElements: refused }))).toMatchObject({ outcome: 'denied', reason: 'data_element_refused' });
+    expect(needsApproval(intention(false), 'uncertain')).toBe(true);
+    expect(needsApproval(intention(false), 'certain')).toBe(false);
+    expect(needsApproval(intention(true), 'certain')).toBe(true);
+    expect(needsApproval(null, 'uncertain')).toBe(false);
   });
 
   it('allows a matched call that needs no approval, with a grant', () => {

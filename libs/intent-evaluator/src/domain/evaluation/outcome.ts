@@ -20,6 +20,11 @@ export interface OutcomeIntention {
 export interface OutcomeInput {
   /** The matched active intention; null when classification fell to the ambient cluster. */
   intention: OutcomeIntention | null;
+  /**
+   * Whether the match is certain (a binding, an example, a confidence at the bar) or a candidate
+   * nobody is sure of (DESIGN 6.15). Absent: certain.
+   */
+  match?: 'certain' | 'uncertain';
   dataElements: DataElementResult;
   shadowMode: boolean;
   /** An approved, not yet used approval exists for this call's fingerprint. */
@@ -27,7 +32,7 @@ export interface OutcomeInput {
 }
 
 /** Why an enforced evaluation would not simply be allowed. */
-export type OutcomeReason = 'ambient' | 'data_element_refused' | 'approval_required';
+export type OutcomeReason = 'ambient' | 'data_element_refused' | 'approval_required' | 'uncertain_match';
 
 export interface OutcomeDecision {
   outcome: EvaluationOutcome;
@@ -46,10 +51,11 @@ export interface OutcomeDecision {
 export const policyIdOf = (intention: OutcomeIntention | null): string => (intention === null ? AMBIENT_POLICY_ID : `${intention.id}@${intention.version}`);
 
 /**
- * The outcome rules of DESIGN 6.4, in order: ambient → denied; a refused data element → denied
- * (even when approval is required: an approval cannot widen the intention's data list);
- * approval required → approved when an approved approval for the same call is unused, otherwise
- * pending_approval; else allowed.
+ * The outcome rules of DESIGN 6.4 and 6.15, in order: ambient → denied; a refused data element →
+ * denied (even when approval is required: an approval cannot widen the intention's data list); an
+ * uncertain match → a human decides (never an allow on a guess): approved when an approved
+ * approval for the same call is unused, otherwise pending_approval; approval required → the same;
+ * else allowed.
  *
  * Shadow mode only changes *blocking* outcomes: a would-be `denied` or `pending_approval` is
  * reported as `shadow_denied`, with no approval request and no grant (a grant is a credential
@@ -78,6 +84,12 @@ export function decideOutcome(input: OutcomeInput): OutcomeDecision {
 
   if (input.intention === null) return block('denied', 'ambient');
   if (!input.dataElements.ok) return block('denied', 'data_element_refused');
+  if (input.match === 'uncertain') return input.approvedApprovalAvailable ? pass('approved') : block('pending_approval', 'uncertain_match');
   if (input.intention.approvalRequired) return input.approvedApprovalAvailable ? pass('approved') : block('pending_approval', 'approval_required');
   return pass('allowed');
+}
+
+/** Whether a call needs a human's approval before it may pass: its match is uncertain or its intention asks for one. */
+export function needsApproval(intention: OutcomeIntention | null, match: 'certain' | 'uncertain'): boolean {
+  return intention !== null && (match === 'uncertain' || intention.approvalRequired);
 }

@@ -1,0 +1,72 @@
+import { callSignature, isLike } from './call-signature';
+import { ExampleIndex } from './intention-examples';
+
+const sig = (toolName: string, args?: Record<string, unknown>) => callSignature({ toolName, arguments: args });
+
+describe('call signatures (what "like an example" means)', () => {
+  it('SQL: another SELECT is alike; a DELETE, an UPDATE or a SELECT that also drops is not', () => {
+    const select = sig('run_query', { sql: 'SELECT * FROM invoices WHERE id = 1' });
+    expect(isLike(sig('run_query', { sql: 'select name from customers' }), select)).toBe(true);
+    expect(isLike(sig('run_query', { sql: 'DELETE FROM invoices WHERE id = 1' }), select)).toBe(false);
+    expect(isLike(sig('run_query', { sql: 'UPDATE invoices SET paid = true' }), select)).toBe(false);
+    expect(isLike(sig('run_query', { sql: 'SELECT 1; DROP TABLE invoices' }), select)).toBe(false);
+    expect(isLike(sig('run_query', { sql: 'WITH x AS (SELECT 1) DELETE FROM invoices' }), select)).toBe(false);
+  });
+
+  it('commands: kubectl get is not kubectl delete; the program word and flags do not count', () => {
+    const get = sig('kubectl_generic', { command: 'get pods -n prod' });
+    expect(isLike(sig('kubectl_generic', { command: 'kubectl get pods --all-namespaces' }), get)).toBe(true);
+    expect(isLike(sig('kubectl_generic', { command: 'delete pods -n prod' }), get)).toBe(false);
+    expect(isLike(sig('kubectl_generic', { command: 'get secrets' }), get)).toBe(false);
+    expect(isLike(sig('kubectl', { args: ['delete', 'pod', 'x'] }), sig('kubectl', { args: ['get', 'pod', 'x'] }))).toBe(false);
+  });
+
+  it('operations and HTTP methods: GET is not POST', () => {
+    expect(isLike(sig('stripe_api', { method: 'POST', path: '/v1/refunds' }), sig('stripe_api', { method: 'GET', path: '/v1/refunds' }))).toBe(false);
+    expect(isLike(sig('stripe_api', { method: 'get', path: '/v1/charges' }), sig('stripe_api', { method: 'GET', path: '/v1/refunds' }))).toBe(true);
+  });
+
+  it('URLs by host, paths by top directory', () => {
+    const fetchDocs = sig('fetch', { url: 'https://docs.example.com/a' });
+    expect(isLike(sig('fetch', { url: 'https://docs.example.com/b?x=1' }), fetchDocs)).toBe(true);
+    expect(isLike(sig('fetch', { url: 'http://169.254.169.254/latest' }), fetchDocs)).toBe(false);
+    expect(isLike(sig('read_file', { path: '/home/agent/.kube/config' }), sig('read_file', { path: '/workspace/api/main.go' }))).toBe(false);
+  });
+
+  it('argument keys: a call may leave out what the example had, but not add what it did not', () => {
+    const ex = sig('hubspot.get_contact', { email: 'a@b.c', fields: ['email'] });
+    expect(isLike(sig('hubspot.get_contact', { email: 'x@y.z' }), ex)).toBe(true);
+    expect(isLike(sig('hubspot.get_contact', { email: 'x@y.z', delete_after: true }), ex)).toBe(false);
+    expect(isLike(sig('hubspot.get_company', { email: 'x@y.z' }), ex)).toBe(false);
+  });
+});
+
+describe('ExampleIndex', () => {
+  const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
+
+  it('positive and negative verdicts per intention; a negative outweighs a positive of the same intention', () => {
+    const index = new ExampleIndex();
+    index.add({ id: 'e1', intentionId: 'db.read', covered: true, toolCall: call('execute_sql', { query: 'select 1' }) });
+    index.add({ id: 'e2', intentionId: 'db.read', covered: false, toolCall: call('execute_sql', { query: 'delete from t' }) });
+    index.add({ id: 'e3', intentionId: 'db.fix', covered: true, toolCall: call('execute_sql', { query: 'delete from t where id = 1' }) });
+    expect(index.verdict({ toolName: 'execute_sql', arguments: { query: 'SELECT * FROM t' } }).positive).toEqual(new Set(['db.read']));
+    const del = index.verdict({ toolName: 'execute_sql', arguments: { query: 'DELETE FROM t WHERE id = 2' } });
+    expect(del.positive).toEqual(new Set(['db.fix']));
+    expect(del.negative).toEqual(new Set(['db.read']));
+    expect(del.matched.map((m) => m.id).sort()).toEqual(['e2', 'e3']);
+    index.add({ id: 'e4', intentionId: 'db.fix', covered: false, toolCall: call('execute_sql', { query: 'delete from x' }) });
+    expect(index.verdict({ toolName: 'execute_sql', arguments: { query: 'DELETE FROM t' } }).positive.size).toBe(0);
+  });
+
+  it('remove and removeIntention forget examples; another tool never matches', () => {
+    const index = new ExampleIndex();
+    index.add({ id: 'e1', intentionId: 'i1', covered: true, toolCall: call('a', {}) });
+    index.add({ id: 'e2', intentionId: 'i2', covered: true, toolCall: call('a', {}) });
+    expect(index.verdict({ toolName: 'b' }).matched).toEqual([]);
+    index.remove('e1');
+    expect([...index.verdict({ toolName: 'a' }).positive]).toEqual(['i2']);
+    index.removeIntention('i2');
+    expect(index.size).toBe(0);
+    expect(index.verdict({ toolName: 'a' }).matched).toEqual([]);
+  });
+});
