@@ -9,6 +9,9 @@
 // --file=<path> measures one set of the same shape; by default every set is measured: the first
 // one (intent-eval-set.json) and each organisation in eval/sets/, each against its own intentions.
 // --sets=a,b limits the report to those sets (their `org`, or `first`).
+// Last, the fail-safe figures of DESIGN 6.15 (cold and taught: wrong-allow, auto-coverage,
+// false-deny, pending), measured through the public API of a built embedded gateway it starts
+// (`npm run eval:intents` builds first); --no-gateway skips them.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { IntentClass } from '@igw/contracts';
@@ -21,6 +24,7 @@ import {
   type RankerWeights,
 } from '../../libs/intent-evaluator/src/domain/classification';
 import { fitRanker, rankerLoss, type RankerSample } from './fit-ranker';
+import { runFailSafe } from './fail-safe-run';
 import {
   expectedCalibrationError,
   floorSweep,
@@ -224,6 +228,40 @@ if (args.get('quiet') !== 'true') {
 console.log(
   `\n${JSON.stringify({ eval: 'intents', layer: 'lexical', sets: sets.map((x) => x.name), cases: allCases.length, active_intentions: active, us_per_call: Math.round(perCallUs * 10) / 10, ...summary })}`,
 );
+
+if (args.get('no-gateway') !== 'true') {
+  const splits = (['dev', 'test'] as const).filter((s) => shown.includes(s));
+  void runFailSafe(sets, splits).then(
+    (reports) => {
+      console.log(
+        `\nfail-safe figures (DESIGN 6.15) through the public API, lexical layer only; taught: half of each split worked by an operator, the other half measured`,
+      );
+      const head = ['set', 'split', 'run', 'n', 'wrong-allow', 'auto-coverage', 'false-deny', 'pending'];
+      const lines = reports.flatMap((r) =>
+        (['cold', 'taught'] as const).map((run) => {
+          const f = r[run];
+          return [
+            r.set,
+            r.split,
+            run,
+            String(f.n),
+            `${pct(f.wrong_allow)} (${f.counts.wrong_allow})`,
+            `${pct(f.auto_coverage)} (${f.counts.auto}/${f.covered})`,
+            `${pct(f.false_deny)} (${f.counts.false_deny})`,
+            `${pct(f.pending)} (${f.counts.pending})`,
+          ];
+        }),
+      );
+      const w = head.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+      for (const l of [head, ...lines]) console.log(`  ${l.map((c, i) => c.padEnd(w[i] ?? 0)).join('  ')}`);
+      console.log(JSON.stringify({ eval: 'fail-safe', reports }));
+    },
+    (err: unknown) => {
+      console.error(`fail-safe run failed: ${(err as Error).message}`);
+      process.exitCode = 1;
+    },
+  );
+}
 
 const gateSplit = args.get('gate-split') ?? 'test';
 const gated = summary[gateSplit] ?? metrics(bySplit(gateSplit));

@@ -30,12 +30,14 @@ describe('classification layers (embedded, OpenAI-compatible endpoints)', () => 
     await fake?.close();
   });
 
-  it('the llm decides when the lexical layer is not confident, and is told the candidates and the call', async () => {
+  it('the llm chooses the candidate when the lexical layer is not confident, and is told the candidates and the call; a human decides (DESIGN 6.15)', async () => {
     fake.chat({ answer: { intent_label: 'crm.contacts_export', confidence: 0.9, reason: 'bulk listing by region' } });
     const res = await admin.post('/v1/intent/evaluate', ambiguous);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ outcome: 'allowed', intent_label: 'crm.contacts_export', intent_class: 'export' });
+    // A model's answer is not a calibrated certainty: the call waits for an approval of its candidate.
+    expect(res.body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match', intent_label: 'crm.contacts_export', intent_class: 'export' });
     expect(res.body.classification_evidence).toMatchObject({
+      certain: false,
       classification_method: 'llm',
       evaluation_layers_consulted: ['lexical', 'llm'],
       schema_version: 1,

@@ -106,6 +106,7 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
           display_name: 'Look up a support ticket',
           description: 'Read a Zendesk ticket to answer a customer.',
           data_elements: [{ data_source_id: 'zendesk', path: 'tickets.subject' }],
+          tools: ['zendesk.get_ticket'],
         },
         false,
       );
@@ -120,9 +121,11 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
       });
       expect(allowed.body.grant).toEqual(expect.any(String));
       expect(allowed.body.data_elements).toEqual(['zendesk:tickets.subject']);
-      expect(allowed.body.classification_evidence.supporting_evidence[0]).toMatchObject({
-        intent_label: 'support.ticket_lookup',
-        matched_terms: expect.arrayContaining(['ticket']),
+      expect(allowed.body.classification_evidence).toMatchObject({
+        classification_method: 'binding',
+        certain: true,
+        matched_binding: 'zendesk.get_ticket',
+        supporting_evidence: [{ intent_label: 'support.ticket_lookup' }],
       });
       expect((await writer.post(`/v1/intentions/${id}/archive`)).status).toBe(200);
       expect((await evaluate(agent, call)).body).toMatchObject({ outcome: 'denied', intent_label: 'ambient' });
@@ -134,6 +137,7 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
         label: 'crm.contact_lookup',
         display_name: 'Look up a CRM contact',
         description: 'Read a HubSpot contact (email, phone) to answer a question about a customer.',
+        tools: ['hubspot.get_contact'],
         data_elements: [
           { data_source_id: 'hubspot', path: 'contacts.email' },
           { data_source_id: 'hubspot', path: 'contacts.phone' },
@@ -226,6 +230,7 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
         display_name: 'Look up a deal',
         description: 'Read a Pipedrive deal by id.',
         data_elements: [{ data_source_id: 'pipedrive', path: 'deals.value' }],
+        tools: ['pipedrive.get_deal'],
       });
       const own = { name: 'pipedrive.get_deal', arguments: { deal_id: 'D-7', fields: ['value'] } };
       const res = await evaluate(agent, { tool_call: own });
@@ -261,6 +266,7 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
         display_name: 'Look up an employee',
         description: 'Read an employee record from Workday.',
         data_elements: [{ data_source_id: 'workday', path: 'employees.title' }],
+        tools: ['workday.get_*'],
         ttl_minutes: 10,
       });
       const res = await evaluate(agent, { tool_call: { name: 'workday.get_employee', arguments: { employee_id: 'E1' } }, user_id: 'u_hr' });

@@ -1,0 +1,176 @@
+import { client, type Client } from '../e2e/http-client';
+import { mintKey, otherOrgClient } from '../e2e/org-keys';
+import type { TestSystem } from '../e2e/system';
+
+/**
+ * Fail-safe classification on the legacy path (DESIGN 6.15) over HTTP, the same in every mode: an
+ * uncertain match never passes without a human; bindings and examples make matches certain; the
+ * approval queue teaches (approve / approve as… / deny, with `remember`). Each test uses its own
+ * org, so what one teaches cannot leak into another.
+ */
+export function describeFailSafeClassification(mode: string, start: () => Promise<TestSystem>) {
+  describe(`fail-safe classification (${mode})`, () => {
+    let sys: TestSystem;
+
+    beforeAll(async () => {
+      sys = await start();
+    });
+
+    afterAll(async () => {
+      await sys?.stop();
+    });
+
+    /** A fresh org: its admin, an operator (policy_write) and an agent (read_only, evaluates). */
+    async function org(): Promise<{ admin: Client; operator: Client; agent: Client }> {
+      const admin = await otherOrgClient(sys, 'failsafe');
+      return {
+        admin,
+        operator: client(sys.url, await mintKey(admin, 'operator', 'policy_write')),
+        agent: client(sys.url, await mintKey(admin, 'agent', 'read_only')),
+      };
+    }
+
+    async function publish(c: Client, body: Record<string, unknown>): Promise<string> {
+      const created = await c.post('/v1/intentions', { intent_class: 'lookup', ...body });
+      expect(created.status).toBe(201);
+      expect((await c.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+      return created.body.id;
+    }
+
+    const LEDGER = {
+      label: 'finance.ledger_lookup',
+      display_name: 'Look up ledger entries',
+      description: 'Read general ledger entries and balances to answer a finance question.',
+    };
+    const PAYOUTS = {
+      label: 'finance.payout_review',
+      display_name: 'Review payouts',
+      description: 'Read Stripe payouts and their status to reconcile the bank account.',
+    };
+    // Shares words with the ledger intention, but no intention is certain of it.
+    const UNSURE = { tool_call: { name: 'erp.fetch_ledger_entry', arguments: { entry_id: 'LE-1001' } }, user_id: 'u_fin' };
+
+    it('an uncertain match is pending_approval (uncertain_match, its candidates, the call) even when the intention needs no approval; approved, it passes once', async () => {
+      const { operator, agent } = await org();
+      await publish(operator, LEDGER);
+      await publish(operator, PAYOUTS);
+      const first = await agent.post('/v1/intent/evaluate', UNSURE);
+      expect(first.body).toMatchObject({
+        outcome: 'pending_approval',
+        reason: 'uncertain_match',
+        intent_label: 'finance.ledger_lookup',
+        approval_request_id: expect.stringMatching(/^apr_/),
+        classification_evidence: { certain: false, classification_method: 'lexical' },
+      });
+      expect(first.body.grant).toBeUndefined();
+      const approval = await operator.get(`/v1/approvals/${first.body.approval_request_id}`);
+      expect(approval.body).toMatchObject({
+        status: 'pending',
+        reason_code: 'uncertain_match',
+        intent_label: 'finance.ledger_lookup',
+        candidates: [expect.objectContaining({ intent_label: 'finance.ledger_lookup', confidence: expect.any(Number) })],
+        tool_call: UNSURE.tool_call,
+      });
+      // Shadow mode reports it as a would-be refusal and queues nothing.
+      expect((await agent.post('/v1/intent/evaluate', { ...UNSURE, shadow_mode: true })).body).toMatchObject({
+        outcome: 'shadow_denied',
+        approval_request_id: null,
+      });
+
+      expect((await operator.post(`/v1/approvals/${first.body.approval_request_id}/approve`)).body.status).toBe('approved');
+      const approved = await agent.post('/v1/intent/evaluate', UNSURE);
+      expect(approved.body).toMatchObject({ outcome: 'approved', intent_label: 'finance.ledger_lookup', grant: expect.any(String) });
+      // Once: without remember nothing was learnt, the same call asks again.
+      expect((await agent.post('/v1/intent/evaluate', UNSURE)).body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });
+    });
+
+    it("approve as another intention with remember: the grant is for the operator's choice, and like calls are certain for it from then on", async () => {
+      const { operator, agent } = await org();
+      const ledger = await publish(operator, LEDGER);
+      const payouts = await publish(operator, PAYOUTS);
+      const pending = await agent.post('/v1/intent/evaluate', UNSURE);
+      expect(pending.body.intent_label).toBe('finance.ledger_lookup');
+      const decided = await operator.post(`/v1/approvals/${pending.body.approval_request_id}/approve`, {
+        remember: true,
+        intent_label: 'finance.payout_review',
+      });
+      expect(decided.body).toMatchObject({ status: 'approved', intent_label: 'finance.payout_review' });
+
+      const approved = await agent.post('/v1/intent/evaluate', UNSURE);
+      expect(approved.body).toMatchObject({ outcome: 'approved', intent_label: 'finance.payout_review', grant: expect.any(String) });
+      const verified = await agent.post('/v1/grants/verify', { token: approved.body.grant });
+      expect(verified.body.grant.intent_label).toBe('finance.payout_review');
+
+      // Taught: a positive example of the chosen intention, a negative one of the candidate.
+      const pos = await operator.get(`/v1/intentions/${payouts}/examples`);
+      expect(pos.body.data).toEqual([expect.objectContaining({ covered: true, source: 'approval', tool_call: UNSURE.tool_call })]);
+      const neg = await operator.get(`/v1/intentions/${ledger}/examples`);
+      expect(neg.body.data).toEqual([expect.objectContaining({ covered: false, source: 'approval' })]);
+
+      // A like call (another entry) is now certain for the chosen intention, with no human.
+      const like = await agent.post('/v1/intent/evaluate', { ...UNSURE, tool_call: { ...UNSURE.tool_call, arguments: { entry_id: 'LE-2002' } } });
+      expect(like.body).toMatchObject({
+        outcome: 'allowed',
+        intent_label: 'finance.payout_review',
+        classification_evidence: { classification_method: 'example', certain: true },
+      });
+    });
+
+    it('deny with remember: a like call is never matched to the candidate again', async () => {
+      const { operator, agent } = await org();
+      const ledger = await publish(operator, LEDGER);
+      const pending = await agent.post('/v1/intent/evaluate', UNSURE);
+      expect((await operator.post(`/v1/approvals/${pending.body.approval_request_id}/deny`, { remember: true, reason: 'not a ledger read' })).body.status).toBe(
+        'denied',
+      );
+      expect((await operator.get(`/v1/intentions/${ledger}/examples`)).body.data).toEqual([expect.objectContaining({ covered: false })]);
+      const like = await agent.post('/v1/intent/evaluate', { ...UNSURE, tool_call: { ...UNSURE.tool_call, arguments: { entry_id: 'LE-3003' } } });
+      expect(like.body).toMatchObject({ outcome: 'denied', intent_label: 'ambient', approval_request_id: null });
+    });
+
+    it('examples: a SELECT like a positive example is certain; a DELETE through the same tool is not', async () => {
+      const { operator, agent } = await org();
+      const id = await publish(operator, {
+        label: 'warehouse.readonly_query',
+        intent_class: 'analysis',
+        display_name: 'Read-only warehouse queries',
+        description: 'Run read-only SQL (SELECT) against the analytics warehouse.',
+      });
+      const added = await operator.post(`/v1/intentions/${id}/examples`, {
+        tool_call: { name: 'execute_sql', arguments: { query: 'SELECT count(*) FROM orders' } },
+        covered: true,
+      });
+      expect(added.status).toBe(201);
+      const select = await agent.post('/v1/intent/evaluate', {
+        tool_call: { name: 'execute_sql', arguments: { query: "select sum(total) from orders where day = '2026-11-01'" } },
+      });
+      expect(select.body).toMatchObject({
+        outcome: 'allowed',
+        classification_evidence: { classification_method: 'example', matched_examples: [added.body.id] },
+      });
+      const destroy = await agent.post('/v1/intent/evaluate', { tool_call: { name: 'execute_sql', arguments: { query: 'DELETE FROM orders' } } });
+      expect(destroy.body.outcome).not.toBe('allowed');
+      expect(destroy.body.classification_evidence.certain).toBe(false);
+      // Removed, the example no longer makes anything certain.
+      expect((await operator.delete(`/v1/intentions/${id}/examples/${added.body.id}`)).status).toBe(204);
+      const after = await agent.post('/v1/intent/evaluate', { tool_call: { name: 'execute_sql', arguments: { query: 'SELECT 1 FROM orders' } } });
+      expect(after.body.classification_evidence.classification_method).not.toBe('example');
+    });
+
+    it('bindings: a bound tool is certain for its intention whatever its words; equally specific bindings go to a human with both', async () => {
+      const { operator, agent } = await org();
+      await publish(operator, { ...LEDGER, tools: ['erp.fetch_ledger_*'] });
+      const bound = await agent.post('/v1/intent/evaluate', UNSURE);
+      expect(bound.body).toMatchObject({
+        outcome: 'allowed',
+        intent_label: 'finance.ledger_lookup',
+        classification_evidence: { classification_method: 'binding', matched_binding: 'erp.fetch_ledger_*' },
+      });
+      await publish(operator, { ...PAYOUTS, tools: ['erp.fetch_*_entry'] });
+      const tie = await agent.post('/v1/intent/evaluate', UNSURE);
+      expect(tie.body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });
+      const approval = await operator.get(`/v1/approvals/${tie.body.approval_request_id}`);
+      expect(approval.body.candidates.map((c: { intent_label: string }) => c.intent_label).sort()).toEqual(['finance.ledger_lookup', 'finance.payout_review']);
+    });
+  });
+}
