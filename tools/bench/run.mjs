@@ -30,7 +30,7 @@ import { cleanupAll, killAllSync, log, readSettings, runLoader, startDistributed
 const here = dirname(fileURLToPath(import.meta.url));
 const MODES = { embedded: startEmbedded, distributed: startDistributed };
 /** In-process scenarios: name → script (prints one JSON line per result on stdout, exits non-zero on failure). */
-const LOCAL = { classification: join(here, 'classification-scale.mjs') };
+const LOCAL = { classification: join(here, 'classification-scale.mjs'), 'classification-cascade': join(here, 'classification-cascade.mjs') };
 
 function parseConfig(env) {
   const list = (v) =>

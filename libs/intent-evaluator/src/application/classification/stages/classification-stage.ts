@@ -52,8 +52,8 @@ export interface StageAnswer extends StageConclusion {
   /** Later stages are not asked (a binding, an example, a certain match, a clear "none"). */
   settled: boolean;
   supporting: CascadeSupportingEvidence[];
-  /** The ranking later layers start from, when this stage ranked candidates. */
-  ranking?: Ranked[];
+  /** The ranking later layers start from, when this stage ranked candidates (computed on first use: most calls never need it). */
+  ranking?: () => Ranked[];
   llmReason?: string;
   /** What matched, for the evidence: a binding's pattern, examples' ids. */
   matched?: { binding?: string; examples?: string[] };

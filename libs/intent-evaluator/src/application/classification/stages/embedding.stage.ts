@@ -118,7 +118,7 @@ export class EmbeddingStage implements ClassificationStage {
       candidates: scored.slice(0, this.options.evidenceCandidates).map((s, i) => candidateOf(s.doc, i === 0 && isMatch ? confidence : 0)),
       settled: confidence >= this.options.embeddingConfidentAt,
       supporting: ranking.slice(0, this.options.evidenceCandidates).map((r) => r.evidence),
-      ranking,
+      ranking: () => ranking,
     };
   }
 

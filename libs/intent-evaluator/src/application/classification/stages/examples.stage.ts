@@ -21,6 +21,7 @@ export class ExamplesStage implements ClassificationStage {
     if (first === undefined) return null;
     const certain = intentions.length === 1;
     const confidence = 1 / intentions.length;
+    intentions.splice(MAX_EVIDENCE);
     return {
       layer: 'example',
       decision: { kind: 'intention', intentionId: first.id, label: first.label, intentClass: first.intentClass },
@@ -29,7 +30,16 @@ export class ExamplesStage implements ClassificationStage {
       candidates: intentions.map((d) => candidateOf(d, confidence)),
       settled: true,
       supporting: intentions.map((d) => ({ intent_label: d.label, intention_id: d.id, intent_class: d.intentClass, matched_terms: [] })),
-      matched: { examples: ctx.examples.matched.filter((m) => m.covered && intentions.some((d) => d.id === m.intentionId)).map((m) => m.id) },
+      matched: { examples: matchedExamples(ctx, new Set(intentions.map((d) => d.id))) },
     };
   }
+}
+
+/** Candidates and evidence entries an examples answer reports: a handful is what a human can weigh. */
+const MAX_EVIDENCE = 10;
+
+function matchedExamples(ctx: StageContext, ids: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const m of ctx.examples.matched) if (m.covered && ids.has(m.intentionId) && out.length < MAX_EVIDENCE) out.push(m.id);
+  return out;
 }

@@ -32,7 +32,7 @@ export class LexicalStage implements ClassificationStage {
       candidates,
       settled: certain || lexical.confident,
       supporting: lexical.evidence.supporting_evidence,
-      ranking: lexicalRanking(ctx, ctx.hits().slice(0, this.rankingSize)),
+      ranking: () => lexicalRanking(ctx, ctx.hits().slice(0, this.rankingSize)),
     };
   }
 }

@@ -23,7 +23,7 @@ export class LlmStage implements ClassificationStage {
   ) {}
 
   async run(ctx: StageContext, previous: StageAnswer | null): Promise<StageAnswer | null> {
-    const candidates = this.candidates(ctx, previous?.ranking ?? []);
+    const candidates = this.candidates(ctx, previous?.ranking?.() ?? []);
     if (candidates.length === 0) return null;
     const messages = llmMessages(
       candidates.map((c) => c.doc),
