@@ -189,6 +189,36 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       expect(upstream.callsOf('admin_reset')).toHaveLength(0);
     });
 
+    it('legacy path, uncertain match: the agent gets the approval id, nothing is forwarded; once approved the identical call goes through once', async () => {
+      const created = await writer.post('/v1/intentions', {
+        label: 'files.bulk_export',
+        intent_class: 'export',
+        display_name: 'Export documents',
+        description: 'Export many documents from the files server as an archive for a customer.',
+      });
+      expect((await writer.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+      const legacy = await connect('files', { authorization: `Bearer ${writerKey}` });
+      const exports = upstream.callsOf('export').length;
+      const held = await call(legacy, 'export', { path: '/docs/q3' });
+      expect(held.isError).toBe(true);
+      expect(held.structuredContent).toMatchObject({
+        evaluation: { outcome: 'pending_approval', reason: 'uncertain_match', intent_label: 'files.bulk_export' },
+      });
+      const approvalId = (held.structuredContent as { evaluation: { approval_request_id: string } }).evaluation.approval_request_id;
+      expect(approvalId).toMatch(/^apr_/);
+      expect(upstream.callsOf('export')).toHaveLength(exports);
+      expect((await approver.get(`/v1/approvals/${approvalId}`)).body).toMatchObject({
+        reason_code: 'uncertain_match',
+        tool_call: { name: 'files.export', arguments: { path: '/docs/q3' } },
+      });
+      expect((await approver.post(`/v1/approvals/${approvalId}/approve`)).body.status).toBe('approved');
+      const passed = await call(legacy, 'export', { path: '/docs/q3' });
+      expect(passed.isError).toBeFalsy();
+      expect(upstream.callsOf('export')).toHaveLength(exports + 1);
+      expect((await call(legacy, 'export', { path: '/docs/q3' })).isError).toBe(true);
+      expect(upstream.callsOf('export')).toHaveLength(exports + 1);
+    });
+
     it('a shadow server forwards what the legacy path would refuse, recorded as shadow_denied', async () => {
       expect((await writer.post('/v1/mcp-servers', { name: 'files-shadow', url: upstream.url, shadow: true })).status).toBe(201);
       const legacy = await connect('files-shadow', { authorization: `Bearer ${writerKey}` });
