@@ -68,7 +68,7 @@ export class IntentionExamplesHttpController {
     return this.listExamples.execute(caller, id, { limit, cursor });
   }
 
-  @Delete(':id/examples/:exampleId')
+  @Delete(':id/examples/:example_id')
   @HttpCode(204)
   @RequireScope('policy_write')
   @ApiOp({
@@ -79,7 +79,7 @@ export class IntentionExamplesHttpController {
   })
   @ApiResponse({ status: 204, description: 'Removed; no body.' })
   @ApiNotFound('example')
-  async remove(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('exampleId') exampleId: string): Promise<void> {
+  async remove(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('example_id') exampleId: string): Promise<void> {
     await this.removeExample.execute(caller, id, exampleId);
   }
 }

@@ -69,14 +69,10 @@ describe('PrismaIntentionExampleRepository (PostgreSQL)', () => {
 
     await expect(w.listExamples.execute(policyWriter('org_elsewhere'), intention.id, {})).rejects.toMatchObject({ kind: 'not_found' });
     await expect(w.removeExample.execute(policyWriter('org_elsewhere'), intention.id, ids[0]!)).rejects.toMatchObject({ kind: 'not_found' });
-    expect(
-      await w.examples.add(
-        'org_elsewhere',
-        intention.id,
-        () => expect.fail('built for another org'),
-        () => [],
-      ),
-    ).toBeNull();
+    const build = () => {
+      throw new Error('built for another org');
+    };
+    expect(await w.examples.add('org_elsewhere', intention.id, build, () => [])).toBeNull();
     await w.removeExample.execute(policyWriter(org), intention.id, ids[1]!);
 
     const rows = await outbox(org);

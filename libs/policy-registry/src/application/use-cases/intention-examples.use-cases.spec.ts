@@ -72,7 +72,7 @@ describe('intention example use cases', () => {
       [Topics.IntentionExampleAdded.name, 7, false],
       [Topics.IntentionExampleRemoved.name, 8, true],
     ]);
-    expect((await s.active.execute('org_acme')).examples.map((e) => e.tool_call.name)).toEqual(['c', 'b']);
+    expect((await s.active.execute('org_acme')).examples?.map((e) => e.tool_call.name)).toEqual(['c', 'b']);
   });
 
   it('drafts take examples (kept out of the snapshot until published); archived ones do not; the limit holds', async () => {
@@ -130,7 +130,7 @@ describe('intention example use cases', () => {
     await s.forgetTaught.execute('org_other', 'apr_1');
     await s.forgetTaught.execute('org_acme', 'apr_1');
     await s.forgetTaught.execute('org_acme', 'apr_1');
-    expect((await s.active.execute('org_acme')).examples.map((e) => e.id)).toEqual([manual.id]);
+    expect((await s.active.execute('org_acme')).examples?.map((e) => e.id)).toEqual([manual.id]);
     expect(events(s).map((e) => [e.type, e.data.org_version])).toEqual([
       [Topics.IntentionExampleAdded.name, 5],
       [Topics.IntentionExampleAdded.name, 6],
