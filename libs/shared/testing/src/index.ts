@@ -35,3 +35,4 @@ export * from './suites/rolling-restart.suite';
 export * from './e2e/prometheus-text';
 export * from './suites/metrics.suite';
 export * from './fakes/otlp-receiver.fake-server';
+export * from './suites/intention-examples.suite';
