@@ -95,6 +95,8 @@ describe('intention tools and updates', () => {
   it('update refuses bad values naming each field, and any change of an archived intention', () => {
     const err = problem(() => updateIntention(draft(), { ttlMinutes: 0, tools: ['ok', ''] }, t1));
     expect((err.extra['details'] as { path: string }[]).map((d) => d.path)).toEqual(['ttl_minutes', 'tools[1]']);
+    const nulls = problem(() => updateIntention(draft(), { tools: null, description: null } as never, t1));
+    expect((nulls.extra['details'] as { path: string }[]).map((d) => d.path)).toEqual(['description', 'tools']);
     const archived = archiveIntention(draft(), t1)!;
     expect(() => updateIntention(archived, { description: 'x' }, t1)).toThrow(expect.objectContaining({ kind: 'conflict', code: 'invalid_transition' }));
   });

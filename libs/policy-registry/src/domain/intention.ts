@@ -101,6 +101,11 @@ export function updateIntention(current: Intention, changes: IntentionChanges, n
   assertSomeChange(changes);
   if (current.status === 'archived') throw conflict('invalid_transition', 'an archived intention cannot be changed');
   const details: ErrorDetail[] = [];
+  CHANGEABLE.forEach((field, i) => {
+    const wire = CHANGEABLE_WIRE[i] ?? field;
+    if (changes[field] === null) details.push({ path: wire, message: `${wire} must not be null (leave it out to keep it)` });
+  });
+  throwIfInvalid(details);
   if (changes.intentClass !== undefined && !(INTENT_CLASSES as readonly string[]).includes(changes.intentClass)) {
     details.push({ path: 'intent_class', message: `intent_class must be one of ${INTENT_CLASSES.join(', ')}` });
   }

@@ -72,6 +72,8 @@ export function describeIntentionExamples(mode: string, start: () => Promise<Tes
       }
       const bad = await writer.patch(`/v1/intentions/${intention.id}`, { tools: ['ok.tool', 'not ok'] });
       expect([bad.status, paths(bad)]).toEqual([400, ['tools[1]']]);
+      const cleared = await writer.patch(`/v1/intentions/${intention.id}`, { tools: null });
+      expect([cleared.status, paths(cleared)]).toEqual([400, ['tools']]);
       expect((await writer.patch(`/v1/intentions/${intention.id}`, { colour: 'red' })).status).toBe(400);
       expect((await reader.patch(`/v1/intentions/${intention.id}`, { description: 'x' })).status).toBe(403);
       for (const res of [
