@@ -138,6 +138,20 @@ describe('PrismaIntentionExampleRepository (PostgreSQL)', () => {
     expect((await w.teach.execute(org, teachBody('apr_1', ['crm.lookup', true]))).examples).toHaveLength(1);
   });
 
+  it('removes an example once when removals race: one 204, one 404, one event', async () => {
+    const org = 'org_remove_race';
+    const intention = await activeIntention(org, 'crm.lookup');
+    const added = await w.addExample.execute(policyWriter(org), intention.id, { tool_call: { name: 'crm.get' }, covered: true });
+    const outcomes = await Promise.allSettled(Array.from({ length: 4 }, () => w.removeExample.execute(policyWriter(org), intention.id, added.id)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ kind: 'not_found' });
+    await w.teach.execute(org, teachBody('apr_race', ['crm.lookup', true]));
+    await Promise.all(Array.from({ length: 4 }, () => w.forgetTaught.execute(org, 'apr_race')));
+    const topics = (await outbox(org)).map((r) => r.topic).filter((t) => t === Topics.IntentionExampleRemoved.name);
+    expect(topics).toHaveLength(2);
+    expect((await w.active.execute(org)).examples).toEqual([]);
+  });
+
   it('reads a consistent snapshot while examples change concurrently: exactly the examples after its version', async () => {
     const org = 'org_example_snapshots';
     const intentions = [await activeIntention(org, 'a'), await activeIntention(org, 'b')];

@@ -10,14 +10,16 @@ import { bumpOrgVersion, isUniqueViolation, type RegistryTx } from './registry-p
 import { RegistryRepository } from './registry.repository-base';
 
 /**
- * Examples of intentions. Writes lock the intention rows they belong to (so a count checked
- * against the limit holds until commit, and an archive cannot slip in between), and bump the org's
- * intentions counter once per example, each with its own event in the outbox: readers of the
- * active intentions move one version at a time, examples included.
+ * Examples of intentions. Additions lock the intention rows they belong to (so a count checked
+ * against the limit holds until commit, and an archive cannot slip in between), removals the
+ * example rows they remove (so none is removed twice). Each write bumps the org's intentions
+ * counter once per example, each with its own event in the outbox: readers of the active
+ * intentions move one version at a time, examples included.
  */
 @Injectable()
 export class PrismaIntentionExampleRepository extends RegistryRepository implements IntentionExampleRepository {
   private readonly intentions = `"${this.schema}"."intentions"`;
+  private readonly examplesTable = `"${this.schema}"."intention_examples"`;
 
   async add(orgId: string, intentionId: string, build: (intention: Intention, count: number) => IntentionExample, events: IntentionExampleEvents) {
     const outcome = await this.prisma
@@ -53,11 +55,9 @@ export class PrismaIntentionExampleRepository extends RegistryRepository impleme
   async remove(orgId: string, intentionId: string, exampleId: string, events: IntentionExampleEvents) {
     const outcome = await this.prisma
       .$transaction(async (tx) => {
-        await this.lockTargets(tx, orgId, { id: intentionId });
-        const row = await tx.intentionExample.findFirst({ where: { id: exampleId, orgId, intentionId } });
-        if (!row) return null;
-        await tx.intentionExample.delete({ where: { id: exampleId } });
-        const example = toIntentionExample(row);
+        const [example] = await this.lockExamples(tx, orgId, `"id" = $2 AND "intention_id" = $3`, exampleId, intentionId);
+        if (!example) return null;
+        await tx.intentionExample.delete({ where: { id: example.id } });
         return { example, orgVersion: await this.emit(tx, orgId, [example], events) };
       })
       .catch(rethrowUnavailable);
@@ -93,15 +93,29 @@ export class PrismaIntentionExampleRepository extends RegistryRepository impleme
   async forgetTaught(orgId: string, approvalId: string, events: IntentionExampleEvents): Promise<IntentionExample[]> {
     const outcome = await this.prisma
       .$transaction(async (tx) => {
-        const stored = await this.taughtFrom(tx, orgId, approvalId);
-        if (stored.length === 0) return { examples: stored, orgVersion: 0 };
-        await this.lockTargets(tx, orgId, { ids: [...new Set(stored.map((e) => e.intentionId))] });
-        await tx.intentionExample.deleteMany({ where: { orgId, id: { in: stored.map((e) => e.id) } } });
-        return { examples: stored, orgVersion: await this.emit(tx, orgId, stored, events) };
+        const taught = await this.lockExamples(tx, orgId, `"approval_id" = $2`, approvalId);
+        if (taught.length === 0) return { examples: taught, orgVersion: 0 };
+        await tx.intentionExample.deleteMany({ where: { orgId, id: { in: taught.map((e) => e.id) } } });
+        return { examples: taught, orgVersion: await this.emit(tx, orgId, taught, events) };
       })
       .catch(rethrowUnavailable);
     if (outcome.orgVersion > 0) await this.committed(intentionsKey(orgId), outcome.orgVersion);
     return outcome.examples;
+  }
+
+  /**
+   * The org's examples matching `where` (SQL over $2…), locked in id order: a concurrent removal of
+   * the same rows waits, then finds them gone, so no example is removed (or announced) twice.
+   */
+  private async lockExamples(tx: RegistryTx, orgId: string, where: string, ...values: string[]): Promise<IntentionExample[]> {
+    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT "id" FROM ${this.examplesTable} WHERE "org_id" = $1 AND ${where} ORDER BY "id" FOR UPDATE`,
+      orgId,
+      ...values,
+    );
+    if (locked.length === 0) return [];
+    const rows = await tx.intentionExample.findMany({ where: { orgId, id: { in: locked.map((r) => r.id) } }, orderBy: { id: 'asc' } });
+    return rows.map(toIntentionExample);
   }
 
   /** The examples taught from `approvalId`, in the order they were stored (ids are time-ordered). */
@@ -111,11 +125,11 @@ export class PrismaIntentionExampleRepository extends RegistryRepository impleme
   }
 
   /**
-   * Locks the org's intentions chosen by id, ids or labels (in id order, so two writers never wait
+   * Locks the org's intentions chosen by id or labels (in id order, so two writers never wait
    * on each other in a cycle) and answers each with its example count.
    */
-  private async lockTargets(tx: RegistryTx, orgId: string, which: { id: string } | { ids: string[] } | { labels: string[] }): Promise<TeachTarget[]> {
-    const [column, values] = 'id' in which ? ['id', [which.id]] : 'ids' in which ? ['id', which.ids] : ['label', which.labels];
+  private async lockTargets(tx: RegistryTx, orgId: string, which: { id: string } | { labels: string[] }): Promise<TeachTarget[]> {
+    const [column, values] = 'id' in which ? ['id', [which.id]] : ['label', which.labels];
     const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
       `SELECT "id" FROM ${this.intentions} WHERE "org_id" = $1 AND "${column}" = ANY($2::text[]) ORDER BY "id" FOR UPDATE`,
       orgId,
