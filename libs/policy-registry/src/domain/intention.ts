@@ -90,7 +90,17 @@ export type IntentionChanges = Partial<
   Pick<NewIntention, 'displayName' | 'description' | 'intentClass' | 'approvalRequired' | 'ttlMinutes' | 'dataElements' | 'tools'>
 >;
 
-const CHANGEABLE = ['displayName', 'description', 'intentClass', 'approvalRequired', 'ttlMinutes', 'dataElements', 'tools'] as const;
+/** The fields PATCH may change, with their names on the wire. */
+const CHANGEABLE = {
+  displayName: 'display_name',
+  description: 'description',
+  intentClass: 'intent_class',
+  approvalRequired: 'approval_required',
+  ttlMinutes: 'ttl_minutes',
+  dataElements: 'data_elements',
+  tools: 'tools',
+} as const;
+const CHANGEABLE_FIELDS = Object.keys(CHANGEABLE) as (keyof typeof CHANGEABLE)[];
 
 /**
  * Changes the given fields of a draft or active intention (version + 1). Nothing given is a 400
@@ -101,10 +111,10 @@ export function updateIntention(current: Intention, changes: IntentionChanges, n
   assertSomeChange(changes);
   if (current.status === 'archived') throw conflict('invalid_transition', 'an archived intention cannot be changed');
   const details: ErrorDetail[] = [];
-  CHANGEABLE.forEach((field, i) => {
-    const wire = CHANGEABLE_WIRE[i] ?? field;
+  for (const field of CHANGEABLE_FIELDS) {
+    const wire = CHANGEABLE[field];
     if (changes[field] === null) details.push({ path: wire, message: `${wire} must not be null (leave it out to keep it)` });
-  });
+  }
   throwIfInvalid(details);
   if (changes.intentClass !== undefined && !(INTENT_CLASSES as readonly string[]).includes(changes.intentClass)) {
     details.push({ path: 'intent_class', message: `intent_class must be one of ${INTENT_CLASSES.join(', ')}` });
@@ -126,17 +136,15 @@ export function updateIntention(current: Intention, changes: IntentionChanges, n
   return { ...next, version: current.version + 1, updatedAt: now };
 }
 
-const CHANGEABLE_WIRE = ['display_name', 'description', 'intent_class', 'approval_required', 'ttl_minutes', 'data_elements', 'tools'];
-
 /** 400 naming the body when `changes` names no field (so it is refused before any lookup). */
 export function assertSomeChange(changes: IntentionChanges): void {
-  if (CHANGEABLE.some((field) => changes[field] !== undefined)) return;
-  const message = `body must change at least one of ${CHANGEABLE_WIRE.join(', ')}`;
+  if (CHANGEABLE_FIELDS.some((field) => changes[field] !== undefined)) return;
+  const message = `body must change at least one of ${Object.values(CHANGEABLE).join(', ')}`;
   throw invalidRequest(message, [{ path: 'body', message }]);
 }
 
 function sameContent(a: Intention, b: Intention): boolean {
-  return CHANGEABLE.every((field) => JSON.stringify(a[field]) === JSON.stringify(b[field]));
+  return CHANGEABLE_FIELDS.every((field) => JSON.stringify(a[field]) === JSON.stringify(b[field]));
 }
 
 /**
