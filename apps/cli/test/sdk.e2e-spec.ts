@@ -51,6 +51,13 @@ describe('@igw/sdk (embedded)', () => {
     });
     expect(lookup.status).toBe('draft');
     expect((await sdk.publishIntention(lookup.id)).status).toBe('active');
+    expect((await sdk.updateIntention(lookup.id, { tools: ['sdk.crm_*'] })).tools).toEqual(['sdk.crm_*']);
+    const taught = await sdk.addIntentionExample(lookup.id, { tool_call: { name: 'sdk.crm_find', arguments: { q: 'x' } }, covered: true });
+    const examples = [];
+    for await (const e of sdk.intentionExamples(lookup.id)) examples.push(e.id);
+    expect(examples).toEqual([taught.id]);
+    await sdk.removeIntentionExample(lookup.id, taught.id);
+    await sdk.updateIntention(lookup.id, { tools: [] });
     const call = { name: 'sdk.crm_lookup_contact', arguments: { q: 'ada' } };
     const evaluation = await sdk.evaluate(call, { user_id: 'u_sdk' });
     expect(evaluation).toMatchObject({ outcome: 'allowed', intent_label: 'sdk.crm_lookup', grant: expect.any(String) });

@@ -6,6 +6,13 @@ import { OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type VersionBoard 
 import type { ServiceDatabase } from '@igw/persistence';
 import { INTENT_CARD_REPOSITORY } from './application/ports/intent-card.repository.port';
 import { INTENTION_REPOSITORY } from './application/ports/intention.repository.port';
+import { INTENTION_EXAMPLE_REPOSITORY } from './application/ports/intention-example.repository.port';
+import { AddIntentionExampleUseCase } from './application/use-cases/add-intention-example.use-case';
+import { ForgetTaughtExamplesUseCase } from './application/use-cases/forget-taught-examples.use-case';
+import { ListIntentionExamplesUseCase } from './application/use-cases/list-intention-examples.use-case';
+import { RemoveIntentionExampleUseCase } from './application/use-cases/remove-intention-example.use-case';
+import { TeachIntentionExamplesUseCase } from './application/use-cases/teach-intention-examples.use-case';
+import { UpdateIntentionUseCase } from './application/use-cases/update-intention.use-case';
 import { ArchiveIntentionUseCase } from './application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from './application/use-cases/create-intention.use-case';
 import { DeleteIntentCardUseCase } from './application/use-cases/delete-intent-card.use-case';
@@ -20,10 +27,12 @@ import { ListStatefulOrgsUseCase } from './application/use-cases/list-stateful-o
 import { PublishIntentionUseCase } from './application/use-cases/publish-intention.use-case';
 import { IntentCardsHttpController } from './adapters/http/intent-cards.http.controller';
 import { IntentionsHttpController } from './adapters/http/intentions.http.controller';
+import { IntentionExamplesHttpController } from './adapters/http/intention-examples.http.controller';
 import { InternalIntentionsHttpController } from './adapters/http/internal-intentions.http.controller';
 import { InProcessPolicyRegistryClient } from './adapters/in-process/in-process-policy-registry.client';
 import { PrismaIntentCardRepository } from './adapters/prisma/prisma-intent-card.repository';
 import { PrismaIntentionRepository } from './adapters/prisma/prisma-intention.repository';
+import { PrismaIntentionExampleRepository } from './adapters/prisma/prisma-intention-example.repository';
 import { createRegistryPrisma, REGISTRY_PRISMA, REGISTRY_SCHEMA_NAME, type RegistryPrisma } from './adapters/prisma/registry-prisma.client';
 
 /** The PostgreSQL schema the registry uses unless the app opens its database under another name. */
@@ -45,7 +54,8 @@ export interface PolicyRegistryModuleOptions {
    */
   versionBoard?: VersionBoard;
   /**
-   * Serve `GET /internal/intentions/active` and `GET /internal/intent-cards[/{id}]` (distributed mode, where other services call over
+   * Serve `GET /internal/intentions/active`, `GET /internal/intent-cards[/{id}]` and
+   * `/internal/intention-examples/teach|taught/{approval_id}` (distributed mode, where other services call over
    * HTTP with the internal token). Off by default: in embedded mode other services use
    * POLICY_REGISTRY_API in-process, and the public port must not offer it.
    */
@@ -58,6 +68,12 @@ export const POLICY_REGISTRY_USE_CASES = [
   GetIntentionUseCase,
   PublishIntentionUseCase,
   ArchiveIntentionUseCase,
+  UpdateIntentionUseCase,
+  AddIntentionExampleUseCase,
+  ListIntentionExamplesUseCase,
+  RemoveIntentionExampleUseCase,
+  TeachIntentionExamplesUseCase,
+  ForgetTaughtExamplesUseCase,
   InstallIntentCardUseCase,
   ListIntentCardsUseCase,
   GetIntentCardUseCase,
@@ -85,6 +101,7 @@ export class PolicyRegistryModule implements OnApplicationShutdown {
       { provide: CLOCK, useValue: options.clock ?? systemClock },
       { provide: VERSION_BOARD, useValue: options.versionBoard ?? null },
       { provide: INTENTION_REPOSITORY, useClass: PrismaIntentionRepository },
+      { provide: INTENTION_EXAMPLE_REPOSITORY, useClass: PrismaIntentionExampleRepository },
       { provide: INTENT_CARD_REPOSITORY, useClass: PrismaIntentCardRepository },
       ...POLICY_REGISTRY_USE_CASES,
       InProcessPolicyRegistryClient,
@@ -92,7 +109,12 @@ export class PolicyRegistryModule implements OnApplicationShutdown {
     ];
     return {
       module: PolicyRegistryModule,
-      controllers: [IntentionsHttpController, IntentCardsHttpController, ...(options.internalRoutes ? [InternalIntentionsHttpController] : [])],
+      controllers: [
+        IntentionsHttpController,
+        IntentionExamplesHttpController,
+        IntentCardsHttpController,
+        ...(options.internalRoutes ? [InternalIntentionsHttpController] : []),
+      ],
       providers,
       exports: [...POLICY_REGISTRY_USE_CASES, InProcessPolicyRegistryClient, POLICY_REGISTRY_API],
     };

@@ -19,6 +19,9 @@ import type {
   Intention,
   IntentionsQuery,
   CreateIntention,
+  CreateIntentionExample,
+  IntentionExample,
+  UpdateIntention,
   Jwks,
   MandateView,
   McpProxyCallResponse,
@@ -196,6 +199,29 @@ export class GatewayClient {
 
   archiveIntention(id: string, opts?: CallOptions): Promise<Intention> {
     return this.unwrap(this.api.POST('/v1/intentions/{id}/archive', { params: { path: { id } }, signal: signalOf(opts) }));
+  }
+
+  /** Changes the given fields of a draft or active intention (a new version). */
+  updateIntention(id: string, changes: UpdateIntention, opts?: CallOptions): Promise<Intention> {
+    return this.unwrap(this.api.PATCH('/v1/intentions/{id}', { params: { path: { id } }, body: changes, signal: signalOf(opts) }));
+  }
+
+  /** Teaches an intention by example: calls like it are (`covered: true`) or are never (`false`) this intention. */
+  addIntentionExample(id: string, example: CreateIntentionExample, opts?: CallOptions): Promise<IntentionExample> {
+    return this.unwrap(this.api.POST('/v1/intentions/{id}/examples', { params: { path: { id } }, body: example, signal: signalOf(opts) }));
+  }
+
+  /** Every example of an intention (newest first) across pages. */
+  intentionExamples(id: string, opts?: CallOptions): AsyncGenerator<IntentionExample, void, undefined> {
+    return paginate((cursor) =>
+      this.unwrap(this.api.GET('/v1/intentions/{id}/examples', { params: { path: { id }, query: cursor ? { cursor } : {} }, signal: signalOf(opts) })),
+    );
+  }
+
+  async removeIntentionExample(id: string, exampleId: string, opts?: CallOptions): Promise<void> {
+    await this.unwrap(
+      this.api.DELETE('/v1/intentions/{id}/examples/{example_id}', { params: { path: { id, example_id: exampleId } }, signal: signalOf(opts) }),
+    );
   }
 
   /** Every intention (newest first) across pages. */

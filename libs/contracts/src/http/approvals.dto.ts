@@ -20,7 +20,7 @@ import {
 
 import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '@igw/kernel';
 import { LABEL_PATTERN, PageOf } from './common.dto';
-import { ConversationMessageDto, ToolCallDto } from './intent-evaluation.dto';
+import { ConversationMessageDto, EVALUATE_LIMITS, ToolCallDto } from './intent-evaluation.dto';
 
 export { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus };
 
@@ -70,9 +70,15 @@ export class ApprovalDto {
   reason_code!: ApprovalReasonCode | null;
   @ApiProperty({ type: [ApprovalCandidateDto], description: 'With `uncertain_match`: the candidate intentions, best first; otherwise empty.' })
   candidates!: ApprovalCandidateDto[];
+  // Inline rather than a $ref: OpenAPI 3.0 cannot make a referenced schema nullable, and a null example would not validate.
   @ApiPropertyOptional({
+    type: 'object',
     nullable: true,
-    type: ToolCallDto,
+    properties: {
+      name: { type: 'string', example: 'hubspot.get_contact', maxLength: EVALUATE_LIMITS.toolName },
+      arguments: { type: 'object', additionalProperties: true, example: { email: 'ada@example.com' } },
+    },
+    required: ['name'],
     description: 'The evaluated call (tool name and arguments), so an operator sees what is asked and `remember` can teach it; null on mandate-path requests.',
   })
   tool_call!: ToolCallDto | null;

@@ -15,6 +15,7 @@ export const DRAFT_CRM_LOOKUP = {
   approval_required: false,
   ttl_minutes: 15,
   data_elements: [],
+  tools: [],
 } as const;
 
 /** A published intention as its events and snapshots carry it. */

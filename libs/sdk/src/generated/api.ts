@@ -173,7 +173,11 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change some fields of a draft or active intention.
+     * @description Only the fields given change; `label` and the server-assigned fields are ignored. A change makes a new `version` and takes effect at once in every replica (the read models are refreshed before the answer); values equal to the current ones change nothing. An archived intention cannot be changed. Needs policy_write.
+     */
+    patch: operations['updateIntention'];
     trace?: never;
   };
   '/v1/purposes/{id}': {
@@ -193,7 +197,11 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change some fields of a draft or active intention.
+     * @description Only the fields given change; `label` and the server-assigned fields are ignored. A change makes a new `version` and takes effect at once in every replica (the read models are refreshed before the answer); values equal to the current ones change nothing. An archived intention cannot be changed. Needs policy_write.
+     */
+    patch: operations['updatePurpose'];
     trace?: never;
   };
   '/v1/intentions/{id}/publish': {
@@ -271,6 +279,94 @@ export interface paths {
      */
     post: operations['archivePurpose'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/intentions/{id}/examples': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An intention's examples, newest first.
+     * @description Keyset-paged: pass `next_cursor` as `cursor` until it is null. Manual examples and those taught from the approval queue (`source: approval`).
+     */
+    get: operations['listIntentionExamples'];
+    put?: never;
+    /**
+     * Teach an intention by example.
+     * @description `covered: true`: calls like this one (same tool, same action, compatible arguments) are matched to this intention with certainty. `covered: false`: calls like it are never matched to it. Draft and active intentions take examples, archived ones do not; one intention holds at most 2000, each at most 16 KiB of JSON (`tool_call` with its `conversation_context`). The next matching call is decided with it, in every replica. Needs policy_write.
+     */
+    post: operations['addIntentionExample'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/purposes/{id}/examples': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An intention's examples, newest first.
+     * @description Keyset-paged: pass `next_cursor` as `cursor` until it is null. Manual examples and those taught from the approval queue (`source: approval`).
+     */
+    get: operations['listPurposeExamples'];
+    put?: never;
+    /**
+     * Teach an intention by example.
+     * @description `covered: true`: calls like this one (same tool, same action, compatible arguments) are matched to this intention with certainty. `covered: false`: calls like it are never matched to it. Draft and active intentions take examples, archived ones do not; one intention holds at most 2000, each at most 16 KiB of JSON (`tool_call` with its `conversation_context`). The next matching call is decided with it, in every replica. Needs policy_write.
+     */
+    post: operations['addPurposeExample'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/intentions/{id}/examples/{example_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Forget one example of an intention.
+     * @description Calls like it are decided without it from the next request on, in every replica. Not idempotent: removing it again is a 404. Needs policy_write.
+     */
+    delete: operations['removeIntentionExample'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/purposes/{id}/examples/{example_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Forget one example of an intention.
+     * @description Calls like it are decided without it from the next request on, in every replica. Not idempotent: removing it again is a 404. Needs policy_write.
+     */
+    delete: operations['removePurposeExample'];
     options?: never;
     head?: never;
     patch?: never;
@@ -971,6 +1067,15 @@ export interface components {
       ttl_minutes?: number;
       /** @default [] */
       data_elements?: components['schemas']['DataElementDto'][];
+      /**
+       * @description Tool-name patterns this intention covers exactly (`*` within a `.` `/` `:` segment, `**` across). A call whose tool matches is certain for this intention (layer `binding`); the classifier never matches this intention for any other tool.
+       * @default []
+       * @example [
+       *       "hubspot.get_contact",
+       *       "hubspot.search_*"
+       *     ]
+       */
+      tools?: string[];
       readonly id?: Record<string, never>;
       readonly status?: Record<string, never>;
       readonly created_at?: Record<string, never>;
@@ -989,6 +1094,8 @@ export interface components {
       approval_required: boolean;
       ttl_minutes: number;
       data_elements: components['schemas']['DataElementDto'][];
+      /** @description Tool-name patterns it covers exactly; empty: the classifier decides. */
+      tools: string[];
       /** @description Increases on every change; policy_id is `<id>@<version>`. */
       version: number;
       /** Format: date-time */
@@ -999,6 +1106,83 @@ export interface components {
     IntentionListDto: {
       data: components['schemas']['IntentionDto'][];
       /** @description Opaque; pass as `cursor` for the next page. Null on the last page. */
+      next_cursor: string | null;
+    };
+    UpdateIntentionDto: {
+      display_name?: string;
+      description?: string;
+      /** @enum {string} */
+      intent_class?: 'reporting' | 'export' | 'admin' | 'lookup' | 'analysis' | 'write' | 'other';
+      /** @default false */
+      approval_required?: boolean;
+      /** @default 15 */
+      ttl_minutes?: number;
+      /** @default [] */
+      data_elements?: components['schemas']['DataElementDto'][];
+      /**
+       * @description Tool-name patterns this intention covers exactly (`*` within a `.` `/` `:` segment, `**` across). A call whose tool matches is certain for this intention (layer `binding`); the classifier never matches this intention for any other tool.
+       * @default []
+       * @example [
+       *       "hubspot.get_contact",
+       *       "hubspot.search_*"
+       *     ]
+       */
+      tools?: string[];
+      readonly id?: Record<string, never>;
+      readonly label?: Record<string, never>;
+      readonly status?: Record<string, never>;
+      readonly created_at?: Record<string, never>;
+      readonly updated_at?: Record<string, never>;
+      readonly version?: Record<string, never>;
+    };
+    ToolCallDto: {
+      /** @example hubspot.get_contact */
+      name: string;
+      /**
+       * @example {
+       *       "email": "ada@example.com",
+       *       "fields": [
+       *         "email",
+       *         "phone"
+       *       ]
+       *     }
+       */
+      arguments?: {
+        [key: string]: unknown;
+      };
+    };
+    ConversationMessageDto: {
+      /** @example user */
+      role: string;
+      /** @example What is the phone number of our contact Ada? */
+      content: string;
+    };
+    CreateIntentionExampleDto: {
+      tool_call: components['schemas']['ToolCallDto'];
+      conversation_context?: components['schemas']['ConversationMessageDto'][];
+      /** @description true: calls like this one are this intention (certain). false: calls like this one are never matched to this intention. */
+      covered: boolean;
+    };
+    IntentionExampleDto: {
+      /** @example iex_0190… */
+      id: string;
+      intention_id: string;
+      tool_call: components['schemas']['ToolCallDto'];
+      conversation_context?: components['schemas']['ConversationMessageDto'][];
+      covered: boolean;
+      /**
+       * @description `approval`: taught from the approval queue (`remember: true`).
+       * @enum {string}
+       */
+      source: 'manual' | 'approval';
+      /** @description The approval it was taught from. */
+      approval_id?: string | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    IntentionExampleListDto: {
+      data: components['schemas']['IntentionExampleDto'][];
+      /** @description Pass as `cursor` for the next page; null on the last page. */
       next_cursor: string | null;
     };
     ScopeDto: {
@@ -1105,6 +1289,12 @@ export interface components {
       data: components['schemas']['IntentCardDto'][];
       next_cursor: string | null;
     };
+    ApprovalCandidateDto: {
+      /** @example crm.contact_lookup */
+      intent_label: string;
+      intention_id: string;
+      confidence: number;
+    };
     ApprovalDto: {
       id: string;
       org_id: string;
@@ -1131,6 +1321,26 @@ export interface components {
       decided_at?: string | null;
       decided_by_key_id?: string | null;
       reason?: string | null;
+      /**
+       * @description `uncertain_match`: the classifier was not certain; `intent_label` is its best candidate and `candidates` lists them. null on mandate-path requests.
+       * @enum {string|null}
+       */
+      reason_code?: 'approval_required' | 'uncertain_match' | null;
+      /** @description With `uncertain_match`: the candidate intentions, best first; otherwise empty. */
+      candidates: components['schemas']['ApprovalCandidateDto'][];
+      /** @description The evaluated call (tool name and arguments), so an operator sees what is asked and `remember` can teach it; null on mandate-path requests. */
+      tool_call?: {
+        /** @example hubspot.get_contact */
+        name?: string;
+        /**
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         */
+        arguments?: {
+          [key: string]: unknown;
+        };
+      } | null;
     };
     ApprovalListDto: {
       data: components['schemas']['ApprovalDto'][];
@@ -1138,28 +1348,11 @@ export interface components {
     };
     DenyApprovalDto: {
       reason?: string;
-    };
-    ToolCallDto: {
-      /** @example hubspot.get_contact */
-      name: string;
       /**
-       * @example {
-       *       "email": "ada@example.com",
-       *       "fields": [
-       *         "email",
-       *         "phone"
-       *       ]
-       *     }
+       * @description Legacy-path requests only: store the call as a negative example of the candidate intention, so calls like it are never matched to it.
+       * @default false
        */
-      arguments?: {
-        [key: string]: unknown;
-      };
-    };
-    ConversationMessageDto: {
-      /** @example user */
-      role: string;
-      /** @example What is the phone number of our contact Ada? */
-      content: string;
+      remember?: boolean;
     };
     EvaluateIntentRequestDto: {
       tool_call: components['schemas']['ToolCallDto'];
@@ -2446,6 +2639,9 @@ export interface operations {
            *               "path": "invoices.amount_paid"
            *             }
            *           ],
+           *           "tools": [
+           *             "stripe.refunds.create"
+           *           ],
            *           "version": 2,
            *           "created_at": "2026-11-26T09:30:00.000Z",
            *           "updated_at": "2026-11-26T09:31:12.000Z"
@@ -2547,6 +2743,9 @@ export interface operations {
            *           "path": "invoices.amount_paid"
            *         }
            *       ],
+           *       "tools": [
+           *         "stripe.refunds.create"
+           *       ],
            *       "version": 1,
            *       "created_at": "2026-11-26T09:30:00.000Z",
            *       "updated_at": "2026-11-26T09:30:00.000Z"
@@ -2555,7 +2754,7 @@ export interface operations {
           'application/json': components['schemas']['IntentionDto'];
         };
       };
-      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: tools[0] must use at most 32 wildcards; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2708,6 +2907,9 @@ export interface operations {
            *               "path": "invoices.amount_paid"
            *             }
            *           ],
+           *           "tools": [
+           *             "stripe.refunds.create"
+           *           ],
            *           "version": 2,
            *           "created_at": "2026-11-26T09:30:00.000Z",
            *           "updated_at": "2026-11-26T09:31:12.000Z"
@@ -2809,6 +3011,9 @@ export interface operations {
            *           "path": "invoices.amount_paid"
            *         }
            *       ],
+           *       "tools": [
+           *         "stripe.refunds.create"
+           *       ],
            *       "version": 1,
            *       "created_at": "2026-11-26T09:30:00.000Z",
            *       "updated_at": "2026-11-26T09:30:00.000Z"
@@ -2817,7 +3022,7 @@ export interface operations {
           'application/json': components['schemas']['IntentionDto'];
         };
       };
-      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      /** @description `invalid_request`: intent_class must be one of reporting, export, admin, lookup, analysis, write, other; `invalid_request`: tools[0] must use at most 32 wildcards; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2965,6 +3170,9 @@ export interface operations {
            *           "path": "invoices.amount_paid"
            *         }
            *       ],
+           *       "tools": [
+           *         "stripe.refunds.create"
+           *       ],
            *       "version": 2,
            *       "created_at": "2026-11-26T09:30:00.000Z",
            *       "updated_at": "2026-11-26T09:31:12.000Z"
@@ -2992,6 +3200,185 @@ export interface operations {
            * @example {
            *       "code": "not_found",
            *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  updateIntention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateIntentionDto'];
+      };
+    };
+    responses: {
+      /** @description The intention after the change. */
+      200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "active",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "tools": [
+           *         "stripe.refunds.create",
+           *         "stripe.refunds.retrieve"
+           *       ],
+           *       "version": 3,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T09:45:10.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionDto'];
+        };
+      };
+      /** @description `invalid_request`: body must change at least one of display_name, description, intent_class, approval_required, ttl_minutes, data_elements, tools; `invalid_request`: tools[0] must use at most 32 wildcards; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: intention not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `invalid_transition`: an archived intention cannot be changed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_transition",
+           *       "message": "an archived intention cannot be changed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -3067,6 +3454,9 @@ export interface operations {
            *           "path": "invoices.amount_paid"
            *         }
            *       ],
+           *       "tools": [
+           *         "stripe.refunds.create"
+           *       ],
            *       "version": 2,
            *       "created_at": "2026-11-26T09:30:00.000Z",
            *       "updated_at": "2026-11-26T09:31:12.000Z"
@@ -3094,6 +3484,185 @@ export interface operations {
            * @example {
            *       "code": "not_found",
            *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  updatePurpose: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateIntentionDto'];
+      };
+    };
+    responses: {
+      /** @description The intention after the change. */
+      200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "label": "billing.refund",
+           *       "display_name": "Refund an invoice",
+           *       "description": "Issue a refund of at most one invoice to the customer who paid it. Cancelling a subscription is not covered.",
+           *       "intent_class": "write",
+           *       "status": "active",
+           *       "approval_required": true,
+           *       "ttl_minutes": 15,
+           *       "data_elements": [
+           *         {
+           *           "data_source_id": "stripe",
+           *           "path": "invoices.amount_paid"
+           *         }
+           *       ],
+           *       "tools": [
+           *         "stripe.refunds.create",
+           *         "stripe.refunds.retrieve"
+           *       ],
+           *       "version": 3,
+           *       "created_at": "2026-11-26T09:30:00.000Z",
+           *       "updated_at": "2026-11-26T09:45:10.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionDto'];
+        };
+      };
+      /** @description `invalid_request`: body must change at least one of display_name, description, intent_class, approval_required, ttl_minutes, data_elements, tools; `invalid_request`: tools[0] must use at most 32 wildcards; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: intention not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `invalid_transition`: an archived intention cannot be changed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_transition",
+           *       "message": "an archived intention cannot be changed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -3168,6 +3737,9 @@ export interface operations {
            *           "data_source_id": "stripe",
            *           "path": "invoices.amount_paid"
            *         }
+           *       ],
+           *       "tools": [
+           *         "stripe.refunds.create"
            *       ],
            *       "version": 2,
            *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -3301,6 +3873,9 @@ export interface operations {
            *           "path": "invoices.amount_paid"
            *         }
            *       ],
+           *       "tools": [
+           *         "stripe.refunds.create"
+           *       ],
            *       "version": 2,
            *       "created_at": "2026-11-26T09:30:00.000Z",
            *       "updated_at": "2026-11-26T09:31:12.000Z"
@@ -3433,6 +4008,9 @@ export interface operations {
            *           "path": "invoices.amount_paid"
            *         }
            *       ],
+           *       "tools": [
+           *         "stripe.refunds.create"
+           *       ],
            *       "version": 3,
            *       "created_at": "2026-11-26T09:30:00.000Z",
            *       "updated_at": "2026-11-26T10:02:45.000Z"
@@ -3550,6 +4128,9 @@ export interface operations {
            *           "path": "invoices.amount_paid"
            *         }
            *       ],
+           *       "tools": [
+           *         "stripe.refunds.create"
+           *       ],
            *       "version": 3,
            *       "created_at": "2026-11-26T09:30:00.000Z",
            *       "updated_at": "2026-11-26T10:02:45.000Z"
@@ -3592,6 +4173,810 @@ export interface operations {
            * @example {
            *       "code": "not_found",
            *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  listIntentionExamples: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description `next_cursor` of the previous page. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page; `next_cursor` is null on the last. */
+      200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "iex_0193a6f7a0c14e2b9d8c7b6a5f4e3d21",
+           *           "intention_id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *           "tool_call": {
+           *             "name": "stripe.subscriptions.cancel",
+           *             "arguments": {
+           *               "subscription": "sub_9Kx"
+           *             }
+           *           },
+           *           "covered": false,
+           *           "source": "approval",
+           *           "approval_id": "apr_0193a6f70b2c4d5e8f9a0b1c2d3e4f56",
+           *           "created_at": "2026-11-26T09:53:00.000Z"
+           *         },
+           *         {
+           *           "id": "iex_0193a6f4e5b27d1c8a9f0e1d2c3b4a59",
+           *           "intention_id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *           "tool_call": {
+           *             "name": "stripe.refunds.create",
+           *             "arguments": {
+           *               "invoice": "in_1Q2w3E",
+           *               "amount": 1200
+           *             }
+           *           },
+           *           "conversation_context": [
+           *             {
+           *               "role": "user",
+           *               "content": "Please refund my last invoice, it was charged twice."
+           *             }
+           *           ],
+           *           "covered": true,
+           *           "source": "manual",
+           *           "approval_id": null,
+           *           "created_at": "2026-11-26T09:50:00.000Z"
+           *         }
+           *       ],
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['IntentionExampleListDto'];
+        };
+      };
+      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: intention not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  addIntentionExample: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateIntentionExampleDto'];
+      };
+    };
+    responses: {
+      /** @description The stored example (`source: manual`). */
+      201: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "iex_0193a6f4e5b27d1c8a9f0e1d2c3b4a59",
+           *       "intention_id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "tool_call": {
+           *         "name": "stripe.refunds.create",
+           *         "arguments": {
+           *           "invoice": "in_1Q2w3E",
+           *           "amount": 1200
+           *         }
+           *       },
+           *       "conversation_context": [
+           *         {
+           *           "role": "user",
+           *           "content": "Please refund my last invoice, it was charged twice."
+           *         }
+           *       ],
+           *       "covered": true,
+           *       "source": "manual",
+           *       "approval_id": null,
+           *       "created_at": "2026-11-26T09:50:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionExampleDto'];
+        };
+      };
+      /** @description `invalid_request`: covered is required; `invalid_request`: tool_call with its conversation_context must be at most 16384 bytes of JSON (it is 20480); `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: intention not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `invalid_transition`: an archived intention takes no examples; `example_limit`: intention "billing.refund" already holds 2000 examples, the most one may hold; remove some first */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  listPurposeExamples: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description `next_cursor` of the previous page. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page; `next_cursor` is null on the last. */
+      200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "iex_0193a6f7a0c14e2b9d8c7b6a5f4e3d21",
+           *           "intention_id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *           "tool_call": {
+           *             "name": "stripe.subscriptions.cancel",
+           *             "arguments": {
+           *               "subscription": "sub_9Kx"
+           *             }
+           *           },
+           *           "covered": false,
+           *           "source": "approval",
+           *           "approval_id": "apr_0193a6f70b2c4d5e8f9a0b1c2d3e4f56",
+           *           "created_at": "2026-11-26T09:53:00.000Z"
+           *         },
+           *         {
+           *           "id": "iex_0193a6f4e5b27d1c8a9f0e1d2c3b4a59",
+           *           "intention_id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *           "tool_call": {
+           *             "name": "stripe.refunds.create",
+           *             "arguments": {
+           *               "invoice": "in_1Q2w3E",
+           *               "amount": 1200
+           *             }
+           *           },
+           *           "conversation_context": [
+           *             {
+           *               "role": "user",
+           *               "content": "Please refund my last invoice, it was charged twice."
+           *             }
+           *           ],
+           *           "covered": true,
+           *           "source": "manual",
+           *           "approval_id": null,
+           *           "created_at": "2026-11-26T09:50:00.000Z"
+           *         }
+           *       ],
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['IntentionExampleListDto'];
+        };
+      };
+      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: cursor is not a cursor this API returned */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: intention not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  addPurposeExample: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateIntentionExampleDto'];
+      };
+    };
+    responses: {
+      /** @description The stored example (`source: manual`). */
+      201: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "iex_0193a6f4e5b27d1c8a9f0e1d2c3b4a59",
+           *       "intention_id": "int_0193a6f2c1d87c3e9b5a4f1e2d3c4b5a",
+           *       "tool_call": {
+           *         "name": "stripe.refunds.create",
+           *         "arguments": {
+           *           "invoice": "in_1Q2w3E",
+           *           "amount": 1200
+           *         }
+           *       },
+           *       "conversation_context": [
+           *         {
+           *           "role": "user",
+           *           "content": "Please refund my last invoice, it was charged twice."
+           *         }
+           *       ],
+           *       "covered": true,
+           *       "source": "manual",
+           *       "approval_id": null,
+           *       "created_at": "2026-11-26T09:50:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['IntentionExampleDto'];
+        };
+      };
+      /** @description `invalid_request`: covered is required; `invalid_request`: tool_call with its conversation_context must be at most 16384 bytes of JSON (it is 20480); `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: intention not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `invalid_transition`: an archived intention takes no examples; `example_limit`: intention "billing.refund" already holds 2000 examples, the most one may hold; remove some first */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  removeIntentionExample: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        example_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed; no body. */
+      204: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: example not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "example not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  removePurposeExample: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        example_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed; no body. */
+      204: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: example not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "example not found"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
@@ -4258,7 +5643,10 @@ export interface operations {
            *           "expires_at": "2026-11-26T10:02:30.000Z",
            *           "decided_at": null,
            *           "decided_by_key_id": null,
-           *           "reason": null
+           *           "reason": null,
+           *           "reason_code": null,
+           *           "candidates": [],
+           *           "tool_call": null
            *         },
            *         {
            *           "id": "apr_0193a6f8d2e47b1c8a9f3e5d7c6b4a21",
@@ -4276,7 +5664,10 @@ export interface operations {
            *           "expires_at": "2026-11-26T09:55:00.000Z",
            *           "decided_at": "2026-11-26T09:42:10.000Z",
            *           "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
-           *           "reason": null
+           *           "reason": null,
+           *           "reason_code": null,
+           *           "candidates": [],
+           *           "tool_call": null
            *         }
            *       ],
            *       "next_cursor": "eyJjcmVhdGVkX2F0IjoiMjAyNi0xMS0yNlQwOTo0MDowMC4wMDBaIiwiaWQiOiJhcHJfMDE5M2E2ZjhkMmU0N2IxYzhhOWYzZTVkN2M2YjRhMjEifQ"
@@ -4374,7 +5765,10 @@ export interface operations {
            *       "expires_at": "2026-11-26T09:55:00.000Z",
            *       "decided_at": null,
            *       "decided_by_key_id": null,
-           *       "reason": null
+           *       "reason": null,
+           *       "reason_code": null,
+           *       "candidates": [],
+           *       "tool_call": null
            *     }
            */
           'application/json': components['schemas']['ApprovalDto'];
@@ -4475,7 +5869,10 @@ export interface operations {
            *       "expires_at": "2026-11-26T09:55:00.000Z",
            *       "decided_at": "2026-11-26T09:42:10.000Z",
            *       "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
-           *       "reason": null
+           *       "reason": null,
+           *       "reason_code": null,
+           *       "candidates": [],
+           *       "tool_call": null
            *     }
            */
           'application/json': components['schemas']['ApprovalDto'];
@@ -4598,7 +5995,10 @@ export interface operations {
            *       "expires_at": "2026-11-26T09:55:00.000Z",
            *       "decided_at": "2026-11-26T09:42:10.000Z",
            *       "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
-           *       "reason": "Refunds above 500 EUR go through finance."
+           *       "reason": "Refunds above 500 EUR go through finance.",
+           *       "reason_code": null,
+           *       "candidates": [],
+           *       "tool_call": null
            *     }
            */
           'application/json': components['schemas']['ApprovalDto'];

@@ -36,3 +36,4 @@ export * from './e2e/prometheus-text';
 export * from './suites/metrics.suite';
 export * from './fakes/otlp-receiver.fake-server';
 export * from './suites/fail-safe-classification.suite';
+export * from './suites/intention-examples.suite';

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CreateIntentionDto, INTENTION_STATUSES, IntentionDto, IntentionListDto } from '@igw/contracts';
+import { CreateIntentionDto, INTENTION_STATUSES, IntentionDto, IntentionListDto, UpdateIntentionDto } from '@igw/contracts';
 import { ApiErrors, ApiJsonBody, ApiOp, ApiPagedList, CurrentCaller, RequireScope, ResourceAction, ResourceRead, ApiNotFound } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ArchiveIntentionUseCase } from '../../application/use-cases/archive-intention.use-case';
@@ -8,12 +8,15 @@ import { CreateIntentionUseCase } from '../../application/use-cases/create-inten
 import { GetIntentionUseCase } from '../../application/use-cases/get-intention.use-case';
 import { ListIntentionsUseCase, type IntentionPage } from '../../application/use-cases/list-intentions.use-case';
 import { PublishIntentionUseCase } from '../../application/use-cases/publish-intention.use-case';
+import { UpdateIntentionUseCase } from '../../application/use-cases/update-intention.use-case';
 import {
   ACTIVE_INTENTION_EXAMPLE,
   ARCHIVED_INTENTION_EXAMPLE,
   CREATE_INTENTION_EXAMPLES,
   INTENTION_EXAMPLE,
   INTENTION_LIST_EXAMPLE,
+  UPDATE_INTENTION_EXAMPLES,
+  UPDATED_INTENTION_EXAMPLE,
 } from './intentions.examples';
 
 /**
@@ -29,6 +32,7 @@ export class IntentionsHttpController {
     private readonly getIntention: GetIntentionUseCase,
     private readonly publishIntention: PublishIntentionUseCase,
     private readonly archiveIntention: ArchiveIntentionUseCase,
+    private readonly updateIntention: UpdateIntentionUseCase,
   ) {}
 
   @Post()
@@ -42,7 +46,10 @@ export class IntentionsHttpController {
   @ApiJsonBody(CreateIntentionDto, CREATE_INTENTION_EXAMPLES)
   @ApiResponse({ status: 201, type: IntentionDto, description: 'The new intention, a draft.', example: INTENTION_EXAMPLE })
   @ApiErrors({
-    400: { code: 'invalid_request', message: 'intent_class must be one of reporting, export, admin, lookup, analysis, write, other' },
+    400: [
+      { code: 'invalid_request', message: 'intent_class must be one of reporting, export, admin, lookup, analysis, write, other' },
+      { code: 'invalid_request', message: 'tools[0] must use at most 32 wildcards' },
+    ],
     409: { code: 'label_conflict', message: 'an intention with label "billing.refund" already exists' },
   })
   create(@CurrentCaller() caller: Caller, @Body() body: CreateIntentionDto): Promise<IntentionDto> {
@@ -70,6 +77,31 @@ export class IntentionsHttpController {
   @ApiOp({ id: ['getIntention', 'getPurpose'], summary: 'One intention.', description: "Another org's id is a 404, as an unknown one is." })
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentionDto> {
     return this.getIntention.execute(caller, id);
+  }
+
+  @Patch(':id')
+  @RequireScope('policy_write')
+  @ApiOp({
+    id: ['updateIntention', 'updatePurpose'],
+    summary: 'Change some fields of a draft or active intention.',
+    description:
+      'Only the fields given change; `label` and the server-assigned fields are ignored. A change makes a new `version` and takes effect at once in every replica (the read models are refreshed before the answer); values equal to the current ones change nothing. An archived intention cannot be changed. Needs policy_write.',
+  })
+  @ApiJsonBody(UpdateIntentionDto, UPDATE_INTENTION_EXAMPLES)
+  @ApiResponse({ status: 200, type: IntentionDto, description: 'The intention after the change.', example: UPDATED_INTENTION_EXAMPLE })
+  @ApiErrors({
+    400: [
+      {
+        code: 'invalid_request',
+        message: 'body must change at least one of display_name, description, intent_class, approval_required, ttl_minutes, data_elements, tools',
+      },
+      { code: 'invalid_request', message: 'tools[0] must use at most 32 wildcards' },
+    ],
+    404: { code: 'not_found', message: 'intention not found' },
+    409: { code: 'invalid_transition', message: 'an archived intention cannot be changed' },
+  })
+  update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: UpdateIntentionDto): Promise<IntentionDto> {
+    return this.updateIntention.execute(caller, id, body);
   }
 
   @ResourceAction('publish', IntentionDto, 'policy_write', ACTIVE_INTENTION_EXAMPLE)

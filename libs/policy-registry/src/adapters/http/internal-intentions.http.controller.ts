@@ -1,18 +1,28 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { ActiveIntentionsDto, IntentCardDto, IntentCardsSnapshotDto, OrgIdsDto } from '@igw/contracts';
-import { CurrentCaller } from '@igw/http';
+import {
+  TeachFromApprovalDto,
+  type ActiveIntentionsDto,
+  type IntentCardDto,
+  type IntentCardsSnapshotDto,
+  type OrgIdsDto,
+  type TaughtExamplesDto,
+} from '@igw/contracts';
+import { CurrentCaller, RequireScope } from '@igw/http';
 import { invalidRequest, type Caller } from '@igw/kernel';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
 import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-active-intentions.use-case';
 import { ListStatefulOrgsUseCase } from '../../application/use-cases/list-stateful-orgs.use-case';
+import { ForgetTaughtExamplesUseCase } from '../../application/use-cases/forget-taught-examples.use-case';
+import { TeachIntentionExamplesUseCase } from '../../application/use-cases/teach-intention-examples.use-case';
 
 /**
  * Service-to-service routes of distributed mode (the evaluator refreshes its cache here; the
  * gateway never forwards `/internal/*`). The caller is resolved from the internal token headers
- * like every route of the app and only ever reads its own org; read_only is enough. Not part of
- * the public OpenAPI document.
+ * like every route of the app and only ever reads its own org; read_only is enough to read, and
+ * teaching (the approvals service, for an operator's `remember: true`) needs policy_write. Not
+ * part of the public OpenAPI document.
  */
 @ApiExcludeController()
 @Controller('internal')
@@ -22,6 +32,8 @@ export class InternalIntentionsHttpController {
     private readonly getIntentCard: GetIntentCardUseCase,
     private readonly getIntentCardsSnapshot: GetIntentCardsSnapshotUseCase,
     private readonly listStatefulOrgs: ListStatefulOrgsUseCase,
+    private readonly teachExamples: TeachIntentionExamplesUseCase,
+    private readonly forgetTaughtExamples: ForgetTaughtExamplesUseCase,
   ) {}
 
   /**
@@ -53,5 +65,20 @@ export class InternalIntentionsHttpController {
   @Get('intent-cards/:id')
   card(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IntentCardDto> {
     return this.getIntentCard.execute(caller, id);
+  }
+
+  /** PolicyRegistryApi.teach: 201 with the stored examples (a repeat of the approval answers them again, nothing new). */
+  @Post('intention-examples/teach')
+  @RequireScope('policy_write')
+  teach(@CurrentCaller() caller: Caller, @Body() body: TeachFromApprovalDto): Promise<TaughtExamplesDto> {
+    return this.teachExamples.execute(caller.orgId, body);
+  }
+
+  /** PolicyRegistryApi.forgetTaught: 204 whether or not anything was taught from the approval. */
+  @Delete('intention-examples/taught/:approvalId')
+  @HttpCode(204)
+  @RequireScope('policy_write')
+  async forget(@CurrentCaller() caller: Caller, @Param('approvalId') approvalId: string): Promise<void> {
+    await this.forgetTaughtExamples.execute(caller.orgId, approvalId);
   }
 }

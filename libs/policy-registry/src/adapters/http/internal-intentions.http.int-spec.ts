@@ -64,7 +64,7 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
   });
 
   it("answers the caller's org's active intentions with the version they correspond to", async () => {
-    expect(await active()).toEqual({ status: 200, body: { version: 0, intentions: [] } });
+    expect(await active()).toEqual({ status: 200, body: { version: 0, intentions: [], examples: [] } });
 
     const a = (
       await call('POST', '/v1/intentions', { label: 'crm.lookup', intent_class: 'lookup', data_elements: [{ data_source_id: 'crm', path: 'c.email' }] })
@@ -81,7 +81,7 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
 
     const res = await active({ scope: 'read_only' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ version: 5, intentions: expect.any(Array) });
+    expect(res.body).toEqual({ version: 5, intentions: expect.any(Array), examples: [] });
     expect(new Set(res.body!['intentions'].map((i: { id: string }) => i.id))).toEqual(new Set([a['id'], b['id']]));
     expect(res.body!['intentions']).toEqual(
       expect.arrayContaining([
@@ -181,9 +181,57 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
     expect(await httpClient.intentCard(neighbour, 'keep')).toBeNull();
   });
 
+  it('teaches and forgets over the internal routes, through the HTTP client and in-process alike', async () => {
+    const org = 'org_teach_routes';
+    const created = (await call('POST', '/v1/intentions', { label: 'crm.lookup', intent_class: 'lookup', tools: ['crm.get'] }, { org })).body!;
+    await call('POST', `/v1/intentions/${created['id']}/publish`, undefined, { org });
+    const body = (approval_id: string, intention_label = 'crm.lookup') => ({
+      approval_id,
+      tool_call: { name: 'crm.get', arguments: { id: 7 } },
+      examples: [{ intention_label, covered: true }],
+    });
+
+    // The route itself: policy_write, 201, a bad body named, an unknown label passed on as 404 intent_not_found.
+    expect((await call('POST', '/internal/intention-examples/teach', body('apr_r'), { org, scope: 'read_only' })).status).toBe(403);
+    const first = await call('POST', '/internal/intention-examples/teach', body('apr_r'), { org });
+    expect(first).toMatchObject({ status: 201, body: { examples: [{ intention_id: created['id'], source: 'approval', approval_id: 'apr_r' }] } });
+    expect((await call('POST', '/internal/intention-examples/teach', { ...body('apr_x'), examples: [] }, { org })).body).toMatchObject({
+      code: 'invalid_request',
+      details: [{ path: 'examples' }],
+    });
+    expect((await call('DELETE', '/internal/intention-examples/taught/apr_r', undefined, { org, scope: 'read_only' })).status).toBe(403);
+    expect((await call('DELETE', '/internal/intention-examples/taught/apr_r', undefined, { org })).status).toBe(204);
+
+    // Over HTTP with the internal token: the same answers, a repeat stores nothing twice, refusals keep their code.
+    const taught = await httpClient.teach(org, body('apr_h'));
+    expect(await httpClient.teach(org, body('apr_h'))).toEqual(taught);
+    await expect(httpClient.teach(org, body('apr_n', 'crm.nope'))).rejects.toMatchObject({
+      kind: 'not_found',
+      code: 'intent_not_found',
+      extra: { details: [{ path: 'examples[0].intention_label' }] },
+    });
+    const snapshot = await httpClient.activeIntentions(org);
+    expect(snapshot.examples?.map((e) => [e.id, e.approval_id, e.org_version])).toEqual([[taught.examples[0]!.id, 'apr_h', snapshot.version]]);
+    expect(snapshot.intentions[0]).toMatchObject({ tools: ['crm.get'] });
+    await httpClient.forgetTaught(org, 'apr_h');
+    await httpClient.forgetTaught(org, 'apr_h');
+    expect((await httpClient.activeIntentions(org)).examples).toEqual([]);
+
+    const api = app.get<PolicyRegistryApi>(POLICY_REGISTRY_API);
+    const inProcess = await api.teach(org, body('apr_p'));
+    expect(inProcess.examples).toHaveLength(1);
+    expect((await api.activeIntentions(org)).examples?.map((e) => e.id)).toEqual([inProcess.examples[0]!.id]);
+    await api.forgetTaught(org, 'apr_p');
+    expect(await board.current(intentionsKey(org))).toBe((await api.activeIntentions(org)).version);
+  });
+
   it('needs a caller, and takes the org from the caller only', async () => {
     expect((await active(null)).status).toBe(401);
-    expect((await call('GET', '/internal/intentions/active?org_id=org_acme', undefined, { org: 'org_nobody' })).body).toEqual({ version: 0, intentions: [] });
+    expect((await call('GET', '/internal/intentions/active?org_id=org_acme', undefined, { org: 'org_nobody' })).body).toEqual({
+      version: 0,
+      intentions: [],
+      examples: [],
+    });
   });
 
   it('serves the internal route only when asked to, and keeps it out of OpenAPI', async () => {

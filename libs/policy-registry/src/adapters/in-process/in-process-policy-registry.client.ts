@@ -1,12 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import type { ActiveIntentionsDto, IntentCardDto, IntentCardsSnapshotDto, OrgIdsDto, PolicyRegistryApi, RegistryCounter } from '@igw/contracts';
+import type {
+  ActiveIntentionsDto,
+  IntentCardDto,
+  IntentCardsSnapshotDto,
+  OrgIdsDto,
+  PolicyRegistryApi,
+  RegistryCounter,
+  TaughtExamplesDto,
+  TeachFromApprovalDto,
+} from '@igw/contracts';
+import { ForgetTaughtExamplesUseCase } from '../../application/use-cases/forget-taught-examples.use-case';
 import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-active-intentions.use-case';
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
 import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 import { ListStatefulOrgsUseCase } from '../../application/use-cases/list-stateful-orgs.use-case';
+import { TeachIntentionExamplesUseCase } from '../../application/use-cases/teach-intention-examples.use-case';
 
 /**
- * Embedded mode: other services read the registry through its use cases in the same process
+ * Embedded mode: other services read (and teach) the registry through its use cases in the same process
  * (provided and exported under POLICY_REGISTRY_API). Distributed mode uses the internal HTTP route.
  */
 @Injectable()
@@ -16,6 +27,8 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
     private readonly getIntentCard: GetIntentCardUseCase,
     private readonly getIntentCardsSnapshot: GetIntentCardsSnapshotUseCase,
     private readonly listStatefulOrgs: ListStatefulOrgsUseCase,
+    private readonly teachExamples: TeachIntentionExamplesUseCase,
+    private readonly forgetTaughtExamples: ForgetTaughtExamplesUseCase,
   ) {}
 
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto> {
@@ -32,5 +45,13 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
 
   orgsWith(counter: RegistryCounter): Promise<OrgIdsDto> {
     return this.listStatefulOrgs.execute(counter);
+  }
+
+  teach(orgId: string, request: TeachFromApprovalDto): Promise<TaughtExamplesDto> {
+    return this.teachExamples.execute(orgId, request);
+  }
+
+  forgetTaught(orgId: string, approvalId: string): Promise<void> {
+    return this.forgetTaughtExamples.execute(orgId, approvalId);
   }
 }

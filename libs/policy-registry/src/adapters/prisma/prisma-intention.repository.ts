@@ -1,44 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { rethrowUnavailable } from '@igw/persistence';
 import { intentionsKey } from '@igw/events';
-import { labelConflict, type IntentClass, type Intention, type IntentionStatus } from '../../domain/intention';
+import { labelConflict, type Intention, type IntentionStatus } from '../../domain/intention';
 import type { PageRequest } from '../../application/paging';
 import type { IntentionEvents, IntentionRepository } from '../../application/ports/intention.repository.port';
-import type { Intention as IntentionRow } from './generated/client';
+import { mutableFields, toIntention, toIntentionExample } from './intention-rows';
 import { bumpOrgVersion, isUniqueViolation } from './registry-prisma.client';
 import { RegistryRepository } from './registry.repository-base';
-
-type StoredDataElement = { data_source_id: string; path: string };
-
-const toIntention = (r: IntentionRow): Intention => ({
-  id: r.id,
-  orgId: r.orgId,
-  label: r.label,
-  displayName: r.displayName,
-  description: r.description,
-  intentClass: r.intentClass as IntentClass,
-  status: r.status as IntentionStatus,
-  approvalRequired: r.approvalRequired,
-  ttlMinutes: r.ttlMinutes,
-  dataElements: (r.dataElements as StoredDataElement[]).map((d) => ({ dataSourceId: d.data_source_id, path: d.path })),
-  version: r.version,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
-
-/** Everything but the identity: what an update writes. */
-const mutableFields = (i: Intention) => ({
-  label: i.label,
-  displayName: i.displayName,
-  description: i.description,
-  intentClass: i.intentClass,
-  status: i.status,
-  approvalRequired: i.approvalRequired,
-  ttlMinutes: i.ttlMinutes,
-  dataElements: i.dataElements.map((d): StoredDataElement => ({ data_source_id: d.dataSourceId, path: d.path })),
-  version: i.version,
-  updatedAt: i.updatedAt,
-});
 
 @Injectable()
 export class PrismaIntentionRepository extends RegistryRepository implements IntentionRepository {
@@ -112,11 +80,18 @@ export class PrismaIntentionRepository extends RegistryRepository implements Int
     return result;
   }
 
-  async activeSnapshot(orgId: string): Promise<{ version: number; intentions: Intention[] }> {
+  async activeSnapshot(orgId: string) {
     return this.consistentRead(async (tx) => {
       const counter = await tx.orgVersion.findUnique({ where: { orgId }, select: { intentionsVersion: true } });
       const rows = await tx.intention.findMany({ where: { orgId, status: 'active' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-      return { version: counter?.intentionsVersion ?? 0, intentions: rows.map(toIntention) };
+      // Same snapshot: exactly the examples of exactly these intentions after change `version`.
+      const examples = rows.length
+        ? await tx.intentionExample.findMany({
+            where: { orgId, intentionId: { in: rows.map((r) => r.id) } },
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          })
+        : [];
+      return { version: counter?.intentionsVersion ?? 0, intentions: rows.map(toIntention), examples: examples.map(toIntentionExample) };
     });
   }
 

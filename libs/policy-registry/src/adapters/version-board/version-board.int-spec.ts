@@ -121,7 +121,7 @@ describe('policy registry and the version board (PostgreSQL, Redis)', () => {
     // Advanced before the use case answered: the very next read sees it.
     expect(await board.current(intentionsKey(org))).toBe(published.data.org_version);
     expect(await board.current(cardsKey(org))).toBe(0);
-    expect(await r.api.activeIntentions(org)).toEqual({ version: 4, intentions: [published.data] });
+    expect(await r.api.activeIntentions(org)).toEqual({ version: 4, intentions: [published.data], examples: [] });
 
     await r.publish.execute(caller(org), b.id);
     await r.archive.execute(caller(org), a.id);
@@ -129,14 +129,14 @@ describe('policy registry and the version board (PostgreSQL, Redis)', () => {
     const [pb, archived] = events.slice(-2).map((e) => e.envelope);
     expect([pb!.type, archived!.type]).toEqual([Topics.IntentionPublished.name, Topics.IntentionArchived.name]);
     expect(await board.current(intentionsKey(org))).toBe(archived!.data.org_version);
-    expect(await r.api.activeIntentions(org)).toEqual({ version: 6, intentions: [{ ...pb!.data, org_version: 6 }] });
+    expect(await r.api.activeIntentions(org)).toEqual({ version: 6, intentions: [{ ...pb!.data, org_version: 6 }], examples: [] });
 
     // A publish that changes nothing writes no event and leaves the board where it was.
     await r.publish.execute(caller(org), b.id);
     expect(await board.current(intentionsKey(org))).toBe(6);
     expect((await r.api.activeIntentions(org)).version).toBe(6);
-    expect(await r.api.activeIntentions(`${org}_neighbour`)).toEqual({ version: 1, intentions: [] });
-    expect(await r.api.activeIntentions('org_never_seen')).toEqual({ version: 0, intentions: [] });
+    expect(await r.api.activeIntentions(`${org}_neighbour`)).toEqual({ version: 1, intentions: [], examples: [] });
+    expect(await r.api.activeIntentions('org_never_seen')).toEqual({ version: 0, intentions: [], examples: [] });
   });
 
   it('advances the cards counter on install and delete, to the version of their events', async () => {
@@ -248,6 +248,6 @@ describe('policy registry and the version board (PostgreSQL, Redis)', () => {
 
   it('exposes the snapshot use case directly too', async () => {
     const r = await start(undefined);
-    expect(await r.ctx.get(GetActiveIntentionsUseCase).execute('org_nobody')).toEqual({ version: 0, intentions: [] });
+    expect(await r.ctx.get(GetActiveIntentionsUseCase).execute('org_nobody')).toEqual({ version: 0, intentions: [], examples: [] });
   });
 });

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@igw/contracts';
 import type { Intention, IntentionStatus } from '../../domain/intention';
+import type { IntentionExample } from '../../domain/intention-example';
 import type { PageRequest } from '../paging';
 
 export const INTENTION_REPOSITORY = Symbol('INTENTION_REPOSITORY');
@@ -29,11 +30,11 @@ export interface IntentionRepository {
     events: IntentionEvents,
   ): Promise<{ intention: Intention; changed: boolean } | null>;
   /**
-   * The org's intentions counter and all its active intentions, read in one consistent snapshot:
-   * `intentions` is exactly the active set after change number `version` (0 if none yet).
-   * Newest first (created_at desc, id desc).
+   * The org's intentions counter, all its active intentions and their examples, read in one
+   * consistent snapshot: `intentions` is exactly the active set after change number `version`
+   * (0 if none yet), and `examples` exactly theirs. Both newest first (created_at desc, id desc).
    */
-  activeSnapshot(orgId: string): Promise<{ version: number; intentions: Intention[] }>;
+  activeSnapshot(orgId: string): Promise<{ version: number; intentions: Intention[]; examples: IntentionExample[] }>;
   /** Every org whose intentions counter is above 0 (readers load these at start). */
   orgIds(): Promise<string[]>;
 }

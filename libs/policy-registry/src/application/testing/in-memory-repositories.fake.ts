@@ -1,15 +1,16 @@
 import type { EventEnvelope } from '@igw/contracts';
 import type { IntentCard } from '../../domain/intent-card';
 import { labelConflict, type Intention, type IntentionStatus } from '../../domain/intention';
+import type { IntentionExample } from '../../domain/intention-example';
 import type { PageKey, PageRequest } from '../paging';
 import type { IntentCardEvents, IntentCardRepository } from '../ports/intent-card.repository.port';
 import type { IntentionEvents, IntentionRepository } from '../ports/intention.repository.port';
 
 /** Test doubles of the repository ports: same contract, kept in memory, with an outbox to inspect. */
-const newestFirst = (a: PageKey, b: PageKey) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-const isAfter = (row: PageKey, key: PageKey | null) => !key || newestFirst(row, key) > 0;
+export const newestFirst = (a: PageKey, b: PageKey) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+export const isAfter = (row: PageKey, key: PageKey | null) => !key || newestFirst(row, key) > 0;
 
-class OrgCounters {
+export class OrgCounters {
   private readonly counters = new Map<string, number>();
   bump(orgId: string): number {
     const next = (this.counters.get(orgId) ?? 0) + 1;
@@ -26,6 +27,8 @@ class OrgCounters {
 
 export class InMemoryIntentionRepository implements IntentionRepository {
   readonly rows = new Map<string, Intention>();
+  /** The examples of the intentions, kept here so the active snapshot reads both (InMemoryIntentionExampleRepository writes them). */
+  readonly examples = new Map<string, IntentionExample>();
   readonly outbox: EventEnvelope[] = [];
   readonly versions = new OrgCounters();
 
@@ -61,7 +64,9 @@ export class InMemoryIntentionRepository implements IntentionRepository {
 
   async activeSnapshot(orgId: string) {
     const intentions = [...this.rows.values()].filter((r) => r.orgId === orgId && r.status === 'active').sort(newestFirst);
-    return { version: this.versions.current(orgId), intentions: intentions.map((r) => structuredClone(r)) };
+    const active = new Set(intentions.map((i) => i.id));
+    const examples = [...this.examples.values()].filter((e) => e.orgId === orgId && active.has(e.intentionId)).sort(newestFirst);
+    return { version: this.versions.current(orgId), intentions: intentions.map((r) => structuredClone(r)), examples: examples.map((e) => structuredClone(e)) };
   }
 
   async orgIds(): Promise<string[]> {

@@ -22,6 +22,7 @@ export class CreateIntentionUseCase extends IntentionWriteUseCase {
         approvalRequired: input.approval_required,
         ttlMinutes: input.ttl_minutes,
         dataElements: input.data_elements?.map((d) => ({ dataSourceId: d.data_source_id, path: d.path })),
+        tools: input.tools,
       },
       now,
     );

@@ -9,7 +9,7 @@ describe('GetActiveIntentionsUseCase', () => {
   const setup = intentionWorld;
 
   it('answers version 0 and nothing for an org without intentions', async () => {
-    expect(await setup().active.execute('org_none')).toEqual({ version: 0, intentions: [] });
+    expect(await setup().active.execute('org_none')).toEqual({ version: 0, intentions: [], examples: [] });
   });
 
   it('answers exactly the active intentions, in event form, stamped with the counter they correspond to', async () => {
@@ -28,9 +28,10 @@ describe('GetActiveIntentionsUseCase', () => {
         { ...pb, org_version: 5 },
         { ...pa, org_version: 5 },
       ],
+      examples: [],
     });
     await s.archive.execute(acme, a.id);
-    expect(await s.active.execute('org_acme')).toEqual({ version: 6, intentions: [{ ...pb, org_version: 6 }] });
-    expect(await s.active.execute('org_other')).toEqual({ version: 1, intentions: [] });
+    expect(await s.active.execute('org_acme')).toEqual({ version: 6, intentions: [{ ...pb, org_version: 6 }], examples: [] });
+    expect(await s.active.execute('org_other')).toEqual({ version: 1, intentions: [], examples: [] });
   });
 });

@@ -67,6 +67,50 @@ describe('intention use cases', () => {
     expect(payloads(s.repo).map((p) => p.data.org_version)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('create with tools: stored without duplicates, in the view and the event', async () => {
+    const s = setup();
+    const created = await s.create.execute(acme, body('crm.lookup', { tools: ['crm.get', 'crm.search_*', 'crm.get'] }));
+    expect(created.tools).toEqual(['crm.get', 'crm.search_*']);
+    expect(payloads(s.repo)[0]?.data.tools).toEqual(['crm.get', 'crm.search_*']);
+    await expect(s.create.execute(acme, body('bad', { tools: ['a*'.repeat(33)] }))).rejects.toMatchObject({
+      code: 'invalid_request',
+      extra: { details: [{ path: 'tools[0]', message: 'tools[0] must use at most 32 wildcards' }] },
+    });
+  });
+
+  it('update: the given fields, version + 1, intention.updated on the org counter; same values change nothing', async () => {
+    const s = setup();
+    const created = await s.create.execute(acme, body('crm.lookup'));
+    await s.publish.execute(acme, created.id);
+    s.clock.advance(60_000);
+    const updated = await s.update.execute(acme, created.id, { tools: ['crm.**'], ttl_minutes: 30, label: 'renamed' } as never);
+    expect(updated).toEqual({ ...created, status: 'active', tools: ['crm.**'], ttl_minutes: 30, version: 3, updated_at: '2026-03-01T10:01:00.000Z' });
+    expect(await s.update.execute(acme, created.id, { tools: ['crm.**'] })).toEqual(updated);
+    expect(payloads(s.repo).map((p) => [p.type, p.data.version, p.data.org_version])).toEqual([
+      [Topics.IntentionCreated.name, 1, 1],
+      [Topics.IntentionPublished.name, 2, 2],
+      [Topics.IntentionUpdated.name, 3, 3],
+    ]);
+    expect(payloads(s.repo)[2]?.data).toEqual({ ...updated, org_version: 3 });
+    expect((await s.active.execute('org_acme')).intentions[0]).toMatchObject({ tools: ['crm.**'], version: 3 });
+  });
+
+  it('update: nothing to change is a 400 naming the body, before any lookup; archived is 409; unknown is 404', async () => {
+    const s = setup();
+    const created = await s.create.execute(acme, body('crm.lookup'));
+    for (const empty of [{}, undefined, { label: 'x', status: 'active' }]) {
+      await expect(s.update.execute(acme, 'int_missing', empty as never)).rejects.toMatchObject({
+        code: 'invalid_request',
+        extra: { details: [{ path: 'body', message: expect.any(String) }] },
+      });
+    }
+    await expect(s.update.execute(acme, 'int_missing', { description: 'x' })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(s.update.execute(other, created.id, { description: 'x' })).rejects.toMatchObject({ kind: 'not_found' });
+    await s.archive.execute(acme, created.id);
+    await expect(s.update.execute(acme, created.id, { description: 'x' })).rejects.toMatchObject({ kind: 'conflict', code: 'invalid_transition' });
+    expect(s.repo.outbox).toHaveLength(2);
+  });
+
   it("answer 404 for another org's intention on every route", async () => {
     const s = setup();
     const mine = await s.create.execute(acme, body('crm.lookup'));

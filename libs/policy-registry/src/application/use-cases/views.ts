@@ -1,6 +1,15 @@
-import type { CardRule as CardRuleContract, IntentCardDto, IntentCardEventV1, IntentionDto, IntentionEventV1 } from '@igw/contracts';
+import type {
+  CardRule as CardRuleContract,
+  IntentCardDto,
+  IntentCardEventV1,
+  IntentionDto,
+  IntentionEventV1,
+  IntentionExampleDto,
+  IntentionExampleEventV1,
+} from '@igw/contracts';
 import type { IntentCard } from '../../domain/intent-card';
 import type { Intention } from '../../domain/intention';
+import type { IntentionExample } from '../../domain/intention-example';
 
 export function toIntentionDto(i: Intention): IntentionDto {
   return {
@@ -13,6 +22,7 @@ export function toIntentionDto(i: Intention): IntentionDto {
     approval_required: i.approvalRequired,
     ttl_minutes: i.ttlMinutes,
     data_elements: i.dataElements.map((d) => ({ data_source_id: d.dataSourceId, path: d.path })),
+    tools: [...i.tools],
     version: i.version,
     created_at: i.createdAt.toISOString(),
     updated_at: i.updatedAt.toISOString(),
@@ -21,6 +31,24 @@ export function toIntentionDto(i: Intention): IntentionDto {
 
 export function toIntentionEvent(i: Intention, orgVersion: number): IntentionEventV1 {
   return { ...toIntentionDto(i), org_version: orgVersion };
+}
+
+export function toIntentionExampleDto(e: IntentionExample): IntentionExampleDto {
+  return {
+    id: e.id,
+    intention_id: e.intentionId,
+    tool_call: structuredClone(e.toolCall),
+    ...(e.conversationContext ? { conversation_context: e.conversationContext.map((m) => ({ role: m.role, content: m.content })) } : {}),
+    covered: e.covered,
+    source: e.source,
+    approval_id: e.approvalId,
+    created_at: e.createdAt.toISOString(),
+  };
+}
+
+/** An example in the form of its events and of the active snapshot; `removed: true` on removal. */
+export function toIntentionExampleEvent(e: IntentionExample, orgVersion: number, removed = false): IntentionExampleEventV1 {
+  return { ...toIntentionExampleDto(e), org_version: orgVersion, ...(removed ? { removed: true } : {}) };
 }
 
 export function toIntentCardDto(c: IntentCard): IntentCardDto {

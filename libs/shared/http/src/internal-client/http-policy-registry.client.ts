@@ -1,10 +1,24 @@
-import { ActiveIntentionsDto, IntentCardsSnapshotDto, type IntentCardDto, type OrgIdsDto, type PolicyRegistryApi, type RegistryCounter } from '@igw/contracts';
-import { DependencyUnavailableError } from '@igw/kernel';
-import { InternalServiceResponseError } from './internal-service.client';
+import {
+  ActiveIntentionsDto,
+  IntentCardsSnapshotDto,
+  type IntentCardDto,
+  type OrgIdsDto,
+  type PolicyRegistryApi,
+  type RegistryCounter,
+  type TaughtExamplesDto,
+  type TeachFromApprovalDto,
+} from '@igw/contracts';
+import { AppError, DependencyUnavailableError, type Caller } from '@igw/kernel';
+import { InternalServiceResponseError, type InternalResponse } from './internal-service.client';
 import { ServiceKeyClient } from './service-key.client';
 
 const ACTIVE_INTENTIONS = '/internal/intentions/active';
 const INTENT_CARDS = '/internal/intent-cards';
+const TEACH = '/internal/intention-examples/teach';
+const TAUGHT = '/internal/intention-examples/taught';
+
+/** The registry's refusals of a teach that the operator's request caused: passed on as they are (404, 409, 400), not as a bug. */
+const PASSED_ON: Partial<Record<number, AppError['kind']>> = { 400: 'invalid', 404: 'not_found', 409: 'conflict' };
 
 /**
  * Distributed mode: PolicyRegistryApi over the registry's internal routes. The org travels as the
@@ -39,5 +53,39 @@ export class HttpPolicyRegistryClient extends ServiceKeyClient implements Policy
       throw new DependencyUnavailableError(this.http.service, new Error(`GET ${path} answered a body that is not an intent card`));
     }
     return card as IntentCardDto;
+  }
+
+  /**
+   * 201 or 200 (a repeat) → the stored examples. 404 `intent_not_found`, 409 `example_limit` and
+   * 400 are the operator's request refused, passed on as the same AppError; anything else below
+   * 500 → InternalServiceResponseError. Written under the service's key id with policy_write (the
+   * operator's scope was checked where the decision was made).
+   */
+  async teach(orgId: string, request: TeachFromApprovalDto): Promise<TaughtExamplesDto> {
+    const res = await this.http.request<TaughtExamplesDto>('POST', TEACH, this.writer(orgId), request);
+    if (res.status !== 201 && res.status !== 200) throw this.refusal(`POST ${TEACH}`, res);
+    const body = res.body as Partial<TaughtExamplesDto> | null;
+    const ok = body !== null && typeof body === 'object' && Array.isArray(body.examples) && body.examples.every((e) => typeof e?.id === 'string');
+    if (!ok) throw new DependencyUnavailableError(this.http.service, new Error(`POST ${TEACH} answered a body that is not the taught examples`));
+    return body as TaughtExamplesDto;
+  }
+
+  /** 204 → removed (or nothing was taught from it); anything else below 500 → InternalServiceResponseError. */
+  async forgetTaught(orgId: string, approvalId: string): Promise<void> {
+    const path = `${TAUGHT}/${encodeURIComponent(approvalId)}`;
+    const res = await this.http.request('DELETE', path, this.writer(orgId));
+    if (res.status !== 204 && res.status !== 200) throw InternalServiceResponseError.of(this.http.service, `DELETE ${TAUGHT}/{approval_id}`, res);
+  }
+
+  private writer(orgId: string): Caller {
+    return { orgId, keyId: this.serviceKeyId, scope: 'policy_write' };
+  }
+
+  private refusal(request: string, res: InternalResponse<unknown>): Error {
+    const kind = PASSED_ON[res.status];
+    const body = res.body as { code?: unknown; message?: unknown; details?: unknown } | null;
+    if (!kind || !body || typeof body.code !== 'string' || typeof body.message !== 'string')
+      return InternalServiceResponseError.of(this.http.service, request, res);
+    return new AppError(kind, body.code, body.message, Array.isArray(body.details) ? { details: body.details } : {});
   }
 }

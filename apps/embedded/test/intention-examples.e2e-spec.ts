@@ -1,0 +1,3 @@
+import { describeIntentionExamples, startEmbeddedSystem } from '@igw/testing';
+
+describeIntentionExamples('embedded', () => startEmbeddedSystem());
