@@ -15,8 +15,9 @@ export class ActiveIntentionsDto {
   @IsInt() @Min(0) version!: number;
   @IsArray() @ValidateNested({ each: true }) @Type(() => IntentionEventV1) intentions!: IntentionEventV1[];
   /**
-   * The examples of those active intentions (DESIGN 6.15), in the shape of the
-   * `policy.intention_example.added` payload, as of the same `version`. Absent from a registry
+   * The examples of the org's draft and active intentions (DESIGN 6.15), in the shape of the
+   * `policy.intention_example.added` payload, as of the same `version`: drafts' too, so a reader
+   * that applies a later publish event holds that intention's examples. Absent from a registry
    * that predates examples (= none).
    */
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => IntentionExampleEventV1) examples?: IntentionExampleEventV1[];

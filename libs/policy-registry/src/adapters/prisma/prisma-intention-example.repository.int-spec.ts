@@ -91,6 +91,18 @@ describe('PrismaIntentionExampleRepository (PostgreSQL)', () => {
     ]);
   });
 
+  it("the snapshot holds drafts' examples too (a reader then applying the publish event has them), never archived ones'", async () => {
+    const org = 'org_example_drafts';
+    const draft = await w.create.execute(policyWriter(org), { label: 'crm.draft', intent_class: 'lookup' } as never);
+    const gone = await activeIntention(org, 'crm.gone');
+    const kept = await w.addExample.execute(policyWriter(org), draft.id, { tool_call: { name: 'crm.get' }, covered: false });
+    await w.addExample.execute(policyWriter(org), gone.id, { tool_call: { name: 'crm.get' }, covered: true });
+    await w.archive.execute(policyWriter(org), gone.id);
+    const snapshot = await w.active.execute(org);
+    expect(snapshot.intentions).toEqual([]);
+    expect(snapshot.examples?.map((e) => e.id)).toEqual([kept.id]);
+  });
+
   it('refuses examples of archived intentions and beyond the limit, writing nothing', async () => {
     const org = 'org_refusals';
     const intention = await activeIntention(org, 'crm.lookup');

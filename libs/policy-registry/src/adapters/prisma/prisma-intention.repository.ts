@@ -84,12 +84,13 @@ export class PrismaIntentionRepository extends RegistryRepository implements Int
     return this.consistentRead(async (tx) => {
       const counter = await tx.orgVersion.findUnique({ where: { orgId }, select: { intentionsVersion: true } });
       const rows = await tx.intention.findMany({ where: { orgId, status: 'active' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-      // Same snapshot: exactly the examples of exactly these intentions after change `version`.
-      const examples = rows.length
-        ? await tx.intentionExample.findMany({
-            where: { orgId, intentionId: { in: rows.map((r) => r.id) } },
-            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          })
+      // Same snapshot: the examples of every intention that is or may become active (drafts too:
+      // a reader that loaded this snapshot and then applies a publish event must already hold the
+      // draft's examples — a missing negative example would widen what the intention matches).
+      const drafts = await tx.intention.findMany({ where: { orgId, status: 'draft' }, select: { id: true } });
+      const live = [...rows.map((r) => r.id), ...drafts.map((d) => d.id)];
+      const examples = live.length
+        ? await tx.intentionExample.findMany({ where: { orgId, intentionId: { in: live } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })
         : [];
       return { version: counter?.intentionsVersion ?? 0, intentions: rows.map(toIntention), examples: examples.map(toIntentionExample) };
     });

@@ -64,8 +64,9 @@ export class InMemoryIntentionRepository implements IntentionRepository {
 
   async activeSnapshot(orgId: string) {
     const intentions = [...this.rows.values()].filter((r) => r.orgId === orgId && r.status === 'active').sort(newestFirst);
-    const active = new Set(intentions.map((i) => i.id));
-    const examples = [...this.examples.values()].filter((e) => e.orgId === orgId && active.has(e.intentionId)).sort(newestFirst);
+    // Drafts' examples too (see the Prisma repository): a publish event must find them in the reader.
+    const live = new Set([...this.rows.values()].filter((r) => r.orgId === orgId && r.status !== 'archived').map((r) => r.id));
+    const examples = [...this.examples.values()].filter((e) => e.orgId === orgId && live.has(e.intentionId)).sort(newestFirst);
     return { version: this.versions.current(orgId), intentions: intentions.map((r) => structuredClone(r)), examples: examples.map((e) => structuredClone(e)) };
   }
 
