@@ -75,11 +75,11 @@ describe('intention example use cases', () => {
     expect((await s.active.execute('org_acme')).examples?.map((e) => e.tool_call.name)).toEqual(['c', 'b']);
   });
 
-  it('drafts take examples (kept out of the snapshot until published); archived ones do not; the limit holds', async () => {
+  it('drafts take examples (in the snapshot already, so a reader applying the publish has them); archived ones do not; the limit holds', async () => {
     const s = await setup();
     const draft = await s.create.execute(acme, body('crm.draft'));
     await s.addExample.execute(acme, draft.id, example());
-    expect((await s.active.execute('org_acme')).examples).toEqual([]);
+    expect((await s.active.execute('org_acme')).examples).toHaveLength(1);
     await s.publish.execute(acme, draft.id);
     expect((await s.active.execute('org_acme')).examples).toHaveLength(1);
     await s.archive.execute(acme, draft.id);
