@@ -18,18 +18,12 @@ import {
   ValidateNested,
 } from 'class-validator';
 
-import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '@igw/kernel';
+import { APPROVAL_REASON_CODES, APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalReasonCode, type ApprovalSource, type ApprovalStatus } from '@igw/kernel';
 import { LABEL_PATTERN, PageOf } from './common.dto';
 import { ConversationMessageDto, ToolCallDto } from './intent-evaluation.dto';
 
-export { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus };
-
-/**
- * Why a call waits for a human (DESIGN 6.15): the matched intention requires approval, or the
- * classifier is not certain which intention (if any) covers the call.
- */
-export const APPROVAL_REASON_CODES = ['approval_required', 'uncertain_match'] as const;
-export type ApprovalReasonCode = (typeof APPROVAL_REASON_CODES)[number];
+/** `APPROVAL_REASON_CODES`: why a call waits for a human (DESIGN 6.15); a closed vocabulary of `@igw/kernel`. */
+export { APPROVAL_REASON_CODES, APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalReasonCode, type ApprovalSource, type ApprovalStatus };
 
 /** A candidate intention of an uncertain match, best first. */
 export class ApprovalCandidateDto {

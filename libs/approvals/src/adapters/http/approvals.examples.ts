@@ -18,6 +18,9 @@ export const PENDING_APPROVAL_EXAMPLE: ApprovalDto = {
   decided_at: null,
   decided_by_key_id: null,
   reason: null,
+  reason_code: 'approval_required',
+  candidates: [],
+  tool_call: { name: 'stripe.refunds.create', arguments: { charge: 'ch_3PqR8s2eZvKYlo2C1x9b', amount: 72000 } },
 };
 
 export const APPROVED_APPROVAL_EXAMPLE: ApprovalDto = {
@@ -53,6 +56,9 @@ const PROXY_APPROVAL_EXAMPLE: ApprovalDto = {
   decided_at: null,
   decided_by_key_id: null,
   reason: null,
+  reason_code: null,
+  candidates: [],
+  tool_call: null,
 };
 
 export const APPROVAL_LIST_EXAMPLE: ApprovalListDto = {

@@ -141,6 +141,9 @@ class FakeApprovals implements ApprovalsApi {
       decided_at: null,
       decided_by_key_id: null,
       reason: null,
+      reason_code: null,
+      candidates: [],
+      tool_call: null,
     };
   }
 }
