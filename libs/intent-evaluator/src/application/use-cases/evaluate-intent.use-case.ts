@@ -73,6 +73,9 @@ export class EvaluateIntentUseCase {
         summary: `${call.name} as ${label}${request.user_id ? ` for user ${request.user_id}` : ''}`,
         user_id: request.user_id,
         fingerprint,
+        // The operator sees the call, and deciding with `remember` teaches it (DESIGN 6.15).
+        tool_call: { name: call.name, ...(call.arguments === undefined ? {} : { arguments: call.arguments }) },
+        ...(request.conversation_context ? { conversation_context: request.conversation_context } : {}),
       });
       approvalRequestId = pending.id;
     }
