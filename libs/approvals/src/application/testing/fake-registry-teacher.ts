@@ -12,7 +12,7 @@ export class FakeRegistryTeacher implements RegistryTeacher {
   /** When set, `teach` rejects with it and stores nothing. */
   teachFailure: Error | null = null;
 
-  constructor(private readonly labels: string[] = []) {}
+  constructor(readonly labels: string[] = []) {}
 
   async activeIntentions(): Promise<ActiveIntentionsDto> {
     this.calls.push('activeIntentions');
