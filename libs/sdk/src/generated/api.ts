@@ -374,8 +374,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Approve: pending → approved.
-     * @description No body. The key whose call caused the request cannot approve it (403 `self_approval`, whatever the state): a second key of the org must. Once approved, the same call (same tool call, or the same action of the same mandate) retried before `expires_at` is let through once; a different call asks again. Emits `approval.approved`. A decided or expired request is 409 `invalid_transition`, so of concurrent decisions one wins. Needs policy_write.
+     * Approve: pending → approved, optionally teaching the match.
+     * @description The body is optional. The key whose call caused the request cannot approve it (403 `self_approval`, whatever the state): a second key of the org must. Once approved, the same call (same tool call, or the same action of the same mandate) retried before `expires_at` is let through once; a different call asks again. Emits `approval.approved`. A decided or expired request is 409 `invalid_transition`, so of concurrent decisions one wins.
+     *
+     *     Requests of `POST /v1/intent/evaluate` (they hold the evaluated `tool_call`) may also be taught from (DESIGN 6.15): `intent_label` approves the call as another active intention of the org (404 `intent_not_found` otherwise); the request then names it in `intent_label`, the grant of the retried call is for it, and the classifier's candidate stays in `candidates`. `remember: true` stores the call as a positive example of the approved intention (with a correction, also a negative example of the candidate), so calls like it are certain from now on. Teaching happens first: when the registry refuses it (404, 409 `example_limit`, 503) the request stays pending. Either field on a request without an evaluated call (the mandate path) is 400 naming it. Needs policy_write.
      */
     post: operations['approveApproval'];
     delete?: never;
@@ -395,7 +397,7 @@ export interface paths {
     put?: never;
     /**
      * Deny: pending → denied, with an optional reason.
-     * @description The body is optional; `reason` is kept on the request and sent in `approval.denied`. The call stays refused: retried, it queues a new request. Same rules as approving: the key whose call caused the request cannot deny it (403 `self_approval`), and a decided or expired request is 409 `invalid_transition`. Needs policy_write.
+     * @description The body is optional; `reason` is kept on the request and sent in `approval.denied`. The call stays refused: retried, it queues a new request. Same rules as approving: the key whose call caused the request cannot deny it (403 `self_approval`), and a decided or expired request is 409 `invalid_transition`. On a request of `POST /v1/intent/evaluate`, `remember: true` first stores the call as a negative example of the candidate intention, so calls like it are never matched to it (DESIGN 6.15; when the registry refuses, the request stays pending); on one without an evaluated call it is 400 naming `remember`. Needs policy_write.
      */
     post: operations['denyApproval'];
     delete?: never;
@@ -971,6 +973,15 @@ export interface components {
       ttl_minutes?: number;
       /** @default [] */
       data_elements?: components['schemas']['DataElementDto'][];
+      /**
+       * @description Tool-name patterns this intention covers exactly (`*` within a `.` `/` `:` segment, `**` across). A call whose tool matches is certain for this intention (layer `binding`); the classifier never matches this intention for any other tool.
+       * @default []
+       * @example [
+       *       "hubspot.get_contact",
+       *       "hubspot.search_*"
+       *     ]
+       */
+      tools?: string[];
       readonly id?: Record<string, never>;
       readonly status?: Record<string, never>;
       readonly created_at?: Record<string, never>;
@@ -989,6 +1000,8 @@ export interface components {
       approval_required: boolean;
       ttl_minutes: number;
       data_elements: components['schemas']['DataElementDto'][];
+      /** @description Tool-name patterns it covers exactly; empty: the classifier decides. */
+      tools: string[];
       /** @description Increases on every change; policy_id is `<id>@<version>`. */
       version: number;
       /** Format: date-time */
@@ -1105,6 +1118,28 @@ export interface components {
       data: components['schemas']['IntentCardDto'][];
       next_cursor: string | null;
     };
+    ApprovalCandidateDto: {
+      /** @example crm.contact_lookup */
+      intent_label: string;
+      intention_id: string;
+      confidence: number;
+    };
+    ToolCallDto: {
+      /** @example hubspot.get_contact */
+      name: string;
+      /**
+       * @example {
+       *       "email": "ada@example.com",
+       *       "fields": [
+       *         "email",
+       *         "phone"
+       *       ]
+       *     }
+       */
+      arguments?: {
+        [key: string]: unknown;
+      };
+    };
     ApprovalDto: {
       id: string;
       org_id: string;
@@ -1131,29 +1166,37 @@ export interface components {
       decided_at?: string | null;
       decided_by_key_id?: string | null;
       reason?: string | null;
+      /**
+       * @description `uncertain_match`: the classifier was not certain; `intent_label` is its best candidate and `candidates` lists them. null on mandate-path requests.
+       * @enum {string|null}
+       */
+      reason_code?: 'approval_required' | 'uncertain_match' | null;
+      /** @description With `uncertain_match`: the candidate intentions, best first; otherwise empty. */
+      candidates: components['schemas']['ApprovalCandidateDto'][];
+      /** @description The evaluated call (tool name and arguments), so an operator sees what is asked and `remember` can teach it; null on mandate-path requests. */
+      tool_call?: components['schemas']['ToolCallDto'] | null;
     };
     ApprovalListDto: {
       data: components['schemas']['ApprovalDto'][];
       next_cursor: string | null;
     };
+    ApproveApprovalDto: {
+      reason?: string;
+      /**
+       * @description Legacy-path requests only: store the call as a positive example of the approved intention (of `intent_label` when given, then also a negative example of the candidate), so calls like it are certain from now on.
+       * @default false
+       */
+      remember?: boolean;
+      /** @description Legacy-path requests only: the intention the call really is (an active one of the org), correcting the classifier's candidate. The grant is for it. */
+      intent_label?: string;
+    };
     DenyApprovalDto: {
       reason?: string;
-    };
-    ToolCallDto: {
-      /** @example hubspot.get_contact */
-      name: string;
       /**
-       * @example {
-       *       "email": "ada@example.com",
-       *       "fields": [
-       *         "email",
-       *         "phone"
-       *       ]
-       *     }
+       * @description Legacy-path requests only: store the call as a negative example of the candidate intention, so calls like it are never matched to it.
+       * @default false
        */
-      arguments?: {
-        [key: string]: unknown;
-      };
+      remember?: boolean;
     };
     ConversationMessageDto: {
       /** @example user */
@@ -4258,7 +4301,10 @@ export interface operations {
            *           "expires_at": "2026-11-26T10:02:30.000Z",
            *           "decided_at": null,
            *           "decided_by_key_id": null,
-           *           "reason": null
+           *           "reason": null,
+           *           "reason_code": null,
+           *           "candidates": [],
+           *           "tool_call": null
            *         },
            *         {
            *           "id": "apr_0193a6f8d2e47b1c8a9f3e5d7c6b4a21",
@@ -4276,7 +4322,16 @@ export interface operations {
            *           "expires_at": "2026-11-26T09:55:00.000Z",
            *           "decided_at": "2026-11-26T09:42:10.000Z",
            *           "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
-           *           "reason": null
+           *           "reason": null,
+           *           "reason_code": "approval_required",
+           *           "candidates": [],
+           *           "tool_call": {
+           *             "name": "stripe.refunds.create",
+           *             "arguments": {
+           *               "charge": "ch_3PqR8s2eZvKYlo2C1x9b",
+           *               "amount": 72000
+           *             }
+           *           }
            *         }
            *       ],
            *       "next_cursor": "eyJjcmVhdGVkX2F0IjoiMjAyNi0xMS0yNlQwOTo0MDowMC4wMDBaIiwiaWQiOiJhcHJfMDE5M2E2ZjhkMmU0N2IxYzhhOWYzZTVkN2M2YjRhMjEifQ"
@@ -4374,7 +4429,16 @@ export interface operations {
            *       "expires_at": "2026-11-26T09:55:00.000Z",
            *       "decided_at": null,
            *       "decided_by_key_id": null,
-           *       "reason": null
+           *       "reason": null,
+           *       "reason_code": "approval_required",
+           *       "candidates": [],
+           *       "tool_call": {
+           *         "name": "stripe.refunds.create",
+           *         "arguments": {
+           *           "charge": "ch_3PqR8s2eZvKYlo2C1x9b",
+           *           "amount": 72000
+           *         }
+           *       }
            *     }
            */
           'application/json': components['schemas']['ApprovalDto'];
@@ -4448,7 +4512,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ApproveApprovalDto'];
+      };
+    };
     responses: {
       /** @description The resource after approve. */
       200: {
@@ -4475,10 +4543,28 @@ export interface operations {
            *       "expires_at": "2026-11-26T09:55:00.000Z",
            *       "decided_at": "2026-11-26T09:42:10.000Z",
            *       "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
-           *       "reason": null
+           *       "reason": null,
+           *       "reason_code": "approval_required",
+           *       "candidates": [],
+           *       "tool_call": {
+           *         "name": "stripe.refunds.create",
+           *         "arguments": {
+           *           "charge": "ch_3PqR8s2eZvKYlo2C1x9b",
+           *           "amount": 72000
+           *         }
+           *       }
            *     }
            */
           'application/json': components['schemas']['ApprovalDto'];
+        };
+      };
+      /** @description `invalid_request`: a field other than `reason`, `remember` and `intent_label`, a malformed one, or `remember` / `intent_label` on a request that holds no evaluated call; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
@@ -4499,27 +4585,51 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: approval request not found */
+      /** @description `not_found`: approval request not found; `intent_not_found`: `intent_label` names no active intention of the org */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired); `example_limit` (`remember`): the intention holds its maximum of examples, and the request stays pending */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           /**
            * @example {
-           *       "code": "not_found",
-           *       "message": "approval request not found"
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired) */
-      409: {
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -4598,13 +4708,22 @@ export interface operations {
            *       "expires_at": "2026-11-26T09:55:00.000Z",
            *       "decided_at": "2026-11-26T09:42:10.000Z",
            *       "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
-           *       "reason": "Refunds above 500 EUR go through finance."
+           *       "reason": "Refunds above 500 EUR go through finance.",
+           *       "reason_code": "approval_required",
+           *       "candidates": [],
+           *       "tool_call": {
+           *         "name": "stripe.refunds.create",
+           *         "arguments": {
+           *           "charge": "ch_3PqR8s2eZvKYlo2C1x9b",
+           *           "amount": 72000
+           *         }
+           *       }
            *     }
            */
           'application/json': components['schemas']['ApprovalDto'];
         };
       };
-      /** @description `invalid_request`: the body names a field other than `reason`, or `reason` is longer than 1000 characters; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      /** @description `invalid_request`: the body names a field other than `reason` and `remember`, `reason` is longer than 1000 characters, or `remember` is on a request that holds no evaluated call; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4646,7 +4765,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired) */
+      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired); `example_limit` (`remember`): the intention holds its maximum of examples, and the request stays pending */
       409: {
         headers: {
           [name: string]: unknown;
