@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -64,9 +64,9 @@ export class ApprovalDto {
   reason_code!: ApprovalReasonCode | null;
   @ApiProperty({ type: [ApprovalCandidateDto], description: 'With `uncertain_match`: the candidate intentions, best first; otherwise empty.' })
   candidates!: ApprovalCandidateDto[];
+  // OpenAPI 3.0 has no nullable $ref: a null is the second alternative (so examples with null validate).
   @ApiPropertyOptional({
-    nullable: true,
-    type: ToolCallDto,
+    oneOf: [{ $ref: getSchemaPath(ToolCallDto) }, { type: 'object', nullable: true, enum: [null] }],
     description: 'The evaluated call (tool name and arguments), so an operator sees what is asked and `remember` can teach it; null on mandate-path requests.',
   })
   tool_call!: ToolCallDto | null;

@@ -1124,22 +1124,6 @@ export interface components {
       intention_id: string;
       confidence: number;
     };
-    ToolCallDto: {
-      /** @example hubspot.get_contact */
-      name: string;
-      /**
-       * @example {
-       *       "email": "ada@example.com",
-       *       "fields": [
-       *         "email",
-       *         "phone"
-       *       ]
-       *     }
-       */
-      arguments?: {
-        [key: string]: unknown;
-      };
-    };
     ApprovalDto: {
       id: string;
       org_id: string;
@@ -1174,7 +1158,7 @@ export interface components {
       /** @description With `uncertain_match`: the candidate intentions, best first; otherwise empty. */
       candidates: components['schemas']['ApprovalCandidateDto'][];
       /** @description The evaluated call (tool name and arguments), so an operator sees what is asked and `remember` can teach it; null on mandate-path requests. */
-      tool_call?: components['schemas']['ToolCallDto'] | null;
+      tool_call?: components['schemas']['ToolCallDto'] | (never | null);
     };
     ApprovalListDto: {
       data: components['schemas']['ApprovalDto'][];
@@ -1197,6 +1181,22 @@ export interface components {
        * @default false
        */
       remember?: boolean;
+    };
+    ToolCallDto: {
+      /** @example hubspot.get_contact */
+      name: string;
+      /**
+       * @example {
+       *       "email": "ada@example.com",
+       *       "fields": [
+       *         "email",
+       *         "phone"
+       *       ]
+       *     }
+       */
+      arguments?: {
+        [key: string]: unknown;
+      };
     };
     ConversationMessageDto: {
       /** @example user */
