@@ -4594,7 +4594,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired); `example_limit` (`remember`): the intention holds its maximum of examples, and the request stays pending */
+      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired); with `remember`, the request staying pending: `decision_in_progress`, another decision with `remember` is storing what it teaches (retry shortly), or `example_limit`, the intention holds its maximum of examples */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4765,7 +4765,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired); `example_limit` (`remember`): the intention holds its maximum of examples, and the request stays pending */
+      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired); with `remember`, the request staying pending: `decision_in_progress`, another decision with `remember` is storing what it teaches (retry shortly), or `example_limit`, the intention holds its maximum of examples */
       409: {
         headers: {
           [name: string]: unknown;

@@ -154,6 +154,10 @@ export const DECIDED_APPROVAL_409_EXAMPLES: Record<string, { summary: string; va
     summary: 'Past expires_at',
     value: { code: 'invalid_transition', message: 'the approval request is expired; only a pending request can be decided' },
   },
+  decisionInProgress: {
+    summary: 'remember: another decision with remember is storing what it teaches (retry shortly)',
+    value: { code: 'decision_in_progress', message: 'another decision on this approval request is storing what it teaches; retry shortly' },
+  },
   exampleLimit: {
     summary: 'remember: the intention holds its maximum of examples (the request stays pending)',
     value: { code: 'example_limit', message: 'intention billing.refund holds 2000 examples, its maximum' },

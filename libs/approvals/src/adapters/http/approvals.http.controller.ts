@@ -28,7 +28,7 @@ const DecisionConflict = () =>
     status: 409,
     type: ErrorDto,
     description:
-      '`invalid_transition`: the request is no longer pending (approved, denied or expired); `example_limit` (`remember`): the intention holds its maximum of examples, and the request stays pending',
+      '`invalid_transition`: the request is no longer pending (approved, denied or expired); with `remember`, the request staying pending: `decision_in_progress`, another decision with `remember` is storing what it teaches (retry shortly), or `example_limit`, the intention holds its maximum of examples',
     examples: DECIDED_APPROVAL_409_EXAMPLES,
   });
 

@@ -94,6 +94,25 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     expect(nulls).toEqual({ reason_code: null, candidates: [], tool_call: null, conversation_context: null });
   });
 
+  it('reserving for teaching: of concurrent reservations one wins; released, lapsed or decided it is free again', async () => {
+    const org = 'org_reserve';
+    const repo = w.repo;
+    const { id } = await w.create.execute(agent(org), request({ fingerprint: 'fp_reserve' }));
+    const now = clock.now();
+    const until = new Date(now.getTime() + 60_000);
+    const won = await Promise.all(['k1', 'k2', 'k3', 'k4', 'k5'].map((k) => repo.reserveForTeaching(org, id, k, now, until)));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const winner = `k${won.indexOf(true) + 1}`;
+    expect(await repo.reserveForTeaching('org_other', id, 'k9', now, until)).toBe(false);
+    await repo.releaseTeaching(org, id, 'k9');
+    expect(await repo.reserveForTeaching(org, id, 'k9', now, until)).toBe(false);
+    await repo.releaseTeaching(org, id, winner);
+    expect(await repo.reserveForTeaching(org, id, 'k9', now, until)).toBe(true);
+    expect(await repo.reserveForTeaching(org, id, 'k8', until, new Date(until.getTime() + 60_000))).toBe(true);
+    await w.deny.execute(human(org), id);
+    expect(await repo.reserveForTeaching(org, id, 'k7', until, new Date(until.getTime() + 60_000))).toBe(false);
+  });
+
   it('writes nothing when the transaction fails: no row without its event, no change without its event', async () => {
     const org = 'org_atomic';
     const approval = requestApproval('apr_atomic', org, 'key_agent', { source: 'evaluate', summary: 's', fingerprint: 'fp' }, clock.now());

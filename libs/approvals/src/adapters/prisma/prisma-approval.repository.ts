@@ -33,13 +33,16 @@ const jsonOrNull = (value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNul
 
 /** The columns of a new request (the domain record in the table's shape). */
 const toRow = (a: Approval): Prisma.ApprovalRequestCreateInput => ({
+  teachingKeyId: null,
+  teachingUntil: null,
   ...a,
   candidates: toStoredCandidates(a.candidates) as unknown as Prisma.InputJsonValue,
   toolCall: jsonOrNull(a.toolCall),
   conversationContext: jsonOrNull(a.conversationContext),
 });
 
-const toApproval = (r: ApprovalRow): Approval => ({
+/** The row without the teaching reservation (a concurrency device of this adapter, not part of the record). */
+const toApproval = ({ teachingKeyId: _key, teachingUntil: _until, ...r }: ApprovalRow): Approval => ({
   id: r.id,
   orgId: r.orgId,
   status: r.status as ApprovalStatus,
@@ -140,6 +143,9 @@ export class PrismaApprovalRepository implements ApprovalRepository {
               // An operator's correction of the match (approving as another intention).
               intentLabel: next.intentLabel,
               candidates: toStoredCandidates(next.candidates) as unknown as Prisma.InputJsonValue,
+              // A decision ends any reservation for teaching.
+              teachingKeyId: null,
+              teachingUntil: null,
             },
           }),
         );
@@ -149,6 +155,30 @@ export class PrismaApprovalRepository implements ApprovalRepository {
       .catch(rethrowUnavailable);
     if (saved) this.notifier.nudge();
     return saved;
+  }
+
+  async reserveForTeaching(orgId: string, id: string, keyId: string, now: Date, until: Date): Promise<boolean> {
+    // One statement: of concurrent reservations the row lock lets one write; the others re-check
+    // the row (reserved now) and write nothing.
+    const reserved = await this.prisma.approvalRequest
+      .updateMany({
+        where: {
+          id,
+          orgId,
+          status: 'pending',
+          expiresAt: { gt: now },
+          OR: [{ teachingUntil: null }, { teachingUntil: { lte: now } }],
+        },
+        data: { teachingKeyId: keyId, teachingUntil: until },
+      })
+      .catch(rethrowUnavailable);
+    return reserved.count === 1;
+  }
+
+  async releaseTeaching(orgId: string, id: string, keyId: string): Promise<void> {
+    await this.prisma.approvalRequest
+      .updateMany({ where: { id, orgId, teachingKeyId: keyId }, data: { teachingKeyId: null, teachingUntil: null } })
+      .catch(rethrowUnavailable);
   }
 
   async consume(orgId: string, fingerprint: string, now: Date): Promise<Approval | null> {

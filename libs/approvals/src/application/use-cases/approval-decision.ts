@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { CLOCK, notFound, type Caller, type Clock } from '@igw/kernel';
+import { CLOCK, conflict, notFound, type Caller, type Clock } from '@igw/kernel';
 import { POLICY_REGISTRY_API, type ApprovalDto, type TeachFromApprovalDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
 import { assertDecidable, type Approval } from '../../domain/approval';
@@ -7,6 +7,13 @@ import { lessonsOf } from '../../domain/approval-teaching';
 import { APPROVAL_REPOSITORY, type ApprovalRepository } from '../ports/approval.repository.port';
 import type { RegistryTeacher } from '../ports/registry-teacher.port';
 import { toApprovalDto, toApprovalEvent } from './views';
+
+/**
+ * How long a decision that teaches holds its reservation of the request: longer than the
+ * registry's answer may take (its client gives up after 5 s), short enough that a decider that
+ * died does not block the request for long.
+ */
+export const TEACHING_LEASE_MS = 60_000;
 
 /** How a decision applies to the request, and what it teaches the registry first (if anything). */
 export interface DecisionPlan {
@@ -35,7 +42,9 @@ export function teachRequest(a: Approval, decision: 'approved' | 'denied', corre
  * No half-taught state: the examples are stored before the transition, and the transition is not
  * tried when storing them fails (the request stays pending, the registry's error surfaces). When
  * the transition then fails (a concurrent decision won: 409), what was taught is forgotten and
- * the transition's error surfaces.
+ * the transition's error surfaces. Decisions that teach reserve the request first (409
+ * decision_in_progress while another one teaches), because the registry keys what it stores by
+ * approval: a loser's forgetting must never undo the winner's lesson.
  */
 export abstract class ApprovalDecisionUseCase {
   constructor(
@@ -57,7 +66,7 @@ export abstract class ApprovalDecisionUseCase {
     const { apply, teach } = await plan(current, now);
     // A dry run: every refusal of the decision itself (its reason included) comes before teaching.
     apply(current, now);
-    if (teach) await this.registry.teach(caller.orgId, teach);
+    if (teach) await this.teachFirst(caller, current, teach, now);
     let saved: Approval | null;
     try {
       saved = await this.approvals.update(
@@ -74,5 +83,23 @@ export abstract class ApprovalDecisionUseCase {
       throw error;
     }
     return toApprovalDto(saved, now);
+  }
+
+  /** Reserves the request, then stores the lesson; a refusal of either leaves the request pending and unreserved. */
+  private async teachFirst(caller: Caller, current: Approval, teach: TeachFromApprovalDto, now: Date): Promise<void> {
+    const until = new Date(now.getTime() + TEACHING_LEASE_MS);
+    if (!(await this.approvals.reserveForTeaching(caller.orgId, current.id, caller.keyId, now, until))) {
+      // Decided meanwhile (409 invalid_transition) or gone (404); else another decision is teaching.
+      const latest = await this.approvals.findById(caller.orgId, current.id);
+      if (!latest) throw notFound('approval request');
+      assertDecidable(latest, caller.keyId, now);
+      throw conflict('decision_in_progress', 'another decision on this approval request is storing what it teaches; retry shortly');
+    }
+    try {
+      await this.registry.teach(caller.orgId, teach);
+    } catch (error) {
+      await this.approvals.releaseTeaching(caller.orgId, current.id, caller.keyId).catch(() => undefined);
+      throw error;
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { AppError, FixedClock, unavailable, type Caller } from '@igw/kernel';
 import { Topics, type ApprovalEventV1, type CreateApprovalRequestDto } from '@igw/contracts';
 import { approvalUseCases } from '../testing/approval-use-cases.fake';
+import { TEACHING_LEASE_MS } from './approval-decision';
 import { FakeRegistryTeacher } from '../testing/fake-registry-teacher';
 import { InMemoryApprovalRepository } from '../testing/in-memory-approval.repository.fake';
 
@@ -160,5 +161,36 @@ describe('approval use cases: teaching from the queue (DESIGN 6.15)', () => {
     expect(s.registry.calls).toEqual([`teach ${id}`, `forgetTaught ${id}`]);
     expect(s.registry.taught.size).toBe(0);
     expect(await s.get.execute(human, id)).toMatchObject({ status: 'denied', decided_by_key_id: 'key_other' });
+  });
+
+  it('two decisions that teach never overlap: the second is 409 decision_in_progress, and the first keeps its lesson', async () => {
+    const s = setup();
+    const { id } = await s.create.execute(agent, evaluated());
+    const teach = s.registry.teach.bind(s.registry);
+    let second: Promise<unknown> | undefined;
+    s.registry.teach = async (orgId, request) => {
+      // A double click, or a second operator, while the first one's lesson is being stored.
+      second ??= s.deny.execute(other, id, { remember: true }).catch((e: unknown) => e);
+      await second;
+      return teach(orgId, request);
+    };
+    expect(await s.approve.execute(human, id, { remember: true })).toMatchObject({ status: 'approved' });
+    expect(await second).toMatchObject({ kind: 'conflict', code: 'decision_in_progress' });
+    expect(s.registry.calls).toEqual([`teach ${id}`]);
+    expect(s.registry.taught.get(id)!.examples).toEqual([{ intention_label: 'crm.export', covered: true }]);
+  });
+
+  it('a reservation for teaching lapses: a decider that died blocks the request for the lease only', async () => {
+    const s = setup();
+    const { id } = await s.create.execute(agent, evaluated());
+    const now = s.clock.now();
+    expect(await s.repo.reserveForTeaching('org_acme', id, 'key_gone', now, new Date(now.getTime() + TEACHING_LEASE_MS))).toBe(true);
+    await expect(s.approve.execute(human, id, { remember: true })).rejects.toMatchObject({ code: 'decision_in_progress' });
+    // A decision that teaches nothing needs no reservation.
+    const plain = await s.create.execute(agent, evaluated({ fingerprint: 'fp_plain' }));
+    await s.repo.reserveForTeaching('org_acme', plain.id, 'key_gone', now, new Date(now.getTime() + TEACHING_LEASE_MS));
+    expect(await s.approve.execute(human, plain.id)).toMatchObject({ status: 'approved' });
+    s.clock.advance(TEACHING_LEASE_MS);
+    expect(await s.approve.execute(human, id, { remember: true })).toMatchObject({ status: 'approved' });
   });
 });
