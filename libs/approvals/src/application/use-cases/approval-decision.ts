@@ -79,7 +79,11 @@ export abstract class ApprovalDecisionUseCase {
     } catch (error) {
       // The decision did not happen, so neither may its lesson. Should forgetting fail too, the
       // decision's own error still answers: it is what the operator must act on.
-      if (teach) await this.registry.forgetTaught(caller.orgId, id).catch(() => undefined);
+      if (teach) {
+        await this.registry.forgetTaught(caller.orgId, id).catch(() => undefined);
+        // Still pending when the store failed (503): the operator may retry at once.
+        await this.approvals.releaseTeaching(caller.orgId, id, caller.keyId).catch(() => undefined);
+      }
       throw error;
     }
     return toApprovalDto(saved, now);

@@ -163,6 +163,20 @@ describe('approval use cases: teaching from the queue (DESIGN 6.15)', () => {
     expect(await s.get.execute(human, id)).toMatchObject({ status: 'denied', decided_by_key_id: 'key_other' });
   });
 
+  it('when storing the decision fails after teaching, the lesson is forgotten and the request can be decided again at once', async () => {
+    const s = setup();
+    const { id } = await s.create.execute(agent, evaluated());
+    const update = s.repo.update.bind(s.repo);
+    s.repo.update = async () => {
+      throw unavailable('the approvals database is unavailable; retry later');
+    };
+    await expect(s.approve.execute(human, id, { remember: true })).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(s.registry.calls).toEqual([`teach ${id}`, `forgetTaught ${id}`]);
+    s.repo.update = update;
+    expect(await s.approve.execute(human, id, { remember: true })).toMatchObject({ status: 'approved' });
+    expect(s.registry.taught.has(id)).toBe(true);
+  });
+
   it('two decisions that teach never overlap: the second is 409 decision_in_progress, and the first keeps its lesson', async () => {
     const s = setup();
     const { id } = await s.create.execute(agent, evaluated());
