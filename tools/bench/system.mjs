@@ -350,7 +350,7 @@ export async function startDistributed() {
     };
     const grantKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     apps.push(await startApp('policy-registry', common, registryPort));
-    apps.push(await startApp('approvals', common, approvalsPort));
+    apps.push(await startApp('approvals', { ...common, ...urls }, approvalsPort));
     apps.push(await startApp('intent-evaluator', { ...common, ...urls, GRANT_SIGNING_KEY: grantKey }, evaluatorPort));
     apps.push(await startApp('mandate-issuer', { ...common, ...urls, MANDATE_KEK: randomBytes(32).toString('base64url') }, issuerPort));
     // MCP_UPSTREAMS_ALLOW_PRIVATE: the mcp-tools-call scenario's upstream listens on 127.0.0.1.

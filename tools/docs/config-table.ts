@@ -12,6 +12,7 @@ import ts from 'typescript';
 // The config files themselves, not the libs' indexes (those load every adapter).
 import { BaseConfig } from '../../libs/shared/config/src/base.config';
 import { GatewayConfig } from '../../libs/api-gateway/src/gateway.config';
+import { ApprovalsConfig } from '../../libs/approvals/src/approvals.config';
 import { EvaluatorConfig } from '../../libs/intent-evaluator/src/evaluator.config';
 import { MandateIssuerConfig } from '../../libs/mandate-issuer/src/mandate-issuer.config';
 import { DecisionProxyConfig } from '../../libs/decision-proxy/src/decision-proxy.config';
@@ -28,6 +29,7 @@ type ConfigClass = new () => object;
 const CLASSES: Record<string, ConfigClass> = {
   BaseConfig,
   GatewayConfig,
+  ApprovalsConfig,
   EvaluatorConfig,
   MandateIssuerConfig,
   DecisionProxyConfig,

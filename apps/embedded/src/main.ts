@@ -62,7 +62,8 @@ runApp('intent-gateway', async () => {
   // The process's one board: the registry and the issuer advance it, the services that cache their state read it.
   const versionBoard = createVersionBoard(config, undefined);
   const registryModule = PolicyRegistryModule.register({ db: registry.db, notifier: registry.notifier, versionBoard });
-  const approvalsModule = ApprovalsModule.register({ db: approvals.db, notifier: approvals.notifier });
+  // Deciding with remember / intent_label reads and teaches the in-process registry (POLICY_REGISTRY_API).
+  const approvalsModule = ApprovalsModule.register({ db: approvals.db, notifier: approvals.notifier, imports: [registryModule] });
   const issuerModule = MandateIssuerModule.register({
     db: issuer.db,
     notifier: issuer.notifier,

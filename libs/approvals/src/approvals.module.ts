@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type ModuleMetadata, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { APPROVALS_API } from '@igw/contracts';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
@@ -40,6 +40,13 @@ export interface ApprovalsModuleOptions {
    * mode other services use APPROVALS_API in-process, and the public port must not offer these.
    */
   internalRoutes?: boolean;
+  /**
+   * Where POLICY_REGISTRY_API comes from (deciding with `remember` / `intent_label`, DESIGN 6.15):
+   * embedded mode imports the registry module (in-process client), distributed mode provides an
+   * HTTP client.
+   */
+  imports?: ModuleMetadata['imports'];
+  providers?: Provider[];
 }
 
 export const APPROVALS_USE_CASES = [
@@ -54,8 +61,9 @@ export const APPROVALS_USE_CASES = [
 
 /**
  * Approval requests: `/v1/approvals*` (and `/internal/approvals*` when asked), the expiry
- * sweeper, and APPROVALS_API for the services that queue and use approvals. The app provides the
- * global caller guard; routes only declare the scope they need.
+ * sweeper, and APPROVALS_API for the services that queue and use approvals. Deciding reads the
+ * registry (POLICY_REGISTRY_API, from `imports` or `providers`). The app provides the global
+ * caller guard; routes only declare the scope they need.
  */
 @Module({})
 export class ApprovalsModule implements OnApplicationShutdown {
@@ -73,9 +81,11 @@ export class ApprovalsModule implements OnApplicationShutdown {
       ApprovalExpirySweeper,
       InProcessApprovalsClient,
       { provide: APPROVALS_API, useExisting: InProcessApprovalsClient },
+      ...(options.providers ?? []),
     ];
     return {
       module: ApprovalsModule,
+      imports: options.imports ?? [],
       controllers: [ApprovalsHttpController, ...(options.internalRoutes ? [InternalApprovalsHttpController] : [])],
       providers,
       exports: [...APPROVALS_USE_CASES, InProcessApprovalsClient, APPROVALS_API],

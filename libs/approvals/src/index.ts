@@ -6,6 +6,7 @@ export {
   DEFAULT_SWEEP_INTERVAL_MS,
   type ApprovalsModuleOptions,
 } from './approvals.module';
+export { ApprovalsConfig } from './approvals.config';
 export { InProcessApprovalsClient } from './adapters/in-process/in-process-approvals.client';
 export { ApprovalExpirySweeper } from './adapters/scheduler/approval-expiry.sweeper';
 export { CreateApprovalUseCase, type ApprovalRequester } from './application/use-cases/create-approval.use-case';

@@ -37,8 +37,28 @@ describe('approval', () => {
       decidedByKeyId: null,
       reason: null,
       consumedAt: null,
+      reasonCode: 'approval_required',
+      candidates: [],
+      toolCall: null,
+      conversationContext: null,
     });
     expect(pending({ ttlSeconds: 60 }).expiresAt).toEqual(at(60));
+  });
+
+  it('keeps the call of a legacy-path request; a mandate-path request has none of it', () => {
+    const call = {
+      reasonCode: 'uncertain_match' as const,
+      candidates: [{ intentLabel: 'crm.export', intentionId: 'int_1', confidence: 0.61 }],
+      toolCall: { name: 'export_customers', arguments: { rows: 10_000 } },
+      conversationContext: [{ role: 'user', content: 'export them all' }],
+    };
+    expect(pending(call)).toMatchObject(call);
+    expect(pending({ source: 'mcp_proxy', intentLabel: null, intentCardId: 'card_1', ...call })).toMatchObject({
+      reasonCode: null,
+      candidates: [],
+      toolCall: null,
+      conversationContext: null,
+    });
   });
 
   it.each([
@@ -50,6 +70,12 @@ describe('approval', () => {
     [{ ttlSeconds: 9 }, 'ttl_seconds'],
     [{ ttlSeconds: 1.5 }, 'ttl_seconds'],
     [{ ttlSeconds: 7 * 24 * 3600 + 1 }, 'ttl_seconds'],
+    [{ reasonCode: 'maybe' as never }, 'reason_code'],
+    [{ candidates: 'crm.export' as never }, 'candidates'],
+    [{ candidates: [{ intentLabel: 'crm.export', intentionId: 'int_1', confidence: 1.5 }] }, 'candidates[0]'],
+    [{ toolCall: { name: '' } }, 'tool_call'],
+    [{ toolCall: { name: 'x', arguments: [] as never } }, 'tool_call.arguments'],
+    [{ conversationContext: [{ role: 'user' }] as never }, 'conversation_context'],
   ])('refuses %p naming %s', (extra, path) => {
     const err = failure(() => pending(extra));
     expect(err.code).toBe('invalid_request');
@@ -65,6 +91,28 @@ describe('approval', () => {
       reason: 'not today',
     });
     expect(deny(pending(), 'key_human', at(5)).reason).toBeNull();
+  });
+
+  it('approving as another intention: the label becomes the correction, the original candidate stays listed', () => {
+    const corrected = approve(pending(), 'key_human', at(5), {
+      reason: 'it is a report',
+      correction: { intentLabel: 'crm.report', candidateIntentionId: 'int_1' },
+    });
+    expect(corrected).toMatchObject({
+      status: 'approved',
+      reason: 'it is a report',
+      intentLabel: 'crm.report',
+      candidates: [{ intentLabel: 'crm.export', intentionId: 'int_1', confidence: 1 }],
+    });
+    const uncertain = pending({ reasonCode: 'uncertain_match', candidates: [{ intentLabel: 'crm.export', intentionId: 'int_1', confidence: 0.6 }] });
+    expect(approve(uncertain, 'key_human', at(5), { correction: { intentLabel: 'crm.report', candidateIntentionId: 'int_1' } }).candidates).toEqual(
+      uncertain.candidates,
+    );
+    // The same label is no correction.
+    expect(approve(pending(), 'key_human', at(5), { correction: { intentLabel: 'crm.export', candidateIntentionId: 'int_1' } })).toMatchObject({
+      intentLabel: 'crm.export',
+      candidates: [],
+    });
   });
 
   it('the key that caused the request cannot decide it (403 self_approval)', () => {

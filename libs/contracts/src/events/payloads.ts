@@ -3,7 +3,15 @@ import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, Max, IsObject, Is
 import { DECISION_KINDS, EVALUATION_OUTCOMES, SCOPES, type DecisionKind, type EvaluationOutcome, type Scope } from '@igw/kernel';
 import { DataElementDto, INTENT_CLASSES, INTENTION_STATUSES, type IntentClass, type IntentionStatus } from '../http/intentions.dto';
 import type { CardRule } from '../http/intent-cards.dto';
-import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '../http/approvals.dto';
+import {
+  APPROVAL_REASON_CODES,
+  APPROVAL_SOURCES,
+  APPROVAL_STATUSES,
+  ApprovalCandidateDto,
+  type ApprovalReasonCode,
+  type ApprovalSource,
+  type ApprovalStatus,
+} from '../http/approvals.dto';
 import type { EventEnvelope } from './event-envelope';
 import { Topics, type TopicName } from './topics';
 
@@ -114,6 +122,13 @@ export class ApprovalEventV1 {
   @IsOptional() @IsISO8601() decided_at!: string | null;
   @IsOptional() @IsString() decided_by_key_id!: string | null;
   @IsOptional() @IsString() reason!: string | null;
+  /**
+   * Legacy path (DESIGN 6.15), so subscribers see why the call waits and what it is: null on
+   * mandate-path requests; absent from events written before these fields existed.
+   */
+  @IsOptional() @IsIn(APPROVAL_REASON_CODES) reason_code?: ApprovalReasonCode | null;
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ApprovalCandidateDto) candidates?: ApprovalCandidateDto[];
+  @IsOptional() @IsObject() tool_call?: { name: string; arguments?: Record<string, unknown> } | null;
 }
 
 /**

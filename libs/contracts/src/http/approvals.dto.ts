@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -18,18 +18,12 @@ import {
   ValidateNested,
 } from 'class-validator';
 
-import { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus } from '@igw/kernel';
+import { APPROVAL_REASON_CODES, APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalReasonCode, type ApprovalSource, type ApprovalStatus } from '@igw/kernel';
 import { LABEL_PATTERN, PageOf } from './common.dto';
-import { ConversationMessageDto, EVALUATE_LIMITS, ToolCallDto } from './intent-evaluation.dto';
+import { ConversationMessageDto, ToolCallDto } from './intent-evaluation.dto';
 
-export { APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalSource, type ApprovalStatus };
-
-/**
- * Why a call waits for a human (DESIGN 6.15): the matched intention requires approval, or the
- * classifier is not certain which intention (if any) covers the call.
- */
-export const APPROVAL_REASON_CODES = ['approval_required', 'uncertain_match'] as const;
-export type ApprovalReasonCode = (typeof APPROVAL_REASON_CODES)[number];
+/** `APPROVAL_REASON_CODES`: why a call waits for a human (DESIGN 6.15); a closed vocabulary of `@igw/kernel`. */
+export { APPROVAL_REASON_CODES, APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalReasonCode, type ApprovalSource, type ApprovalStatus };
 
 /** A candidate intention of an uncertain match, best first. */
 export class ApprovalCandidateDto {
@@ -70,15 +64,9 @@ export class ApprovalDto {
   reason_code!: ApprovalReasonCode | null;
   @ApiProperty({ type: [ApprovalCandidateDto], description: 'With `uncertain_match`: the candidate intentions, best first; otherwise empty.' })
   candidates!: ApprovalCandidateDto[];
-  // Inline rather than a $ref: OpenAPI 3.0 cannot make a referenced schema nullable, and a null example would not validate.
+  // OpenAPI 3.0 has no nullable $ref: a null is the second alternative (so examples with null validate).
   @ApiPropertyOptional({
-    type: 'object',
-    nullable: true,
-    properties: {
-      name: { type: 'string', example: 'hubspot.get_contact', maxLength: EVALUATE_LIMITS.toolName },
-      arguments: { type: 'object', additionalProperties: true, example: { email: 'ada@example.com' } },
-    },
-    required: ['name'],
+    oneOf: [{ $ref: getSchemaPath(ToolCallDto) }, { type: 'object', nullable: true, enum: [null] }],
     description: 'The evaluated call (tool name and arguments), so an operator sees what is asked and `remember` can teach it; null on mandate-path requests.',
   })
   tool_call!: ToolCallDto | null;

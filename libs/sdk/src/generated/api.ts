@@ -470,8 +470,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Approve: pending → approved.
-     * @description No body. The key whose call caused the request cannot approve it (403 `self_approval`, whatever the state): a second key of the org must. Once approved, the same call (same tool call, or the same action of the same mandate) retried before `expires_at` is let through once; a different call asks again. Emits `approval.approved`. A decided or expired request is 409 `invalid_transition`, so of concurrent decisions one wins. Needs policy_write.
+     * Approve: pending → approved, optionally teaching the match.
+     * @description The body is optional. The key whose call caused the request cannot approve it (403 `self_approval`, whatever the state): a second key of the org must. Once approved, the same call (same tool call, or the same action of the same mandate) retried before `expires_at` is let through once; a different call asks again. Emits `approval.approved`. A decided or expired request is 409 `invalid_transition`, so of concurrent decisions one wins.
+     *
+     *     Requests of `POST /v1/intent/evaluate` (they hold the evaluated `tool_call`) may also be taught from (DESIGN 6.15): `intent_label` approves the call as another active intention of the org (404 `intent_not_found` otherwise); the request then names it in `intent_label`, the grant of the retried call is for it, and the classifier's candidate stays in `candidates`. `remember: true` stores the call as a positive example of the approved intention (with a correction, also a negative example of the candidate), so calls like it are certain from now on. Teaching happens first: when the registry refuses it (404, 409 `example_limit`, 503) the request stays pending. Either field on a request without an evaluated call (the mandate path) is 400 naming it. Needs policy_write.
      */
     post: operations['approveApproval'];
     delete?: never;
@@ -491,7 +493,7 @@ export interface paths {
     put?: never;
     /**
      * Deny: pending → denied, with an optional reason.
-     * @description The body is optional; `reason` is kept on the request and sent in `approval.denied`. The call stays refused: retried, it queues a new request. Same rules as approving: the key whose call caused the request cannot deny it (403 `self_approval`), and a decided or expired request is 409 `invalid_transition`. Needs policy_write.
+     * @description The body is optional; `reason` is kept on the request and sent in `approval.denied`. The call stays refused: retried, it queues a new request. Same rules as approving: the key whose call caused the request cannot deny it (403 `self_approval`), and a decided or expired request is 409 `invalid_transition`. On a request of `POST /v1/intent/evaluate`, `remember: true` first stores the call as a negative example of the candidate intention, so calls like it are never matched to it (DESIGN 6.15; when the registry refuses, the request stays pending); on one without an evaluated call it is 400 naming `remember`. Needs policy_write.
      */
     post: operations['denyApproval'];
     delete?: never;
@@ -1329,22 +1331,21 @@ export interface components {
       /** @description With `uncertain_match`: the candidate intentions, best first; otherwise empty. */
       candidates: components['schemas']['ApprovalCandidateDto'][];
       /** @description The evaluated call (tool name and arguments), so an operator sees what is asked and `remember` can teach it; null on mandate-path requests. */
-      tool_call?: {
-        /** @example hubspot.get_contact */
-        name?: string;
-        /**
-         * @example {
-         *       "email": "ada@example.com"
-         *     }
-         */
-        arguments?: {
-          [key: string]: unknown;
-        };
-      } | null;
+      tool_call?: components['schemas']['ToolCallDto'] | (never | null);
     };
     ApprovalListDto: {
       data: components['schemas']['ApprovalDto'][];
       next_cursor: string | null;
+    };
+    ApproveApprovalDto: {
+      reason?: string;
+      /**
+       * @description Legacy-path requests only: store the call as a positive example of the approved intention (of `intent_label` when given, then also a negative example of the candidate), so calls like it are certain from now on.
+       * @default false
+       */
+      remember?: boolean;
+      /** @description Legacy-path requests only: the intention the call really is (an active one of the org), correcting the classifier's candidate. The grant is for it. */
+      intent_label?: string;
     };
     DenyApprovalDto: {
       reason?: string;
@@ -1377,18 +1378,24 @@ export interface components {
     };
     ClassificationEvidenceDto: {
       /**
-       * @description The layer whose decision stands.
+       * @description The layer whose decision stands: an intention's `tools` binding, an example, or a ranking layer.
        * @enum {string}
        */
-      classification_method: 'lexical' | 'embedding' | 'llm';
+      classification_method: 'binding' | 'example' | 'lexical' | 'embedding' | 'llm';
       /**
        * @description Every layer that ran, in order.
        * @example [
        *       "lexical"
        *     ]
        */
-      evaluation_layers_consulted: ('lexical' | 'embedding' | 'llm')[];
+      evaluation_layers_consulted: ('binding' | 'example' | 'lexical' | 'embedding' | 'llm')[];
       confidence: number;
+      /** @description Whether the match is certain: a binding, an example, or a confidence at the deployment's bar. Only a certain match is allowed without a human; an uncertain one is `pending_approval` with reason `uncertain_match`. */
+      certain: boolean;
+      /** @description With `binding`: the pattern that matched (an intention label for a name binding). */
+      matched_binding?: string;
+      /** @description With `example`: the examples the call is like. */
+      matched_examples?: string[];
       /** @description The top candidates of the last layer that ranked them. */
       supporting_evidence: {
         [key: string]: unknown;
@@ -1427,10 +1434,10 @@ export interface components {
       policy_id: string;
       classification_evidence: components['schemas']['ClassificationEvidenceDto'];
       /**
-       * @description Why policy does not simply allow the call (also under shadow mode); null when it does.
+       * @description Why policy does not simply allow the call (also under shadow mode); null when it does. `uncertain_match`: the classifier is not certain which intention covers the call, so a human decides (`approval_request_id`).
        * @enum {string|null}
        */
-      reason: 'ambient' | 'data_element_refused' | 'approval_required' | null;
+      reason: 'ambient' | 'data_element_refused' | 'approval_required' | 'uncertain_match' | null;
       /** @description With `data_element_refused`: the named fields outside the intention. */
       refused_fields?: string[];
     };
@@ -5665,9 +5672,15 @@ export interface operations {
            *           "decided_at": "2026-11-26T09:42:10.000Z",
            *           "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
            *           "reason": null,
-           *           "reason_code": null,
+           *           "reason_code": "approval_required",
            *           "candidates": [],
-           *           "tool_call": null
+           *           "tool_call": {
+           *             "name": "stripe.refunds.create",
+           *             "arguments": {
+           *               "charge": "ch_3PqR8s2eZvKYlo2C1x9b",
+           *               "amount": 72000
+           *             }
+           *           }
            *         }
            *       ],
            *       "next_cursor": "eyJjcmVhdGVkX2F0IjoiMjAyNi0xMS0yNlQwOTo0MDowMC4wMDBaIiwiaWQiOiJhcHJfMDE5M2E2ZjhkMmU0N2IxYzhhOWYzZTVkN2M2YjRhMjEifQ"
@@ -5766,9 +5779,15 @@ export interface operations {
            *       "decided_at": null,
            *       "decided_by_key_id": null,
            *       "reason": null,
-           *       "reason_code": null,
+           *       "reason_code": "approval_required",
            *       "candidates": [],
-           *       "tool_call": null
+           *       "tool_call": {
+           *         "name": "stripe.refunds.create",
+           *         "arguments": {
+           *           "charge": "ch_3PqR8s2eZvKYlo2C1x9b",
+           *           "amount": 72000
+           *         }
+           *       }
            *     }
            */
           'application/json': components['schemas']['ApprovalDto'];
@@ -5842,7 +5861,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ApproveApprovalDto'];
+      };
+    };
     responses: {
       /** @description The resource after approve. */
       200: {
@@ -5870,12 +5893,27 @@ export interface operations {
            *       "decided_at": "2026-11-26T09:42:10.000Z",
            *       "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
            *       "reason": null,
-           *       "reason_code": null,
+           *       "reason_code": "approval_required",
            *       "candidates": [],
-           *       "tool_call": null
+           *       "tool_call": {
+           *         "name": "stripe.refunds.create",
+           *         "arguments": {
+           *           "charge": "ch_3PqR8s2eZvKYlo2C1x9b",
+           *           "amount": 72000
+           *         }
+           *       }
            *     }
            */
           'application/json': components['schemas']['ApprovalDto'];
+        };
+      };
+      /** @description `invalid_request`: a field other than `reason`, `remember` and `intent_label`, a malformed one, or `remember` / `intent_label` on a request that holds no evaluated call; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
       /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
@@ -5896,27 +5934,51 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `not_found`: approval request not found */
+      /** @description `not_found`: approval request not found; `intent_not_found`: `intent_label` names no active intention of the org */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired); with `remember`, the request staying pending: `decision_in_progress`, another decision with `remember` is storing what it teaches (retry shortly), or `example_limit`, the intention holds its maximum of examples */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           /**
            * @example {
-           *       "code": "not_found",
-           *       "message": "approval request not found"
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
            *     }
            */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired) */
-      409: {
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
           'application/json': components['schemas']['ErrorDto'];
         };
       };
@@ -5996,15 +6058,21 @@ export interface operations {
            *       "decided_at": "2026-11-26T09:42:10.000Z",
            *       "decided_by_key_id": "key_0193a6f1c9d08e3f7a6b5c4d3e2f1a0b",
            *       "reason": "Refunds above 500 EUR go through finance.",
-           *       "reason_code": null,
+           *       "reason_code": "approval_required",
            *       "candidates": [],
-           *       "tool_call": null
+           *       "tool_call": {
+           *         "name": "stripe.refunds.create",
+           *         "arguments": {
+           *           "charge": "ch_3PqR8s2eZvKYlo2C1x9b",
+           *           "amount": 72000
+           *         }
+           *       }
            *     }
            */
           'application/json': components['schemas']['ApprovalDto'];
         };
       };
-      /** @description `invalid_request`: the body names a field other than `reason`, or `reason` is longer than 1000 characters; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      /** @description `invalid_request`: the body names a field other than `reason` and `remember`, `reason` is longer than 1000 characters, or `remember` is on a request that holds no evaluated call; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6046,7 +6114,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorDto'];
         };
       };
-      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired) */
+      /** @description `invalid_transition`: the request is no longer pending (approved, denied or expired); with `remember`, the request staying pending: `decision_in_progress`, another decision with `remember` is storing what it teaches (retry shortly), or `example_limit`, the intention holds its maximum of examples */
       409: {
         headers: {
           [name: string]: unknown;

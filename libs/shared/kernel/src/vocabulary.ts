@@ -24,6 +24,12 @@ export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 export const APPROVAL_SOURCES = ['evaluate', 'mcp_proxy'] as const;
 export type ApprovalSource = (typeof APPROVAL_SOURCES)[number];
+/**
+ * Why a call waits for a human (DESIGN 6.15): the matched intention requires approval, or the
+ * classifier is not certain which intention (if any) covers the call.
+ */
+export const APPROVAL_REASON_CODES = ['approval_required', 'uncertain_match'] as const;
+export type ApprovalReasonCode = (typeof APPROVAL_REASON_CODES)[number];
 
 /** Mandates (DESIGN 6.8) and the secret brokers a dispense may go through. */
 export const MANDATE_STATUSES = ['active', 'expired', 'revoked'] as const;

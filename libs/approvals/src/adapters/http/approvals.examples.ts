@@ -1,4 +1,4 @@
-import type { ApprovalDto, ApprovalListDto, DenyApprovalDto, ErrorDto } from '@igw/contracts';
+import type { ApprovalDto, ApprovalListDto, ApproveApprovalDto, DenyApprovalDto, ErrorDto } from '@igw/contracts';
 
 /** Examples of the approvals routes in the OpenAPI document (typed, and checked against the schemas by the linter). */
 export const PENDING_APPROVAL_EXAMPLE: ApprovalDto = {
@@ -18,9 +18,9 @@ export const PENDING_APPROVAL_EXAMPLE: ApprovalDto = {
   decided_at: null,
   decided_by_key_id: null,
   reason: null,
-  reason_code: null,
+  reason_code: 'approval_required',
   candidates: [],
-  tool_call: null,
+  tool_call: { name: 'stripe.refunds.create', arguments: { charge: 'ch_3PqR8s2eZvKYlo2C1x9b', amount: 72000 } },
 };
 
 export const APPROVED_APPROVAL_EXAMPLE: ApprovalDto = {
@@ -66,9 +66,62 @@ export const APPROVAL_LIST_EXAMPLE: ApprovalListDto = {
   next_cursor: 'eyJjcmVhdGVkX2F0IjoiMjAyNi0xMS0yNlQwOTo0MDowMC4wMDBaIiwiaWQiOiJhcHJfMDE5M2E2ZjhkMmU0N2IxYzhhOWYzZTVkN2M2YjRhMjEifQ',
 };
 
+/** An uncertain match (DESIGN 6.15) corrected by the operator: the grant is for the corrected intention, the candidate stays listed. */
+export const CORRECTED_APPROVAL_EXAMPLE: ApprovalDto = {
+  ...APPROVED_APPROVAL_EXAMPLE,
+  intent_label: 'billing.refund_small',
+  reason_code: 'uncertain_match',
+  candidates: [
+    { intent_label: 'billing.refund', intention_id: 'int_0193a6f2c4d58e1f0a9b8c7d6e5f4a3b', confidence: 0.62 },
+    { intent_label: 'billing.refund_small', intention_id: 'int_0193a6f2d7e69f2a1b0c9d8e7f6a5b4c', confidence: 0.55 },
+  ],
+};
+
+export const APPROVE_APPROVAL_EXAMPLES: Record<string, { summary: string; value: ApproveApprovalDto }> = {
+  noBody: { summary: 'Just approve (the body may also be left out)', value: {} },
+  remember: {
+    summary: 'Approve and remember: calls like this one are this intention from now on (legacy path)',
+    value: { remember: true, reason: 'Refunds to this customer are routine.' },
+  },
+  correct: {
+    summary: 'Approve as another intention and remember (legacy path): the grant is for it',
+    value: { intent_label: 'billing.refund_small', remember: true },
+  },
+};
+
 export const DENY_APPROVAL_EXAMPLES: Record<string, { summary: string; value: DenyApprovalDto }> = {
   withReason: { summary: 'With a reason (kept on the request and in approval.denied)', value: { reason: 'Refunds above 500 EUR go through finance.' } },
   noReason: { summary: 'Without a reason (the body may also be left out)', value: {} },
+  remember: {
+    summary: 'Deny and remember (legacy path): calls like this one are never matched to the candidate intention',
+    value: { reason: 'This is not a refund.', remember: true },
+  },
+};
+
+const invalid = (path: string, message: string): ErrorDto => ({ code: 'invalid_request', message, details: [{ path, message }] });
+const REMEMBER_WITHOUT_CALL =
+  'remember applies only to requests of POST /v1/intent/evaluate that hold the evaluated call; this one is source mcp_proxy without a call';
+
+/** The 400 answers of approve (one code, so the examples are named here). */
+export const APPROVE_APPROVAL_400_EXAMPLES: Record<string, { summary: string; value: ErrorDto }> = {
+  rememberOnMandatePath: {
+    summary: 'remember or intent_label on a request that holds no evaluated call (the mandate path)',
+    value: invalid('remember', REMEMBER_WITHOUT_CALL),
+  },
+  badIntentLabel: { summary: 'intent_label is not a label', value: invalid('intent_label', 'intent_label must match ^[a-z0-9][a-z0-9_.-]{0,62}$') },
+  reasonTooLong: { summary: 'reason longer than 1000 characters', value: invalid('reason', 'reason must be shorter than or equal to 1000 characters') },
+  unknownField: { summary: 'A field other than reason, remember and intent_label', value: invalid('comment', 'comment is not a known field') },
+};
+
+const INTENT_NOT_ACTIVE = 'intent_label billing.refund_tiny is not an active intention of this org';
+
+/** The 404 answers of approve: no such request, or a correction naming no active intention. */
+export const APPROVE_APPROVAL_404_EXAMPLES: Record<string, { summary: string; value: ErrorDto }> = {
+  notFound: { summary: 'No such request in the org', value: { code: 'not_found', message: 'approval request not found' } },
+  intentNotFound: {
+    summary: 'intent_label names no active intention of the org',
+    value: { ...invalid('intent_label', INTENT_NOT_ACTIVE), code: 'intent_not_found' },
+  },
 };
 
 /** The 400 answers of deny: the body's own refusals (one code, so the examples are named here). */
@@ -81,8 +134,12 @@ export const DENY_APPROVAL_400_EXAMPLES: Record<string, { summary: string; value
       details: [{ path: 'reason', message: 'reason must be shorter than or equal to 1000 characters' }],
     },
   },
+  rememberOnMandatePath: {
+    summary: 'remember on a request that holds no evaluated call (the mandate path)',
+    value: invalid('remember', REMEMBER_WITHOUT_CALL),
+  },
   unknownField: {
-    summary: 'A field other than reason',
+    summary: 'A field other than reason and remember',
     value: { code: 'invalid_request', message: 'comment is not a known field', details: [{ path: 'comment', message: 'comment is not a known field' }] },
   },
 };
@@ -96,5 +153,13 @@ export const DECIDED_APPROVAL_409_EXAMPLES: Record<string, { summary: string; va
   expired: {
     summary: 'Past expires_at',
     value: { code: 'invalid_transition', message: 'the approval request is expired; only a pending request can be decided' },
+  },
+  decisionInProgress: {
+    summary: 'remember: another decision with remember is storing what it teaches (retry shortly)',
+    value: { code: 'decision_in_progress', message: 'another decision on this approval request is storing what it teaches; retry shortly' },
+  },
+  exampleLimit: {
+    summary: 'remember: the intention holds its maximum of examples (the request stays pending)',
+    value: { code: 'example_limit', message: 'intention billing.refund holds 2000 examples, its maximum' },
   },
 };

@@ -1,6 +1,6 @@
 import { applyDecorators, Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, DenyApprovalDto, ErrorDto } from '@igw/contracts';
+import { APPROVAL_STATUSES, ApprovalDto, ApprovalListDto, ApproveApprovalDto, DenyApprovalDto, ErrorDto } from '@igw/contracts';
 import { ApiErrors, ApiOp, ApiStatusPage, CurrentCaller, ResourceAction, ApiNotFound } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { ApproveApprovalUseCase } from '../../application/use-cases/approve-approval.use-case';
@@ -9,6 +9,9 @@ import { GetApprovalUseCase } from '../../application/use-cases/get-approval.use
 import { ListApprovalsUseCase, type ApprovalPage } from '../../application/use-cases/list-approvals.use-case';
 import {
   APPROVAL_LIST_EXAMPLE,
+  APPROVE_APPROVAL_400_EXAMPLES,
+  APPROVE_APPROVAL_404_EXAMPLES,
+  APPROVE_APPROVAL_EXAMPLES,
   APPROVED_APPROVAL_EXAMPLE,
   DECIDED_APPROVAL_409_EXAMPLES,
   DENIED_APPROVAL_EXAMPLE,
@@ -17,20 +20,21 @@ import {
   PENDING_APPROVAL_EXAMPLE,
 } from './approvals.examples';
 
-/** What approving and denying both refuse, beyond the edge's answers. */
+const SELF_APPROVAL = { code: 'self_approval', message: 'the API key whose call caused this approval request cannot decide it' };
+
+/** The 409 of approve and deny: no longer pending, or (remember) the registry refused the example. */
+const DecisionConflict = () =>
+  ApiResponse({
+    status: 409,
+    type: ErrorDto,
+    description:
+      '`invalid_transition`: the request is no longer pending (approved, denied or expired); with `remember`, the request staying pending: `decision_in_progress`, another decision with `remember` is storing what it teaches (retry shortly), or `example_limit`, the intention holds its maximum of examples',
+    examples: DECIDED_APPROVAL_409_EXAMPLES,
+  });
+
+/** What denying refuses, beyond the edge's answers and its body. */
 const DecisionRefusals = () =>
-  applyDecorators(
-    ApiErrors({
-      403: { code: 'self_approval', message: 'the API key whose call caused this approval request cannot decide it' },
-      404: { code: 'not_found', message: 'approval request not found' },
-    }),
-    ApiResponse({
-      status: 409,
-      type: ErrorDto,
-      description: '`invalid_transition`: the request is no longer pending (approved, denied or expired)',
-      examples: DECIDED_APPROVAL_409_EXAMPLES,
-    }),
-  );
+  applyDecorators(ApiErrors({ 403: SELF_APPROVAL, 404: { code: 'not_found', message: 'approval request not found' } }), DecisionConflict());
 
 /** Approval requests (DESIGN 6.10): anyone in the org may read them; policy_write decides. */
 @ApiTags('approvals')
@@ -76,13 +80,28 @@ export class ApprovalsHttpController {
   @ResourceAction('approve', ApprovalDto, 'policy_write', APPROVED_APPROVAL_EXAMPLE)
   @ApiOp({
     id: 'approveApproval',
-    summary: 'Approve: pending → approved.',
+    summary: 'Approve: pending → approved, optionally teaching the match.',
     description:
-      'No body. The key whose call caused the request cannot approve it (403 `self_approval`, whatever the state): a second key of the org must. Once approved, the same call (same tool call, or the same action of the same mandate) retried before `expires_at` is let through once; a different call asks again. Emits `approval.approved`. A decided or expired request is 409 `invalid_transition`, so of concurrent decisions one wins. Needs policy_write.',
+      "The body is optional. The key whose call caused the request cannot approve it (403 `self_approval`, whatever the state): a second key of the org must. Once approved, the same call (same tool call, or the same action of the same mandate) retried before `expires_at` is let through once; a different call asks again. Emits `approval.approved`. A decided or expired request is 409 `invalid_transition`, so of concurrent decisions one wins.\n\nRequests of `POST /v1/intent/evaluate` (they hold the evaluated `tool_call`) may also be taught from (DESIGN 6.15): `intent_label` approves the call as another active intention of the org (404 `intent_not_found` otherwise); the request then names it in `intent_label`, the grant of the retried call is for it, and the classifier's candidate stays in `candidates`. `remember: true` stores the call as a positive example of the approved intention (with a correction, also a negative example of the candidate), so calls like it are certain from now on. Teaching happens first: when the registry refuses it (404, 409 `example_limit`, 503) the request stays pending. Either field on a request without an evaluated call (the mandate path) is 400 naming it. Needs policy_write.",
   })
-  @DecisionRefusals()
-  approve(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApprovalDto> {
-    return this.approveApproval.execute(caller, id);
+  @ApiBody({ type: ApproveApprovalDto, required: false, examples: APPROVE_APPROVAL_EXAMPLES })
+  @ApiResponse({
+    status: 400,
+    type: ErrorDto,
+    description:
+      '`invalid_request`: a field other than `reason`, `remember` and `intent_label`, a malformed one, or `remember` / `intent_label` on a request that holds no evaluated call',
+    examples: APPROVE_APPROVAL_400_EXAMPLES,
+  })
+  @ApiErrors({ 403: SELF_APPROVAL })
+  @ApiResponse({
+    status: 404,
+    type: ErrorDto,
+    description: '`not_found`: approval request not found; `intent_not_found`: `intent_label` names no active intention of the org',
+    examples: APPROVE_APPROVAL_404_EXAMPLES,
+  })
+  @DecisionConflict()
+  approve(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body?: ApproveApprovalDto): Promise<ApprovalDto> {
+    return this.approveApproval.execute(caller, id, body);
   }
 
   @ResourceAction('deny', ApprovalDto, 'policy_write', DENIED_APPROVAL_EXAMPLE)
@@ -90,13 +109,14 @@ export class ApprovalsHttpController {
     id: 'denyApproval',
     summary: 'Deny: pending → denied, with an optional reason.',
     description:
-      'The body is optional; `reason` is kept on the request and sent in `approval.denied`. The call stays refused: retried, it queues a new request. Same rules as approving: the key whose call caused the request cannot deny it (403 `self_approval`), and a decided or expired request is 409 `invalid_transition`. Needs policy_write.',
+      'The body is optional; `reason` is kept on the request and sent in `approval.denied`. The call stays refused: retried, it queues a new request. Same rules as approving: the key whose call caused the request cannot deny it (403 `self_approval`), and a decided or expired request is 409 `invalid_transition`. On a request of `POST /v1/intent/evaluate`, `remember: true` first stores the call as a negative example of the candidate intention, so calls like it are never matched to it (DESIGN 6.15; when the registry refuses, the request stays pending); on one without an evaluated call it is 400 naming `remember`. Needs policy_write.',
   })
   @ApiBody({ type: DenyApprovalDto, required: false, examples: DENY_APPROVAL_EXAMPLES })
   @ApiResponse({
     status: 400,
     type: ErrorDto,
-    description: '`invalid_request`: the body names a field other than `reason`, or `reason` is longer than 1000 characters',
+    description:
+      '`invalid_request`: the body names a field other than `reason` and `remember`, `reason` is longer than 1000 characters, or `remember` is on a request that holds no evaluated call',
     examples: DENY_APPROVAL_400_EXAMPLES,
   })
   @DecisionRefusals()

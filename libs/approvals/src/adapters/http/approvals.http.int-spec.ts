@@ -2,16 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { headerCallers, startServiceTestApp } from '@igw/http';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { APPROVALS_API, Topics, type ApprovalsApi } from '@igw/contracts';
+import { APPROVALS_API, POLICY_REGISTRY_API, Topics, type ApprovalsApi } from '@igw/contracts';
 import { FixedClock, type Scope } from '@igw/kernel';
 import { migrate, openPostgresDatabase, type ServiceDatabase } from '@igw/persistence';
 import { ApprovalsModule, APPROVALS_MIGRATIONS, type ApprovalsModuleOptions } from '../../approvals.module';
 import { InProcessApprovalsClient } from '../in-process/in-process-approvals.client';
+import { FakeRegistryTeacher } from '../../application/testing/fake-registry-teacher';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const schema = `it_approvals_${randomBytes(4).toString('hex')}`;
 
-const startApp = (options: ApprovalsModuleOptions) => startServiceTestApp(ApprovalsModule.register(options), headerCallers({ requireKey: true }));
+const registry = new FakeRegistryTeacher(['crm.export', 'crm.report']);
+const startApp = (options: ApprovalsModuleOptions) =>
+  startServiceTestApp(
+    ApprovalsModule.register({ ...options, providers: [{ provide: POLICY_REGISTRY_API, useValue: registry }] }),
+    headerCallers({ requireKey: true }),
+  );
 
 type As = { org?: string; key?: string; scope?: Scope };
 /** A 400 `invalid_request` naming `path` among its details. */
@@ -121,6 +127,42 @@ describe('approvals over HTTP (PostgreSQL)', () => {
     expect(await call('POST', `/v1/approvals/${b}/deny`)).toMatchObject({ status: 200, body: { status: 'denied', reason: null } });
     expect(await call('POST', `/v1/approvals/${b}/deny`, undefined, AGENT)).toMatchObject({ status: 403, body: { code: 'insufficient_scope' } });
     expect(await outboxTopics(a)).toEqual([Topics.ApprovalRequested.name, Topics.ApprovalDenied.name]);
+  });
+
+  it('approve and deny take a teaching body on requests holding the evaluated call (DESIGN 6.15), checked field by field', async () => {
+    const tool_call = { name: 'export_customers', arguments: { rows: 10 } };
+    const created = await queue({ tool_call, conversation_context: [{ role: 'user', content: 'all of them' }] });
+    expect(created.body).toMatchObject({ reason_code: 'approval_required', candidates: [], tool_call });
+    expect(created.body).not.toHaveProperty('conversation_context');
+    const id = created.body!['id'] as string;
+    expect(await call('POST', `/v1/approvals/${id}/approve`, { intent_label: 'Not A Label' })).toMatchObject(badParam('intent_label'));
+    expect(await call('POST', `/v1/approvals/${id}/approve`, { remember: 'yes' })).toMatchObject(badParam('remember'));
+    expect(await call('POST', `/v1/approvals/${id}/approve`, { colour: 'red' })).toMatchObject(badParam('colour'));
+    expect(await call('POST', `/v1/approvals/${id}/deny`, { intent_label: 'crm.report' })).toMatchObject(badParam('intent_label'));
+    expect(await call('POST', `/v1/approvals/${id}/approve`, { intent_label: 'crm.gone' })).toMatchObject({
+      status: 404,
+      body: { code: 'intent_not_found', details: [{ path: 'intent_label' }] },
+    });
+    expect(await call('POST', `/v1/approvals/${id}/approve`, { remember: true, intent_label: 'crm.report' })).toMatchObject({
+      status: 200,
+      body: { status: 'approved', intent_label: 'crm.report', candidates: [{ intent_label: 'crm.export', intention_id: 'int_crm.export', confidence: 1 }] },
+    });
+    expect(registry.taught.get(id)).toMatchObject({
+      tool_call,
+      examples: [
+        { intention_label: 'crm.report', covered: true },
+        { intention_label: 'crm.export', covered: false },
+      ],
+    });
+    expect((await call('GET', `/v1/approvals/${id}`)).body).toMatchObject({ intent_label: 'crm.report', tool_call });
+
+    const proxy = (
+      await queue({ source: 'mcp_proxy', intent_label: undefined, tool_name: undefined, intent_card_id: 'card_1', operation: 'crm.read', tool_call })
+    ).body!;
+    expect(proxy).toMatchObject({ reason_code: null, candidates: [], tool_call: null });
+    expect(await call('POST', `/v1/approvals/${proxy['id']}/approve`, { remember: true })).toMatchObject(badParam('remember'));
+    expect(await call('POST', `/v1/approvals/${proxy['id']}/deny`, { remember: true })).toMatchObject(badParam('remember'));
+    expect(await call('POST', `/v1/approvals/${proxy['id']}/deny`, { remember: false })).toMatchObject({ status: 200, body: { status: 'denied' } });
   });
 
   it("answers 404 for another org's request on every route", async () => {

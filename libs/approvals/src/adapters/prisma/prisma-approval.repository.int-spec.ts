@@ -55,6 +55,64 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     expect(w.notifier.nudges - before).toBe(2);
   });
 
+  it("stores why and what a legacy-path call waits for, and an operator's correction of the match", async () => {
+    const org = 'org_teach';
+    const candidates = [
+      { intent_label: 'crm.export', intention_id: 'int_crm.export', confidence: 0.61 },
+      { intent_label: 'crm.report', intention_id: 'int_crm.report', confidence: 0.52 },
+    ];
+    const tool_call = { name: 'export_customers', arguments: { rows: 10, nested: { a: [1, 'b'] } } };
+    const created = await w.create.execute(
+      agent(org),
+      request({
+        source: 'evaluate',
+        intent_card_id: undefined,
+        operation: undefined,
+        intent_label: 'crm.export',
+        reason_code: 'uncertain_match',
+        candidates,
+        tool_call,
+        conversation_context: [{ role: 'user', content: 'hi' }],
+      }),
+    );
+    expect(await w.get.execute(human(org), created.id)).toMatchObject({ reason_code: 'uncertain_match', candidates, tool_call });
+    const [row] = await w.db.query<{ candidates: unknown; conversation_context: unknown }>(
+      `SELECT "candidates", "conversation_context" FROM "${schema}"."approval_requests" WHERE "id" = $1`,
+      [created.id],
+    );
+    expect(row).toEqual({ candidates, conversation_context: [{ role: 'user', content: 'hi' }] });
+    // The registry knows both labels; the correction is stored with the decision.
+    w.registry.labels.push('crm.export', 'crm.report');
+    expect(await w.approve.execute(human(org), created.id, { intent_label: 'crm.report' })).toMatchObject({ intent_label: 'crm.report', candidates });
+    expect(await w.get.execute(human(org), created.id)).toMatchObject({ status: 'approved', intent_label: 'crm.report', candidates });
+    // A mandate-path request: SQL NULLs and [].
+    const proxy = await w.create.execute(agent(org), request({ fingerprint: 'fp_proxy' }));
+    const [nulls] = await w.db.query<Record<string, unknown>>(
+      `SELECT "reason_code", "candidates", "tool_call", "conversation_context" FROM "${schema}"."approval_requests" WHERE "id" = $1`,
+      [proxy.id],
+    );
+    expect(nulls).toEqual({ reason_code: null, candidates: [], tool_call: null, conversation_context: null });
+  });
+
+  it('reserving for teaching: of concurrent reservations one wins; released, lapsed or decided it is free again', async () => {
+    const org = 'org_reserve';
+    const repo = w.repo;
+    const { id } = await w.create.execute(agent(org), request({ fingerprint: 'fp_reserve' }));
+    const now = clock.now();
+    const until = new Date(now.getTime() + 60_000);
+    const won = await Promise.all(['k1', 'k2', 'k3', 'k4', 'k5'].map((k) => repo.reserveForTeaching(org, id, k, now, until)));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const winner = `k${won.indexOf(true) + 1}`;
+    expect(await repo.reserveForTeaching('org_other', id, 'k9', now, until)).toBe(false);
+    await repo.releaseTeaching(org, id, 'k9');
+    expect(await repo.reserveForTeaching(org, id, 'k9', now, until)).toBe(false);
+    await repo.releaseTeaching(org, id, winner);
+    expect(await repo.reserveForTeaching(org, id, 'k9', now, until)).toBe(true);
+    expect(await repo.reserveForTeaching(org, id, 'k8', until, new Date(until.getTime() + 60_000))).toBe(true);
+    await w.deny.execute(human(org), id);
+    expect(await repo.reserveForTeaching(org, id, 'k7', until, new Date(until.getTime() + 60_000))).toBe(false);
+  });
+
   it('writes nothing when the transaction fails: no row without its event, no change without its event', async () => {
     const org = 'org_atomic';
     const approval = requestApproval('apr_atomic', org, 'key_agent', { source: 'evaluate', summary: 's', fingerprint: 'fp' }, clock.now());

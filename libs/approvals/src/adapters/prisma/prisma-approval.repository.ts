@@ -1,13 +1,48 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OutboxWriter, rethrowUnavailable } from '@igw/persistence';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
-import type { Approval, ApprovalSource, ApprovalStatus } from '../../domain/approval';
+import type {
+  Approval,
+  ApprovalCandidate,
+  ApprovalReasonCode,
+  ApprovalSource,
+  ApprovalStatus,
+  ApprovalToolCall,
+  ConversationMessage,
+} from '../../domain/approval';
 import type { PageRequest } from '../../application/paging';
 import type { ApprovalEvents, ApprovalRepository } from '../../application/ports/approval.repository.port';
-import type { ApprovalRequest as ApprovalRow, Prisma } from './generated/client';
+import { Prisma, type ApprovalRequest as ApprovalRow } from './generated/client';
 import { APPROVALS_PRISMA, APPROVALS_SCHEMA_NAME, type ApprovalsPrisma } from './approvals-prisma.client';
 
-const toApproval = (r: ApprovalRow): Approval => ({
+/** Candidates are stored in their wire shape (snake_case), readable in SQL as the API shows them. */
+interface StoredCandidate {
+  intent_label: string;
+  intention_id: string;
+  confidence: number;
+}
+
+const toStoredCandidates = (cs: readonly ApprovalCandidate[]): StoredCandidate[] =>
+  cs.map((c) => ({ intent_label: c.intentLabel, intention_id: c.intentionId, confidence: c.confidence }));
+const fromStoredCandidates = (json: Prisma.JsonValue): ApprovalCandidate[] =>
+  Array.isArray(json)
+    ? (json as unknown as StoredCandidate[]).map((c) => ({ intentLabel: c.intent_label, intentionId: c.intention_id, confidence: c.confidence }))
+    : [];
+/** A nullable JSON column: SQL NULL for null (Prisma needs the sentinel). */
+const jsonOrNull = (value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull => (value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue));
+
+/** The columns of a new request (the domain record in the table's shape). */
+const toRow = (a: Approval): Prisma.ApprovalRequestCreateInput => ({
+  teachingKeyId: null,
+  teachingUntil: null,
+  ...a,
+  candidates: toStoredCandidates(a.candidates) as unknown as Prisma.InputJsonValue,
+  toolCall: jsonOrNull(a.toolCall),
+  conversationContext: jsonOrNull(a.conversationContext),
+});
+
+/** The row without the teaching reservation (a concurrency device of this adapter, not part of the record). */
+const toApproval = ({ teachingKeyId: _key, teachingUntil: _until, ...r }: ApprovalRow): Approval => ({
   id: r.id,
   orgId: r.orgId,
   status: r.status as ApprovalStatus,
@@ -26,6 +61,10 @@ const toApproval = (r: ApprovalRow): Approval => ({
   decidedByKeyId: r.decidedByKeyId,
   reason: r.reason,
   consumedAt: r.consumedAt,
+  reasonCode: r.reasonCode as ApprovalReasonCode | null,
+  candidates: fromStoredCandidates(r.candidates),
+  toolCall: r.toolCall as unknown as ApprovalToolCall | null,
+  conversationContext: r.conversationContext as unknown as ConversationMessage[] | null,
 });
 
 /** What a status filter means at `now`: an overdue pending request counts as expired. */
@@ -59,7 +98,7 @@ export class PrismaApprovalRepository implements ApprovalRepository {
           orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         });
         if (pending) return { approval: toApproval(pending), created: false };
-        const saved = toApproval(await tx.approvalRequest.create({ data: { ...approval } }));
+        const saved = toApproval(await tx.approvalRequest.create({ data: toRow(approval) }));
         await this.outbox.add(tx, events(saved));
         return { approval: saved, created: true };
       })
@@ -95,7 +134,19 @@ export class PrismaApprovalRepository implements ApprovalRepository {
         const saved = toApproval(
           await tx.approvalRequest.update({
             where: { id },
-            data: { status: next.status, decidedAt: next.decidedAt, decidedByKeyId: next.decidedByKeyId, reason: next.reason, consumedAt: next.consumedAt },
+            data: {
+              status: next.status,
+              decidedAt: next.decidedAt,
+              decidedByKeyId: next.decidedByKeyId,
+              reason: next.reason,
+              consumedAt: next.consumedAt,
+              // An operator's correction of the match (approving as another intention).
+              intentLabel: next.intentLabel,
+              candidates: toStoredCandidates(next.candidates) as unknown as Prisma.InputJsonValue,
+              // A decision ends any reservation for teaching.
+              teachingKeyId: null,
+              teachingUntil: null,
+            },
           }),
         );
         await this.outbox.add(tx, events(saved));
@@ -104,6 +155,30 @@ export class PrismaApprovalRepository implements ApprovalRepository {
       .catch(rethrowUnavailable);
     if (saved) this.notifier.nudge();
     return saved;
+  }
+
+  async reserveForTeaching(orgId: string, id: string, keyId: string, now: Date, until: Date): Promise<boolean> {
+    // One statement: of concurrent reservations the row lock lets one write; the others re-check
+    // the row (reserved now) and write nothing.
+    const reserved = await this.prisma.approvalRequest
+      .updateMany({
+        where: {
+          id,
+          orgId,
+          status: 'pending',
+          expiresAt: { gt: now },
+          OR: [{ teachingUntil: null }, { teachingUntil: { lte: now } }],
+        },
+        data: { teachingKeyId: keyId, teachingUntil: until },
+      })
+      .catch(rethrowUnavailable);
+    return reserved.count === 1;
+  }
+
+  async releaseTeaching(orgId: string, id: string, keyId: string): Promise<void> {
+    await this.prisma.approvalRequest
+      .updateMany({ where: { id, orgId, teachingKeyId: keyId }, data: { teachingKeyId: null, teachingUntil: null } })
+      .catch(rethrowUnavailable);
   }
 
   async consume(orgId: string, fingerprint: string, now: Date): Promise<Approval | null> {

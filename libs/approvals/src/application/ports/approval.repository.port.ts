@@ -34,6 +34,16 @@ export interface ApprovalRepository {
    */
   update(orgId: string, id: string, change: (current: Approval) => Approval, events: ApprovalEvents): Promise<Approval | null>;
   /**
+   * Reserves a request for one decision that teaches (`remember`, DESIGN 6.15) until `until`:
+   * true when it is pending at `now` and no other reservation runs at `now`; false otherwise
+   * (nothing written). Of concurrent callers at most one gets it, so a decision that lost never
+   * forgets what the winner taught (the registry keys lessons by approval). A decision (`update`)
+   * ends the reservation; so does `releaseTeaching`.
+   */
+  reserveForTeaching(orgId: string, id: string, keyId: string, now: Date, until: Date): Promise<boolean>;
+  /** Ends `keyId`'s reservation of the request (its teaching failed), so another decision may teach at once. */
+  releaseTeaching(orgId: string, id: string, keyId: string): Promise<void>;
+  /**
    * Atomically marks the oldest approved, unused request of this call with `expires_at > now`
    * as used (`consumed_at = now`) and returns it; null when there is none. Of concurrent
    * consumers exactly one gets a given request.

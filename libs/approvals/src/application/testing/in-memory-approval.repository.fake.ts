@@ -10,6 +10,8 @@ const isAfter = (row: PageKey, key: PageKey | null) => !key || newestFirst(row, 
 export class InMemoryApprovalRepository implements ApprovalRepository {
   readonly rows = new Map<string, Approval>();
   readonly outbox: EventEnvelope[] = [];
+  /** Running reservations for teaching, by request id. */
+  readonly reservations = new Map<string, { keyId: string; until: Date }>();
 
   async create(approval: Approval, events: ApprovalEvents): Promise<{ approval: Approval; created: boolean }> {
     const pending = [...this.rows.values()]
@@ -40,9 +42,22 @@ export class InMemoryApprovalRepository implements ApprovalRepository {
     if (!current) return null;
     const next = change(current);
     const staged = events(next);
+    this.reservations.delete(id);
     this.rows.set(id, structuredClone(next));
     this.outbox.push(...staged);
     return structuredClone(next);
+  }
+
+  async reserveForTeaching(orgId: string, id: string, keyId: string, now: Date, until: Date): Promise<boolean> {
+    const row = this.rows.get(id);
+    const running = this.reservations.get(id);
+    if (!row || row.orgId !== orgId || statusAt(row, now) !== 'pending' || (running && running.until.getTime() > now.getTime())) return false;
+    this.reservations.set(id, { keyId, until });
+    return true;
+  }
+
+  async releaseTeaching(orgId: string, id: string, keyId: string): Promise<void> {
+    if (this.rows.get(id)?.orgId === orgId && this.reservations.get(id)?.keyId === keyId) this.reservations.delete(id);
   }
 
   async consume(orgId: string, fingerprint: string, now: Date): Promise<Approval | null> {

@@ -43,11 +43,11 @@ describe('approval use cases', () => {
       decided_at: null,
       decided_by_key_id: null,
       reason: null,
-      reason_code: null,
+      reason_code: 'approval_required',
       candidates: [],
       tool_call: null,
     });
-    const { org_id: _org, reason_code: _code, candidates: _candidates, tool_call: _call, ...payload } = created;
+    const { org_id: _org, ...payload } = created;
     expect(s.repo.outbox).toEqual([expect.objectContaining({ type: Topics.ApprovalRequested.name, org_id: 'org_acme', schema_version: 1, data: payload })]);
     expect(await s.get.execute(agent, created.id)).toEqual(created);
   });

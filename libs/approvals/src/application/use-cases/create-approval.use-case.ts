@@ -1,10 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { newId, type Caller } from '@igw/kernel';
-import { Topics, type ApprovalDto, type CreateApprovalRequestDto } from '@igw/contracts';
+import { Topics, type ApprovalCandidateDto, type ApprovalDto, type CreateApprovalRequestDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
-import { requestApproval } from '../../domain/approval';
+import { requestApproval, type ApprovalCandidate } from '../../domain/approval';
 import { toApprovalDto, toApprovalEvent } from './views';
 import { ApprovalUseCase } from './approval-use-case';
+
+/** The wire's candidates in the domain's shape; anything malformed is passed on for the domain to refuse (400). */
+function fromCandidateDtos(candidates: CreateApprovalRequestDto['candidates']): ApprovalCandidate[] | undefined {
+  if (!Array.isArray(candidates)) return candidates as undefined;
+  return candidates.map((c: Partial<ApprovalCandidateDto> | null) => ({
+    intentLabel: c?.intent_label as string,
+    intentionId: c?.intention_id as string,
+    confidence: c?.confidence as number,
+  }));
+}
 
 /** Who asks for an approval or uses one: a service acting for the caller's org and key. */
 export type ApprovalRequester = Pick<Caller, 'orgId' | 'keyId'>;
@@ -32,6 +42,10 @@ export class CreateApprovalUseCase extends ApprovalUseCase {
         userId: input.user_id,
         fingerprint: input.fingerprint,
         ttlSeconds: input.ttl_seconds,
+        reasonCode: input.reason_code,
+        candidates: fromCandidateDtos(input.candidates),
+        toolCall: input.tool_call,
+        conversationContext: input.conversation_context,
       },
       now,
     );

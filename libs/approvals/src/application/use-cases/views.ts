@@ -1,10 +1,19 @@
-import type { ApprovalDto, ApprovalEventV1 } from '@igw/contracts';
-import { asOf, type Approval } from '../../domain/approval';
+import type { ApprovalCandidateDto, ApprovalDto, ApprovalEventV1 } from '@igw/contracts';
+import { asOf, type Approval, type ApprovalCandidate } from '../../domain/approval';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** approval.* v1 payload: the whole request after the change (the envelope carries the org). */
-export function toApprovalEvent(a: Approval): ApprovalEventV1 {
+export const toCandidateDto = (c: ApprovalCandidate): ApprovalCandidateDto => ({
+  intent_label: c.intentLabel,
+  intention_id: c.intentionId,
+  confidence: c.confidence,
+});
+
+/**
+ * approval.* v1 payload: the whole request after the change (the envelope carries the org), less
+ * the conversation context (kept to teach from, never shown).
+ */
+export function toApprovalEvent(a: Approval): ApprovalEventV1 & Pick<ApprovalDto, 'reason_code' | 'candidates' | 'tool_call'> {
   return {
     id: a.id,
     status: a.status,
@@ -21,6 +30,9 @@ export function toApprovalEvent(a: Approval): ApprovalEventV1 {
     decided_at: iso(a.decidedAt),
     decided_by_key_id: a.decidedByKeyId,
     reason: a.reason,
+    reason_code: a.reasonCode,
+    candidates: a.candidates.map(toCandidateDto),
+    tool_call: a.toolCall,
   };
 }
 

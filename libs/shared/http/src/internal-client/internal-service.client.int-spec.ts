@@ -41,9 +41,9 @@ const approval = (over: Partial<ApprovalDto> = {}): ApprovalDto => ({
   decided_at: null,
   decided_by_key_id: null,
   reason: null,
-  reason_code: null,
+  reason_code: 'approval_required',
   candidates: [],
-  tool_call: null,
+  tool_call: { name: 'crm.export_contacts', arguments: {} },
   ...over,
 });
 

@@ -167,7 +167,7 @@ export async function startDistributedSystem(
   try {
     // Replicas of one service share its keys (each opens what another sealed, verifies what another signed).
     for (const port of registryPorts!) processes.push(await launch('policy-registry', common, { port }));
-    for (const port of approvalsPorts!) processes.push(await launch('approvals', common, { port }));
+    for (const port of approvalsPorts!) processes.push(await launch('approvals', { ...common, ...serviceUrls }, { port }));
     for (const port of evaluatorPorts!) processes.push(await launch('intent-evaluator', { ...common, ...serviceUrls, GRANT_SIGNING_KEY: grantKey }, { port }));
     for (const port of issuerPorts!) processes.push(await launch('mandate-issuer', { ...common, ...serviceUrls, MANDATE_KEK: mandateKek }, { port }));
     for (const port of webhooksPorts!)

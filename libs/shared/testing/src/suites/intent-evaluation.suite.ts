@@ -224,6 +224,44 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
       expect(again.body.approval_request_id).not.toBe(requestId);
     });
 
+    /** Publishes an approval_required intention and evaluates `tool_call` against it: the pending request's id and the intention's. */
+    async function pendingApproval(label: string, title: string, tool_call: { name: string; arguments: Record<string, unknown> }) {
+      const intentionId = await intention({ label, display_name: title, description: `${title} with Stripe.`, intent_class: 'write', approval_required: true });
+      const pending = await evaluate(admin, { tool_call, conversation_context: [{ role: 'user', content: `${title}, please` }] });
+      expect(pending.body).toMatchObject({ outcome: 'pending_approval', intent_label: label });
+      return { id: pending.body.approval_request_id as string, intentionId };
+    }
+
+    it('approvals show the evaluated call; a teaching body is checked field by field (DESIGN 6.15)', async () => {
+      const tool_call = { name: 'stripe.send_payout', arguments: { account: 'acct_9', amount: 1200 } };
+      const { id } = await pendingApproval('treasury.payout_send', 'Send a payout', tool_call);
+      expect((await writer.get(`/v1/approvals/${id}`)).body).toMatchObject({ source: 'evaluate', reason_code: 'approval_required', candidates: [], tool_call });
+      const refused = async (body: unknown) => (await writer.post(`/v1/approvals/${id}/approve`, body)).body;
+      expect(await refused({ intent_label: 'Not A Label!' })).toMatchObject({ code: 'invalid_request', details: [{ path: 'intent_label' }] });
+      expect(await refused({ remember: 'yes' })).toMatchObject({ code: 'invalid_request', details: [{ path: 'remember' }] });
+      expect(await refused({ intent_label: 'treasury.no_such_intention' })).toMatchObject({ code: 'intent_not_found', details: [{ path: 'intent_label' }] });
+      expect((await writer.post(`/v1/approvals/${id}/deny`, { remember: 1 })).body).toMatchObject({ details: [{ path: 'remember' }] });
+      expect((await writer.get(`/v1/approvals/${id}`)).body.status).toBe('pending');
+    });
+
+    // Needs the registry's teach / forgetTaught and GET /v1/intentions/{id}/examples (DESIGN 6.15, registry branch).
+    it('approve and deny with remember: the call becomes a positive, or a negative, example of the candidate', async () => {
+      const payout = { name: 'stripe.send_bulk_payout', arguments: { batch: 'b_7' } };
+      const approved = await pendingApproval('treasury.bulk_payout_send', 'Send a bulk payout', payout);
+      expect(await writer.post(`/v1/approvals/${approved.id}/approve`, { remember: true })).toMatchObject({ status: 200, body: { status: 'approved' } });
+      const positive = await writer.get(`/v1/intentions/${approved.intentionId}/examples`);
+      expect(positive.body.data).toEqual([expect.objectContaining({ covered: true, source: 'approval', approval_id: approved.id, tool_call: payout })]);
+
+      const reversal = { name: 'stripe.reverse_transfer', arguments: { transfer: 'tr_3' } };
+      const denied = await pendingApproval('treasury.transfer_reverse', 'Reverse a transfer', reversal);
+      expect(await writer.post(`/v1/approvals/${denied.id}/deny`, { remember: true, reason: 'not now' })).toMatchObject({
+        status: 200,
+        body: { status: 'denied' },
+      });
+      const negative = await writer.get(`/v1/intentions/${denied.intentionId}/examples`);
+      expect(negative.body.data).toEqual([expect.objectContaining({ covered: false, source: 'approval', approval_id: denied.id, tool_call: reversal })]);
+    });
+
     it('a grant is bound to its call: valid with it, other_call with another tool name or other arguments (DESIGN 6.5)', async () => {
       await intention({
         label: 'crm.deal_lookup',

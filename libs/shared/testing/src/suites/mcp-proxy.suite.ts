@@ -252,6 +252,20 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       const requestId = first.body.decision.approval_request_id;
       const approval = await reader.get(`/v1/approvals/${requestId}`);
       expect(approval.body).toMatchObject({ status: 'pending', source: 'mcp_proxy', intent_card_id: cardId, operation: 'crm.refunds.create' });
+      expect(approval.body).toMatchObject({ reason_code: null, candidates: [], tool_call: null });
+      // Teaching is for evaluated calls (DESIGN 6.15): a mandate-path request refuses it, naming the field, and stays pending.
+      for (const [action, field, value] of [
+        ['approve', 'remember', true],
+        ['approve', 'intent_label', 'crm.refunds'],
+        ['deny', 'remember', true],
+      ] as const) {
+        const refused = await approver.post(`/v1/approvals/${requestId}/${action}`, { [field]: value });
+        expect({ status: refused.status, code: refused.body.code, paths: refused.body.details?.map((d: { path: string }) => d.path) }).toEqual({
+          status: 400,
+          code: 'invalid_request',
+          paths: [field],
+        });
+      }
       // Asking again while it waits: the same request.
       expect((await call(writer, mandate.credential, refund)).body.decision.approval_request_id).toBe(requestId);
       expect((await approver.post(`/v1/approvals/${requestId}/approve`)).status).toBe(200);
