@@ -50,13 +50,15 @@ export function matchToolBindings<T extends BindableIntention>(toolName: string,
       if (own === null || compare(spec, own.spec) > 0) own = { pattern, spec };
     }
     if (own === null) continue;
-    const order = best.length === 0 ? 1 : compare(own.spec, best[0]!.spec);
+    const [leader] = best;
+    const order = leader === undefined ? 1 : compare(own.spec, leader.spec);
     const entry = { match: { intention, pattern: own.pattern, kind: 'tools' as const }, spec: own.spec };
     if (order > 0) best = [entry];
     else if (order === 0) best.push(entry);
   }
-  if (best.length === 0) return { kind: 'none' };
-  if (best.length === 1) return { kind: 'bound', match: best[0]!.match };
+  const [only, other] = best;
+  if (only === undefined) return { kind: 'none' };
+  if (other === undefined) return { kind: 'bound', match: only.match };
   return { kind: 'tie', matches: best.map((b) => b.match).sort((a, b) => (a.intention.label < b.intention.label ? -1 : 1)) };
 }
 
@@ -102,13 +104,13 @@ export function matchLabelBindings<T extends BindableIntention>(toolName: string
   for (const intention of intentions) {
     if (intention.tools.length === 0 && labelBinds(intention.label, toolName)) matches.push({ intention, pattern: intention.label, kind: 'label' });
   }
-  if (matches.length === 0) return { kind: 'none' };
   // The longest label is the most specific name (`crm.lookup.contact` over `crm.lookup`).
-  matches.sort((a, b) => normalized(b.intention.label).length - normalized(a.intention.label).length);
+  const length = (m: BindingMatch<T>) => normalized(m.intention.label).length;
+  matches.sort((a, b) => length(b) - length(a));
   const [first, second] = matches;
-  if (second !== undefined && normalized(second.intention.label).length === normalized(first!.intention.label).length)
-    return { kind: 'tie', matches: matches.filter((m) => normalized(m.intention.label).length === normalized(first!.intention.label).length) };
-  return { kind: 'bound', match: first! };
+  if (first === undefined) return { kind: 'none' };
+  if (second !== undefined && length(second) === length(first)) return { kind: 'tie', matches: matches.filter((m) => length(m) === length(first)) };
+  return { kind: 'bound', match: first };
 }
 
 /** Whether an intention may be matched to a tool by anything but its own binding: never when it has `tools` the tool is outside of. */
