@@ -50,7 +50,7 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
       [Topics.ApprovalRequested.name, 'pending'],
       [Topics.ApprovalApproved.name, 'approved'],
     ]);
-    const { org_id: _org, reason_code: _code, candidates: _candidates, tool_call: _call, ...payload } = approved;
+    const { org_id: _org, ...payload } = approved;
     expect(rows[1]!.envelope).toMatchObject({ type: Topics.ApprovalApproved.name, org_id: org, schema_version: 1, data: payload });
     expect(w.notifier.nudges - before).toBe(2);
   });

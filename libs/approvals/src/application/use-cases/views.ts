@@ -39,6 +39,5 @@ export function toApprovalEvent(a: Approval): ApprovalEventV1 & Pick<ApprovalDto
 /** The public view at `now`: the event's fields plus the org, with a pending request past its deadline read as expired. */
 export function toApprovalDto(stored: Approval, now: Date): ApprovalDto {
   const a = asOf(stored, now);
-  // The 6.15 fields (uncertain matches) are the approvals engineer's; until then: none.
-  return { ...toApprovalEvent(a), org_id: a.orgId, reason_code: null, candidates: [], tool_call: null };
+  return { ...toApprovalEvent(a), org_id: a.orgId };
 }

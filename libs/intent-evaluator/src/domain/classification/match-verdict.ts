@@ -37,6 +37,8 @@ export type MatchVerdict =
 
 /** How many candidates an uncertain match carries to the approval. */
 export const MAX_CANDIDATES = 3;
+/** Other candidates below this confidence are not worth a human's attention. */
+export const MIN_CANDIDATE_CONFIDENCE = 0.01;
 
 export function verdictOf(conclusion: StageConclusion): MatchVerdict {
   const { decision } = conclusion;
@@ -47,6 +49,7 @@ export function verdictOf(conclusion: StageConclusion): MatchVerdict {
     intentClass: decision.intentClass,
     confidence: conclusion.confidence,
   };
-  const candidates = [first, ...conclusion.candidates.filter((c) => c.intentionId !== decision.intentionId)].slice(0, MAX_CANDIDATES);
+  const others = conclusion.candidates.filter((c) => c.intentionId !== decision.intentionId && c.confidence >= MIN_CANDIDATE_CONFIDENCE);
+  const candidates = [first, ...others].slice(0, MAX_CANDIDATES);
   return { kind: conclusion.certain ? 'certain' : 'uncertain', intentionId: decision.intentionId, candidates };
 }

@@ -84,31 +84,31 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
       expect((await agent.post('/v1/intent/evaluate', UNSURE)).body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });
     });
 
-    it("approve as another intention with remember: the grant is for the operator's choice, and like calls are certain for it from then on", async () => {
+    it("approve as another intention: the grant is for the operator's choice; with remember, like calls are certain for it from then on", async () => {
       const { operator, agent } = await org();
       const ledger = await publish(operator, LEDGER);
       const payouts = await publish(operator, PAYOUTS);
       const pending = await agent.post('/v1/intent/evaluate', UNSURE);
       expect(pending.body.intent_label).toBe('finance.ledger_lookup');
-      const decided = await operator.post(`/v1/approvals/${pending.body.approval_request_id}/approve`, {
-        remember: true,
-        intent_label: 'finance.payout_review',
-      });
-      expect(decided.body).toMatchObject({ status: 'approved', intent_label: 'finance.payout_review' });
-
+      const corrected = await operator.post(`/v1/approvals/${pending.body.approval_request_id}/approve`, { intent_label: 'finance.payout_review' });
+      expect(corrected.body).toMatchObject({ status: 'approved', intent_label: 'finance.payout_review' });
       const approved = await agent.post('/v1/intent/evaluate', UNSURE);
       expect(approved.body).toMatchObject({ outcome: 'approved', intent_label: 'finance.payout_review', grant: expect.any(String) });
-      const verified = await agent.post('/v1/grants/verify', { token: approved.body.grant });
-      expect(verified.body.grant.intent_label).toBe('finance.payout_review');
+      expect((await agent.post('/v1/grants/verify', { token: approved.body.grant })).body.grant.intent_label).toBe('finance.payout_review');
+      // Nothing was remembered: another entry is still a question.
+      const other = { ...UNSURE, tool_call: { ...UNSURE.tool_call, arguments: { entry_id: 'LE-2002' } } };
+      const again = await agent.post('/v1/intent/evaluate', other);
+      expect(again.body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });
 
+      const taught = await operator.post(`/v1/approvals/${again.body.approval_request_id}/approve`, { remember: true, intent_label: 'finance.payout_review' });
+      expect(taught.body.status).toBe('approved');
       // Taught: a positive example of the chosen intention, a negative one of the candidate.
       const pos = await operator.get(`/v1/intentions/${payouts}/examples`);
-      expect(pos.body.data).toEqual([expect.objectContaining({ covered: true, source: 'approval', tool_call: UNSURE.tool_call })]);
+      expect(pos.body.data).toEqual([expect.objectContaining({ covered: true, source: 'approval', tool_call: other.tool_call })]);
       const neg = await operator.get(`/v1/intentions/${ledger}/examples`);
       expect(neg.body.data).toEqual([expect.objectContaining({ covered: false, source: 'approval' })]);
-
-      // A like call (another entry) is now certain for the chosen intention, with no human.
-      const like = await agent.post('/v1/intent/evaluate', { ...UNSURE, tool_call: { ...UNSURE.tool_call, arguments: { entry_id: 'LE-2002' } } });
+      // A like call (a third entry) is now certain for the chosen intention, with no human.
+      const like = await agent.post('/v1/intent/evaluate', { ...UNSURE, tool_call: { ...UNSURE.tool_call, arguments: { entry_id: 'LE-3003' } } });
       expect(like.body).toMatchObject({
         outcome: 'allowed',
         intent_label: 'finance.payout_review',
@@ -166,7 +166,7 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
         intent_label: 'finance.ledger_lookup',
         classification_evidence: { classification_method: 'binding', matched_binding: 'erp.fetch_ledger_*' },
       });
-      await publish(operator, { ...PAYOUTS, tools: ['erp.fetch_*_entry'] });
+      await publish(operator, { ...PAYOUTS, tools: ['erp.*_ledger_entry'] });
       const tie = await agent.post('/v1/intent/evaluate', UNSURE);
       expect(tie.body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });
       const approval = await operator.get(`/v1/approvals/${tie.body.approval_request_id}`);

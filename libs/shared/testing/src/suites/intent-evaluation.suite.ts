@@ -226,7 +226,15 @@ export function describeIntentEvaluation(mode: string, start: () => Promise<Test
 
     /** Publishes an approval_required intention and evaluates `tool_call` against it: the pending request's id and the intention's. */
     async function pendingApproval(label: string, title: string, tool_call: { name: string; arguments: Record<string, unknown> }) {
-      const intentionId = await intention({ label, display_name: title, description: `${title} with Stripe.`, intent_class: 'write', approval_required: true });
+      // Bound to its tool: certain, so the request is the intention's own approval.
+      const intentionId = await intention({
+        label,
+        display_name: title,
+        description: `${title} with Stripe.`,
+        intent_class: 'write',
+        approval_required: true,
+        tools: [tool_call.name],
+      });
       const pending = await evaluate(admin, { tool_call, conversation_context: [{ role: 'user', content: `${title}, please` }] });
       expect(pending.body).toMatchObject({ outcome: 'pending_approval', intent_label: label });
       return { id: pending.body.approval_request_id as string, intentionId };
