@@ -254,6 +254,10 @@ if (args.get('no-gateway') !== 'true') {
       );
       const w = head.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
       for (const l of [head, ...lines]) console.log(`  ${l.map((c, i) => c.padEnd(w[i] ?? 0)).join('  ')}`);
+      for (const r of reports)
+        for (const run of ['cold', 'taught'] as const)
+          for (const x of r[run].wrong)
+            console.error(`  wrong allow ${r.set} ${r.split} ${run}: ${x.id} ${x.tool} as ${x.allowed_as} (truth ${x.truth}, by ${x.method})`);
       console.log(JSON.stringify({ eval: 'fail-safe', reports }));
     },
     (err: unknown) => {

@@ -10,6 +10,8 @@ export interface Answered {
   outcome: string;
   label: string;
   reason: string | null;
+  /** The layer that decided (`binding`, `example`, `lexical`, …), for the error list. */
+  method?: string;
 }
 
 export interface FailSafeFigures {
@@ -24,13 +26,16 @@ export interface FailSafeFigures {
   /** Calls held because the match was uncertain, over all calls. */
   pending: number;
   counts: { wrong_allow: number; auto: number; false_deny: number; pending: number };
+  /** The wrong allows, to read: case id, tool, what it was allowed as, the truth, the deciding layer. */
+  wrong: { id: string; tool: string; allowed_as: string; truth: string; method: string }[];
 }
 
 const passed = (a: Answered) => a.outcome === 'allowed' || a.outcome === 'approved';
 
 export function failSafeFigures(answers: readonly Answered[]): FailSafeFigures {
   const covered = answers.filter((a) => a.c.expected_label !== 'ambient');
-  const wrong = answers.filter((a) => passed(a) && a.label !== a.c.expected_label).length;
+  const wrongs = answers.filter((a) => passed(a) && a.label !== a.c.expected_label);
+  const wrong = wrongs.length;
   const auto = covered.filter(
     (a) => a.label === a.c.expected_label && (passed(a) || (a.outcome === 'pending_approval' && a.reason === 'approval_required')),
   ).length;
@@ -45,6 +50,7 @@ export function failSafeFigures(answers: readonly Answered[]): FailSafeFigures {
     false_deny: ratio(falseDeny, covered.length),
     pending: ratio(pending, answers.length),
     counts: { wrong_allow: wrong, auto, false_deny: falseDeny, pending },
+    wrong: wrongs.map((a) => ({ id: a.c.id, tool: a.c.tool_call.name, allowed_as: a.label, truth: a.c.expected_label, method: a.method ?? '?' })),
   };
 }
 

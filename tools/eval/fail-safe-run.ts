@@ -61,13 +61,20 @@ interface Evaluation {
   intent_label: string;
   reason: string | null;
   approval_request_id: string | null;
+  classification_evidence: { classification_method: string };
 }
 
 async function evaluate(org: Org, c: EvalCase): Promise<Evaluation> {
   return (await must(`evaluate ${c.id}`, org.agent.post('/v1/intent/evaluate', callOf(c)))) as Evaluation;
 }
 
-const answered = (c: EvalCase, e: Evaluation): Answered => ({ c, outcome: e.outcome, label: e.intent_label, reason: e.reason });
+const answered = (c: EvalCase, e: Evaluation): Answered => ({
+  c,
+  outcome: e.outcome,
+  label: e.intent_label,
+  reason: e.reason,
+  method: e.classification_evidence.classification_method,
+});
 
 async function teach(org: Org, c: EvalCase, label: string, covered: boolean): Promise<void> {
   const id = org.ids.get(label);

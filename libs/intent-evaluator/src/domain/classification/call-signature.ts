@@ -1,103 +1,102 @@
 import type { ClassificationInput } from './call-query';
 
 /**
- * What makes two calls of one tool "the same call" for teaching (DESIGN 6.15): the tool's name,
- * what the call does — the statements of SQL it carries, its operation-like argument, the
- * sub-command of a command line, the host of a URL it is given — and its argument keys. Values
- * beyond those are free: `run_query` with another SELECT is like a taught SELECT; with a DELETE
- * it is another call; `kubectl` `get pods` is not `delete pod`.
+ * What makes two calls of one tool "the same call" for teaching (DESIGN 6.15): the same tool and
+ * the same *shape* — every argument that chooses what the call does must agree, while the values
+ * that only name what it acts on are free. Choosing: the statements and structure of an SQL text
+ * (literals aside), a command line's sub-command, an operation, method or GraphQL operation, a
+ * URL's host and a path's top directory, booleans (`force: true`), and words that read as enum
+ * values or field names (`resourceType: "secret"`, `properties: ["email", "phone"]`,
+ * `propertyName: "lifecyclestage"`). Free: ids, numbers, dates, e-mail addresses, free text. The
+ * keys must be the same: leaving out `customer` turns one customer's lookup into a listing.
+ * So `run_query` with another SELECT of the same shape is like a taught one; with a DELETE, or
+ * another SELECT, it is another call; `kubectl` `get pods` is not `delete pod`.
  */
 export interface CallSignature {
   readonly tool: string;
-  /** Sorted, `|`-joined action words; '' when the name alone says what the tool does. */
-  readonly action: string;
-  readonly keys: ReadonlySet<string>;
+  /** The call's shape, canonical: equal strings are like calls. */
+  readonly shape: string;
 }
 
 // A string that is SQL: it starts with a statement keyword (after comments and parentheses).
 const SQL_START =
   /^\s*(?:--[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*|\(\s*)*(select|with|explain|insert|update|delete|truncate|drop|alter|create|grant|revoke|copy|merge|upsert|call|do|vacuum|analyze|set|show|begin|commit|rollback|comment|refresh|reindex|lock|execute|prepare)\b/i;
-// Statements that change something, wherever they stand in the text (a CTE or a second statement).
-const SQL_CHANGES =
-  /\b(insert|update|delete|truncate|drop|alter|create|grant|revoke|copy|merge|upsert|call|do|vacuum|comment|refresh|reindex|lock|execute)\b/gi;
 const GRAPHQL_START = /^\s*(mutation|subscription|query)\b/i;
-const OPERATION_KEYS = new Set([
-  'operation',
-  'action',
-  'op',
-  'method',
-  'verb',
-  'command',
-  'subcommand',
-  'cmd',
-  'args',
-  'argv',
-  'http_method',
-  'request_method',
-]);
+const COMMAND_KEYS = new Set(['command', 'subcommand', 'cmd', 'args', 'argv']);
 // Words a command line starts with that name the program, not the action (`kubectl delete pod`).
 const PROGRAMS = new Set(['kubectl', 'git', 'gh', 'helm', 'docker', 'aws', 'gcloud', 'az', 'npm', 'sudo', 'psql', 'redis-cli', 'sf', 'stripe']);
 const URL = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\s]+)/i;
 const FILE_PATH = /^(~|\.{0,2})?\/([^/\s]+)/;
+// An enum value or a field name: a word (letters, `_ . : -`), no digits, no spaces.
+const ENUM_WORD = /^[A-Za-z][A-Za-z_.:-]{0,39}$/;
+const MAX_DEPTH = 4;
+const MAX_PARTS = 200;
 
-function sqlAction(text: string): string | null {
-  const start = SQL_START.exec(text);
-  if (!start) return null;
-  const changes = new Set<string>();
-  for (const m of text.matchAll(SQL_CHANGES)) changes.add((m[1] ?? '').toLowerCase());
-  return changes.size > 0 ? `sql:${[...changes].sort().join('+')}` : `sql:${(start[1] ?? '').toLowerCase()}`;
+/** SQL without its literals: `select * from t where id = ?`. */
+function sqlShape(text: string): string {
+  return text
+    .replace(/'(?:[^']|'')*'/g, '?')
+    .replace(/\b\d+(?:\.\d+)?\b/g, '?')
+    .replace(/\s+/g, ' ')
+    .replace(/[\s;]+$/, '')
+    .trim()
+    .toLowerCase();
 }
 
-function commandAction(value: unknown): string | null {
-  const words = (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').join(' ') : typeof value === 'string' ? value : '')
+function commandShape(value: unknown): string | null {
+  const text = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').join(' ') : typeof value === 'string' ? value : '';
+  const words = text
     .trim()
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w !== '' && !w.startsWith('-'));
   while (words.length > 0 && PROGRAMS.has(words[0] ?? '')) words.shift();
-  return words.length === 0 ? null : `cmd:${words.slice(0, 2).join(' ')}`;
+  return words.length === 0 ? null : words.slice(0, 2).join(' ');
+}
+
+function stringShape(path: string, key: string, value: string): string {
+  if (COMMAND_KEYS.has(key.toLowerCase()) && !SQL_START.test(value)) return `${path}=cmd(${commandShape(value) ?? ''})`;
+  if (SQL_START.test(value)) return `${path}=sql(${sqlShape(value)})`;
+  const graphql = GRAPHQL_START.exec(value);
+  if (graphql && /[{(]/.test(value)) return `${path}=graphql:${(graphql[1] ?? '').toLowerCase()}`;
+  const url = URL.exec(value);
+  if (url) return `${path}@${(url[1] ?? '').toLowerCase()}`;
+  const file = FILE_PATH.exec(value);
+  if (file) return `${path}:${file[1] ?? ''}/${file[2] ?? ''}`;
+  if (ENUM_WORD.test(value)) return `${path}=${value.toLowerCase()}`;
+  return path;
+}
+
+function walk(value: unknown, path: string, key: string, depth: number, out: Set<string>): void {
+  if (out.size >= MAX_PARTS) return;
+  if (depth > MAX_DEPTH) {
+    out.add(`${path}:deep`);
+    return;
+  }
+  if (typeof value === 'string') out.add(stringShape(path, key, value));
+  else if (typeof value === 'boolean' || value === null) out.add(`${path}=${String(value)}`);
+  else if (Array.isArray(value)) {
+    if (COMMAND_KEYS.has(key.toLowerCase()) && value.every((v) => typeof v === 'string')) out.add(`${path}=cmd(${commandShape(value) ?? ''})`);
+    else if (value.length > 0 && value.every((v) => typeof v === 'string' && ENUM_WORD.test(v)))
+      out.add(`${path}=[${[...new Set(value.map((v) => (v as string).toLowerCase()))].sort().join(',')}]`);
+    else {
+      out.add(`${path}[]`);
+      for (const v of value.slice(0, 50)) walk(v, `${path}[]`, key, depth + 1, out);
+    }
+  } else if (typeof value === 'object') {
+    out.add(`${path}{}`);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>).slice(0, 50)) walk(v, `${path}.${k}`, k, depth + 1, out);
+  } else out.add(path); // numbers (and anything else): free
 }
 
 /** The signature of a call (see CallSignature). */
 export function callSignature(input: Pick<ClassificationInput, 'toolName' | 'arguments'>): CallSignature {
-  const actions = new Set<string>();
-  const keys = new Set<string>();
-  for (const [key, value] of Object.entries(input.arguments ?? {}).slice(0, 100)) {
-    keys.add(key);
-    if (OPERATION_KEYS.has(key.toLowerCase())) {
-      const sql = typeof value === 'string' ? sqlAction(value) : null;
-      const action = sql ?? commandAction(value);
-      if (action !== null) actions.add(`${key}=${action}`);
-      continue;
-    }
-    if (typeof value !== 'string') continue;
-    const sql = sqlAction(value);
-    if (sql !== null) {
-      actions.add(sql);
-      continue;
-    }
-    const graphql = GRAPHQL_START.exec(value);
-    if (graphql && /[{(]/.test(value)) {
-      actions.add(`graphql:${(graphql[1] ?? '').toLowerCase()}`);
-      continue;
-    }
-    const url = URL.exec(value);
-    if (url) {
-      actions.add(`${key}@${(url[1] ?? '').toLowerCase()}`);
-      continue;
-    }
-    const path = FILE_PATH.exec(value);
-    if (path) actions.add(`${key}:${path[1] ?? ''}/${path[2] ?? ''}`);
-  }
-  return { tool: input.toolName, action: [...actions].sort().join('|'), keys };
+  const parts = new Set<string>();
+  for (const [key, value] of Object.entries(input.arguments ?? {}).slice(0, 100)) walk(value, key, key, 0, parts);
+  return { tool: input.toolName, shape: [...parts].sort().join('\n') };
 }
 
-/**
- * Whether `call` is like `example`: the same tool and action, and no argument the example did
- * not have (an extra argument — `force`, `cascade` — can change what a call does).
- */
+/** Whether `call` is like `example`: the same tool and the same shape. */
 export function isLike(call: CallSignature, example: CallSignature): boolean {
-  if (call.tool !== example.tool || call.action !== example.action) return false;
-  for (const k of call.keys) if (!example.keys.has(k)) return false;
-  return true;
+  return call.tool === example.tool && call.shape === example.shape;
 }

@@ -4,9 +4,11 @@ import { ExampleIndex } from './intention-examples';
 const sig = (toolName: string, args?: Record<string, unknown>) => callSignature({ toolName, arguments: args });
 
 describe('call signatures (what "like an example" means)', () => {
-  it('SQL: another SELECT is alike; a DELETE, an UPDATE or a SELECT that also drops is not', () => {
+  it('SQL: the same statement with other literals is alike; another SELECT, a DELETE, an UPDATE or a SELECT that also drops is not', () => {
     const select = sig('run_query', { sql: 'SELECT * FROM invoices WHERE id = 1' });
-    expect(isLike(sig('run_query', { sql: 'select name from customers' }), select)).toBe(true);
+    expect(isLike(sig('run_query', { sql: 'select *  from invoices where id = 42;' }), select)).toBe(true);
+    expect(isLike(sig('run_query', { sql: "SELECT * FROM invoices WHERE id = 'in_7'" }), select)).toBe(true);
+    expect(isLike(sig('run_query', { sql: 'select name from customers' }), select)).toBe(false);
     expect(isLike(sig('run_query', { sql: 'DELETE FROM invoices WHERE id = 1' }), select)).toBe(false);
     expect(isLike(sig('run_query', { sql: 'UPDATE invoices SET paid = true' }), select)).toBe(false);
     expect(isLike(sig('run_query', { sql: 'SELECT 1; DROP TABLE invoices' }), select)).toBe(false);
@@ -33,11 +35,48 @@ describe('call signatures (what "like an example" means)', () => {
     expect(isLike(sig('read_file', { path: '/home/agent/.kube/config' }), sig('read_file', { path: '/workspace/api/main.go' }))).toBe(false);
   });
 
-  it('argument keys: a call may leave out what the example had, but not add what it did not', () => {
-    const ex = sig('hubspot.get_contact', { email: 'a@b.c', fields: ['email'] });
-    expect(isLike(sig('hubspot.get_contact', { email: 'x@y.z' }), ex)).toBe(true);
-    expect(isLike(sig('hubspot.get_contact', { email: 'x@y.z', delete_after: true }), ex)).toBe(false);
-    expect(isLike(sig('hubspot.get_company', { email: 'x@y.z' }), ex)).toBe(false);
+  it('argument keys must be the same: leaving out a filter widens a call, adding one changes it', () => {
+    const ex = sig('list_invoices', { customer: 'cus_Nf82kd0', limit: 12 });
+    expect(isLike(sig('list_invoices', { customer: 'cus_Pz1', limit: 1 }), ex)).toBe(true);
+    expect(isLike(sig('list_invoices', { limit: 100 }), ex)).toBe(false);
+    expect(isLike(sig('list_invoices', { customer: 'cus_Pz1', limit: 1, delete_after: true }), ex)).toBe(false);
+    expect(isLike(sig('list_payouts', { customer: 'cus_Pz1', limit: 1 }), ex)).toBe(false);
+  });
+
+  it('values that choose what a call does must agree; ids, numbers, dates, addresses and text are free', () => {
+    const patch = sig('kubectl_patch', { resourceType: 'deployment', name: 'web', patchData: { spec: { replicas: 8 } } });
+    expect(isLike(sig('kubectl_patch', { resourceType: 'deployment', name: 'web', patchData: { spec: { replicas: 2 } } }), patch)).toBe(true);
+    expect(isLike(sig('kubectl_patch', { resourceType: 'secret', name: 'web', patchData: { spec: { replicas: 2 } } }), patch)).toBe(false);
+    expect(isLike(sig('kubectl_patch', { resourceType: 'deployment', name: 'web', patchData: { data: { KEY: 'x' } } }), patch)).toBe(false);
+    const search = sig('hubspot-search-objects', {
+      objectType: 'contacts',
+      filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'ada@example.com' }] }],
+      properties: ['firstname', 'email'],
+    });
+    expect(
+      isLike(
+        sig('hubspot-search-objects', {
+          objectType: 'contacts',
+          filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'bo@example.com' }] }],
+          properties: ['email', 'firstname'],
+        }),
+        search,
+      ),
+    ).toBe(true);
+    expect(
+      isLike(
+        sig('hubspot-search-objects', {
+          objectType: 'contacts',
+          filterGroups: [{ filters: [{ propertyName: 'country', operator: 'EQ', value: 'Germany' }] }],
+          properties: ['firstname', 'email'],
+        }),
+        search,
+      ),
+    ).toBe(false);
+    expect(isLike(sig('delete_file', { path: '/tmp/a', force: true }), sig('delete_file', { path: '/tmp/b', force: false }))).toBe(false);
+    expect(isLike(sig('send_email', { to: 'a@b.c', body: 'Hello there, see you' }), sig('send_email', { to: 'x@y.z', body: 'Other words entirely' }))).toBe(
+      true,
+    );
   });
 });
 
@@ -46,16 +85,16 @@ describe('ExampleIndex', () => {
 
   it('positive and negative verdicts per intention; a negative outweighs a positive of the same intention', () => {
     const index = new ExampleIndex();
-    index.add({ id: 'e1', intentionId: 'db.read', covered: true, toolCall: call('execute_sql', { query: 'select 1' }) });
-    index.add({ id: 'e2', intentionId: 'db.read', covered: false, toolCall: call('execute_sql', { query: 'delete from t' }) });
-    index.add({ id: 'e3', intentionId: 'db.fix', covered: true, toolCall: call('execute_sql', { query: 'delete from t where id = 1' }) });
-    expect(index.verdict({ toolName: 'execute_sql', arguments: { query: 'SELECT * FROM t' } }).positive).toEqual(new Set(['db.read']));
+    index.add({ id: 'e1', intentionId: 'db.read', covered: true, toolCall: call('execute_sql', { query: 'select * from t where id = 1' }) });
+    index.add({ id: 'e2', intentionId: 'db.read', covered: false, toolCall: call('execute_sql', { query: 'delete from t where id = 1' }) });
+    index.add({ id: 'e3', intentionId: 'db.fix', covered: true, toolCall: call('execute_sql', { query: 'delete from t where id = 7' }) });
+    expect(index.verdict({ toolName: 'execute_sql', arguments: { query: 'SELECT * FROM t WHERE id = 3' } }).positive).toEqual(new Set(['db.read']));
     const del = index.verdict({ toolName: 'execute_sql', arguments: { query: 'DELETE FROM t WHERE id = 2' } });
     expect(del.positive).toEqual(new Set(['db.fix']));
     expect(del.negative).toEqual(new Set(['db.read']));
     expect(del.matched.map((m) => m.id).sort()).toEqual(['e2', 'e3']);
-    index.add({ id: 'e4', intentionId: 'db.fix', covered: false, toolCall: call('execute_sql', { query: 'delete from x' }) });
-    expect(index.verdict({ toolName: 'execute_sql', arguments: { query: 'DELETE FROM t' } }).positive.size).toBe(0);
+    index.add({ id: 'e4', intentionId: 'db.fix', covered: false, toolCall: call('execute_sql', { query: 'delete from t where id = 9' }) });
+    expect(index.verdict({ toolName: 'execute_sql', arguments: { query: 'DELETE FROM t WHERE id = 5' } }).positive.size).toBe(0);
   });
 
   it('remove and removeIntention forget examples; another tool never matches', () => {

@@ -1,4 +1,4 @@
-import { callSignature, isLike, type CallSignature } from './call-signature';
+import { callSignature, type CallSignature } from './call-signature';
 import type { ClassificationInput } from './call-query';
 
 /** One example of an intention as the classifier keeps it. */
@@ -19,12 +19,14 @@ export interface ExampleVerdict {
 
 const NONE: ExampleVerdict = { positive: new Set(), negative: new Set(), matched: [] };
 
+const keyOf = (s: CallSignature) => `${s.tool}\u0000${s.shape}`;
+
 /**
- * An org's intention examples, indexed by tool name so a call compares itself only with the
- * examples of its own tool (the cost does not grow with the org's other examples).
+ * An org's intention examples, indexed by signature: a call finds the examples it is like in one
+ * map read (the cost does not grow with the org's examples).
  */
 export class ExampleIndex {
-  private readonly byTool = new Map<string, ExampleEntry[]>();
+  private readonly bySignature = new Map<string, ExampleEntry[]>();
   private readonly byId = new Map<string, ExampleEntry>();
 
   get size(): number {
@@ -40,19 +42,20 @@ export class ExampleIndex {
       signature: callSignature({ toolName: example.toolCall.name, arguments: example.toolCall.arguments }),
     };
     this.byId.set(entry.id, entry);
-    const list = this.byTool.get(entry.signature.tool);
+    const key = keyOf(entry.signature);
+    const list = this.bySignature.get(key);
     if (list) list.push(entry);
-    else this.byTool.set(entry.signature.tool, [entry]);
+    else this.bySignature.set(key, [entry]);
   }
 
   remove(id: string): void {
     const entry = this.byId.get(id);
     if (!entry) return;
     this.byId.delete(id);
-    const list = this.byTool.get(entry.signature.tool) ?? [];
-    const rest = list.filter((e) => e.id !== id);
-    if (rest.length > 0) this.byTool.set(entry.signature.tool, rest);
-    else this.byTool.delete(entry.signature.tool);
+    const key = keyOf(entry.signature);
+    const rest = (this.bySignature.get(key) ?? []).filter((e) => e.id !== id);
+    if (rest.length > 0) this.bySignature.set(key, rest);
+    else this.bySignature.delete(key);
   }
 
   /** Forgets every example of an intention (it was archived). */
@@ -62,14 +65,13 @@ export class ExampleIndex {
 
   /** The examples a call is like. */
   verdict(input: Pick<ClassificationInput, 'toolName' | 'arguments'>): ExampleVerdict {
-    const list = this.byTool.get(input.toolName);
+    if (this.byId.size === 0) return NONE;
+    const list = this.bySignature.get(keyOf(callSignature(input)));
     if (!list) return NONE;
-    const signature = callSignature(input);
     const positive = new Set<string>();
     const negative = new Set<string>();
     const matched: { id: string; intentionId: string; covered: boolean }[] = [];
     for (const e of list) {
-      if (!isLike(signature, e.signature)) continue;
       (e.covered ? positive : negative).add(e.intentionId);
       matched.push({ id: e.id, intentionId: e.intentionId, covered: e.covered });
     }

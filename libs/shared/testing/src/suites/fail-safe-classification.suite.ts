@@ -128,7 +128,7 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
       expect(like.body).toMatchObject({ outcome: 'denied', intent_label: 'ambient', approval_request_id: null });
     });
 
-    it('examples: a SELECT like a positive example is certain; a DELETE through the same tool is not', async () => {
+    it('examples: the same SELECT with other literals is certain; a DELETE through the same tool is not', async () => {
       const { operator, agent } = await org();
       const id = await publish(operator, {
         label: 'warehouse.readonly_query',
@@ -137,23 +137,28 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
         description: 'Run read-only SQL (SELECT) against the analytics warehouse.',
       });
       const added = await operator.post(`/v1/intentions/${id}/examples`, {
-        tool_call: { name: 'execute_sql', arguments: { query: 'SELECT count(*) FROM orders' } },
+        tool_call: { name: 'execute_sql', arguments: { query: "SELECT count(*) FROM orders WHERE day = '2026-11-01'" } },
         covered: true,
       });
       expect(added.status).toBe(201);
       const select = await agent.post('/v1/intent/evaluate', {
-        tool_call: { name: 'execute_sql', arguments: { query: "select sum(total) from orders where day = '2026-11-01'" } },
+        // The same statement on another day: like the example. Another statement is not.
+        tool_call: { name: 'execute_sql', arguments: { query: "select count(*) from orders where day = '2026-11-02'" } },
       });
       expect(select.body).toMatchObject({
         outcome: 'allowed',
         classification_evidence: { classification_method: 'example', matched_examples: [added.body.id] },
       });
-      const destroy = await agent.post('/v1/intent/evaluate', { tool_call: { name: 'execute_sql', arguments: { query: 'DELETE FROM orders' } } });
+      const destroy = await agent.post('/v1/intent/evaluate', {
+        tool_call: { name: 'execute_sql', arguments: { query: "DELETE FROM orders WHERE day = '2026-11-01'" } },
+      });
       expect(destroy.body.outcome).not.toBe('allowed');
       expect(destroy.body.classification_evidence.certain).toBe(false);
       // Removed, the example no longer makes anything certain.
       expect((await operator.delete(`/v1/intentions/${id}/examples/${added.body.id}`)).status).toBe(204);
-      const after = await agent.post('/v1/intent/evaluate', { tool_call: { name: 'execute_sql', arguments: { query: 'SELECT 1 FROM orders' } } });
+      const after = await agent.post('/v1/intent/evaluate', {
+        tool_call: { name: 'execute_sql', arguments: { query: "SELECT count(*) FROM orders WHERE day = '2026-11-03'" } },
+      });
       expect(after.body.classification_evidence.classification_method).not.toBe('example');
     });
 

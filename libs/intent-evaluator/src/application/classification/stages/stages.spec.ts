@@ -87,16 +87,22 @@ describe('the cascade as stages: bindings, examples, the bar', () => {
   });
 
   it('a positive example makes a like call certain; a call that does something else is not', async () => {
-    const o = await org([DB_READ, DB_FIX], [example('e1', 'i_read', 'execute_sql', { project_id: 'p', query: 'select 1' })]);
-    const like = await cascade.classify(o, { toolName: 'execute_sql', arguments: { project_id: 'p2', query: 'SELECT count(*) FROM users' } });
+    const o = await org(
+      [DB_READ, DB_FIX],
+      [example('e1', 'i_read', 'execute_sql', { project_id: 'p1', query: "select count(*) from users where plan = 'pro'" })],
+    );
+    const like = await cascade.classify(o, {
+      toolName: 'execute_sql',
+      arguments: { project_id: 'p2', query: "SELECT count(*) FROM users WHERE plan = 'team'" },
+    });
     expect(like.verdict).toMatchObject({ kind: 'certain', intentionId: 'i_read' });
     expect(like.evidence).toMatchObject({ classification_method: 'example', certain: true, matched_examples: ['e1'] });
-    const unlike = await cascade.classify(o, { toolName: 'execute_sql', arguments: { project_id: 'p', query: 'DELETE FROM users' } });
+    const unlike = await cascade.classify(o, { toolName: 'execute_sql', arguments: { project_id: 'p1', query: "DELETE FROM users WHERE plan = 'pro'" } });
     expect(unlike.verdict.kind).not.toBe('certain');
   });
 
   it('a negative example rules its intention out of every stage', async () => {
-    const o = await org([DB_READ], [example('e1', 'i_read', 'execute_sql', { query: 'delete from t' }, false)]);
+    const o = await org([DB_READ], [example('e1', 'i_read', 'execute_sql', { query: 'delete from users where id = 7' }, false)]);
     const r = await cascade.classify(o, { toolName: 'execute_sql', arguments: { query: 'DELETE FROM users WHERE id = 1' } });
     expect(r.verdict.candidates.map((c) => c.intentionId)).not.toContain('i_read');
     expect(r.verdict.kind).toBe('ambient');
