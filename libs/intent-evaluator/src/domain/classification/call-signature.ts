@@ -4,7 +4,7 @@ import type { ClassificationInput } from './call-query';
  * What makes two calls of one tool "the same call" for teaching (DESIGN 6.15): the same tool and
  * the same *shape* — every argument that chooses what the call does must agree, while the values
  * that only name what it acts on are free. Choosing: the statements and structure of an SQL text
- * (literals aside), a command line's sub-command, an operation, method or GraphQL operation, a
+ * or a query fragment (`StageName = ? AND Amount > ?`, `SUM(Amount)`; literals aside), a command line's sub-command, an operation, method or GraphQL operation, a
  * URL's host and a path's top directory, booleans (`force: true`), and words that read as enum
  * values or field names (`resourceType: "secret"`, `properties: ["email", "phone"]`,
  * `propertyName: "lifecyclestage"`). Free: ids, numbers, dates, e-mail addresses, free text. The
@@ -27,6 +27,8 @@ const COMMAND_KEYS = new Set(['command', 'subcommand', 'cmd', 'args', 'argv']);
 const PROGRAMS = new Set(['kubectl', 'git', 'gh', 'helm', 'docker', 'aws', 'gcloud', 'az', 'npm', 'sudo', 'psql', 'redis-cli', 'sf', 'stripe']);
 const URL = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\s]+)/i;
 const FILE_PATH = /^(~|\.{0,2})?\/([^/\s]+)/;
+// A query fragment (`IsClosed = false AND Amount > 5`, `SUM(Amount) total`): a comparison or a call.
+const EXPRESSION = /[=<>]|[A-Za-z_]\(/;
 // An enum value or a field name: a word (letters, `_ . : -`), no digits, no spaces.
 const ENUM_WORD = /^[A-Za-z][A-Za-z_.:-]{0,39}$/;
 const MAX_DEPTH = 4;
@@ -64,6 +66,7 @@ function stringShape(path: string, key: string, value: string): string {
   const file = FILE_PATH.exec(value);
   if (file) return `${path}:${file[1] ?? ''}/${file[2] ?? ''}`;
   if (ENUM_WORD.test(value)) return `${path}=${value.toLowerCase()}`;
+  if (EXPRESSION.test(value) && value.length <= 2000) return `${path}=expr(${sqlShape(value)})`;
   return path;
 }
 

@@ -73,6 +73,37 @@ describe('call signatures (what "like an example" means)', () => {
         search,
       ),
     ).toBe(false);
+    const report = sig('aggregate_query', {
+      objectName: 'Opportunity',
+      selectFields: ['Owner.Name', 'SUM(Amount) total'],
+      whereClause: "IsClosed = false AND Stage = 'Commit'",
+    });
+    expect(
+      isLike(
+        sig('aggregate_query', {
+          objectName: 'Opportunity',
+          selectFields: ['Owner.Name', 'SUM(Amount) total'],
+          whereClause: "IsClosed = false AND Stage = 'Best'",
+        }),
+        report,
+      ),
+    ).toBe(true);
+    expect(
+      isLike(
+        sig('aggregate_query', {
+          objectName: 'Opportunity',
+          selectFields: ['Owner.Name', 'AVG(Discount) d'],
+          whereClause: "IsClosed = false AND Stage = 'Commit'",
+        }),
+        report,
+      ),
+    ).toBe(false);
+    expect(
+      isLike(
+        sig('aggregate_query', { objectName: 'Opportunity', selectFields: ['Owner.Name', 'SUM(Amount) total'], whereClause: "StageName = 'Closed Won'" }),
+        report,
+      ),
+    ).toBe(false);
     expect(isLike(sig('delete_file', { path: '/tmp/a', force: true }), sig('delete_file', { path: '/tmp/b', force: false }))).toBe(false);
     expect(isLike(sig('send_email', { to: 'a@b.c', body: 'Hello there, see you' }), sig('send_email', { to: 'x@y.z', body: 'Other words entirely' }))).toBe(
       true,

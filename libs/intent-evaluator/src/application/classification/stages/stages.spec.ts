@@ -132,3 +132,32 @@ describe('the cascade as stages: bindings, examples, the bar', () => {
     expect(o.examples.size).toBe(0);
   });
 });
+
+describe('the lexical stage: a weak "no intention"', () => {
+  it('an ambient answer whose best candidate still has a fair chance goes to a human with it; a clear one is denied', async () => {
+    const { LexicalStage, CANDIDATE_FLOOR } = await import('./lexical.stage');
+    const stage = new LexicalStage(0.995, 20);
+    const ambient = { kind: 'ambient', label: 'ambient', intentClass: 'other' } as const;
+    const ctxWith = (probability: number) => ({
+      org: {
+        classifier: {
+          classify: () => ({
+            decision: ambient,
+            confidence: 1 - probability,
+            confident: 1 - probability >= 0.7,
+            evidence: { supporting_evidence: [{ intent_label: 'crm.read', intention_id: 'i1', intent_class: 'lookup', probability }] },
+            signals: { actionMatch: 1 },
+          }),
+        },
+        intention: () => ({ id: 'i1', label: 'crm.read', intentClass: 'lookup' }),
+      },
+      input: { toolName: 't' },
+      eligible: () => true,
+      hits: () => [],
+    });
+    const weak = stage.run(ctxWith(CANDIDATE_FLOOR + 0.05) as never);
+    expect(weak).toMatchObject({ decision: { kind: 'intention', intentionId: 'i1' }, certain: false });
+    const clear = stage.run(ctxWith(CANDIDATE_FLOOR - 0.05) as never);
+    expect(clear.decision.kind).toBe('ambient');
+  });
+});
