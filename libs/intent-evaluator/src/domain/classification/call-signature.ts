@@ -7,7 +7,9 @@ import type { ClassificationInput } from './call-query';
  * or a query fragment (`StageName = ? AND Amount > ?`, `SUM(Amount)`; literals aside), a command line's sub-command, an operation, method or GraphQL operation, a
  * URL's host and a path's top directory, booleans (`force: true`), and words that read as enum
  * values or field names (`resourceType: "secret"`, `properties: ["email", "phone"]`,
- * `propertyName: "lifecyclestage"`). Free: ids, numbers, dates, e-mail addresses, free text. The
+ * `propertyName: "lifecyclestage"`), and the type an id carries (`ari:…:jira:…:issue/1` is not
+ * `ari:…:confluence:…:page/2`; `cus_…` is not `in_…`). Free: the ids themselves, numbers, dates,
+ * e-mail addresses, free text. The
  * keys must be the same: leaving out `customer` turns one customer's lookup into a listing.
  * So `run_query` with another SELECT of the same shape is like a taught one; with a DELETE, or
  * another SELECT, it is another call; `kubectl` `get pods` is not `delete pod`.
@@ -31,7 +33,18 @@ const FILE_PATH = /^(~|\.{0,2})?\/([^/\s]+)/;
 const EXPRESSION = /[=<>]|[A-Za-z_]\(/;
 // An enum value or a field name: a word (letters, `_ . : -`), no digits, no spaces.
 const ENUM_WORD = /^[A-Za-z][A-Za-z_.:-]{0,39}$/;
+// Ids that carry their object's type: `ari:cloud:jira:…:issue/10482`, `crm://contacts/42`, `cus_Nf82kd0`.
+const TYPED_ID = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$|^\S*\/\S*$/;
+const PREFIXED_ID = /^([a-z]{2,8})_[A-Za-z0-9]{2,}$/;
 const MAX_DEPTH = 4;
+
+/** The type words of an id: its segments without digits (`ari:cloud:jira:issue`). */
+const idType = (value: string) =>
+  value
+    .split(/[:/]+/)
+    .filter((w) => /^[A-Za-z][A-Za-z_.-]*$/.test(w))
+    .join(':')
+    .toLowerCase();
 const MAX_PARTS = 200;
 
 /** SQL without its literals: `select * from t where id = ?`. */
@@ -67,6 +80,9 @@ function stringShape(path: string, key: string, value: string): string {
   if (file) return `${path}:${file[1] ?? ''}/${file[2] ?? ''}`;
   if (ENUM_WORD.test(value)) return `${path}=${value.toLowerCase()}`;
   if (EXPRESSION.test(value) && value.length <= 2000) return `${path}=expr(${sqlShape(value)})`;
+  if (value.length <= 500 && TYPED_ID.test(value)) return `${path}~${idType(value)}`;
+  const prefixed = PREFIXED_ID.exec(value);
+  if (prefixed) return `${path}~${prefixed[1] ?? ''}_`;
   return path;
 }
 

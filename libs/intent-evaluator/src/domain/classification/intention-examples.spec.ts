@@ -104,6 +104,11 @@ describe('call signatures (what "like an example" means)', () => {
         report,
       ),
     ).toBe(false);
+    const issue = sig('atlassian.fetch', { id: 'ari:cloud:jira:b7d0e6c4:issue/10482' });
+    expect(isLike(sig('atlassian.fetch', { id: 'ari:cloud:jira:aa11bb22:issue/77' }), issue)).toBe(true);
+    expect(isLike(sig('atlassian.fetch', { id: 'ari:cloud:confluence:b7d0e6c4:page/2201485313' }), issue)).toBe(false);
+    expect(isLike(sig('stripe.retrieve', { id: 'cus_Nf82kd0' }), sig('stripe.retrieve', { id: 'cus_Pz4kQ1' }))).toBe(true);
+    expect(isLike(sig('stripe.retrieve', { id: 'in_1QxY7b' }), sig('stripe.retrieve', { id: 'cus_Pz4kQ1' }))).toBe(false);
     expect(isLike(sig('delete_file', { path: '/tmp/a', force: true }), sig('delete_file', { path: '/tmp/b', force: false }))).toBe(false);
     expect(isLike(sig('send_email', { to: 'a@b.c', body: 'Hello there, see you' }), sig('send_email', { to: 'x@y.z', body: 'Other words entirely' }))).toBe(
       true,
