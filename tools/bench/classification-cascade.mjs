@@ -16,19 +16,13 @@ import { join } from 'node:path';
 import { CALLS } from './classification-calls.mjs';
 import { intentionStream } from './classification-corpus.mjs';
 import { mulberry32 } from './classification-random.mjs';
-import { log, readSettings, ROOT } from './system.mjs';
+import { intSetting, log, readSettings, ROOT } from './system.mjs';
 
 const CASCADE = join(ROOT, 'dist/libs/intent-evaluator/src/application/classification/index.js');
 const READ_MODEL = join(ROOT, 'dist/libs/intent-evaluator/src/application/read-model/active-intentions.read-model.js');
 
 function settings(env) {
-  const int = (name, def, min) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    const v = Number(raw);
-    if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer ≥ ${min}`);
-    return v;
-  };
+  const int = (name, def, min) => intSetting(env, name, def, min);
   return {
     intentions: int('BENCH_CASCADE_INTENTIONS', 1000, 1),
     examples: int('BENCH_CASCADE_EXAMPLES', 10_000, 0),

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { CALLS } from './classification-calls.mjs';
 import { intentionStream } from './classification-corpus.mjs';
 import { MULBERRY32_MODULE, mulberry32 } from './classification-random.mjs';
-import { log, readSettings, ROOT } from './system.mjs';
+import { intSetting, log, readSettings, ROOT } from './system.mjs';
 
 // The classifier (evaluator domain) and the shared lexical index it searches, as built.
 const MODULES = ['dist/libs/intent-evaluator/src/domain/classification/index.js', 'dist/libs/shared/lexical-index/src/index.js'].map((m) => join(ROOT, m));
@@ -36,13 +36,7 @@ const REQUIRED = [...MODULES, MULBERRY32_MODULE];
 // ---- settings ------------------------------------------------------------------------------
 
 function settings(env) {
-  const int = (name, def, min) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    const v = Number(raw);
-    if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer ≥ ${min}`);
-    return v;
-  };
+  const int = (name, def, min) => intSetting(env, name, def, min);
   const sizes = (env.BENCH_CLASSIFICATION_SIZES ?? '10,100,1000,10000')
     .split(',')
     .map((x) => x.trim())

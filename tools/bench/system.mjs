@@ -21,6 +21,15 @@ const OUTPUT_KEEP = 16_384;
 export const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
 /** A bench's settings parsed from the environment, or undefined (after saying why) when invalid. */
+/** An integer setting of `env`: `def` when unset, else an integer ≥ `min` (thrown otherwise, for readSettings). */
+export function intSetting(env, name, def, min) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer ≥ ${min}`);
+  return v;
+}
+
 export function readSettings(parse, env = process.env) {
   try {
     return parse(env);

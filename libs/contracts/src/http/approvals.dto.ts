@@ -20,7 +20,7 @@ import {
 
 import { APPROVAL_REASON_CODES, APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalReasonCode, type ApprovalSource, type ApprovalStatus } from '@igw/kernel';
 import { LABEL_PATTERN, PageOf } from './common.dto';
-import { ConversationMessageDto, ToolCallDto } from './intent-evaluation.dto';
+import { ConversationMessageDto, OptionalConversation, ToolCallDto } from './intent-evaluation.dto';
 
 /** `APPROVAL_REASON_CODES`: why a call waits for a human (DESIGN 6.15); a closed vocabulary of `@igw/kernel`. */
 export { APPROVAL_REASON_CODES, APPROVAL_SOURCES, APPROVAL_STATUSES, type ApprovalReasonCode, type ApprovalSource, type ApprovalStatus };
@@ -137,7 +137,7 @@ export class CreateApprovalRequestDto {
   @IsOptional() @IsArray() @ArrayMaxSize(10) @ValidateNested({ each: true }) @Type(() => ApprovalCandidateDto) candidates?: ApprovalCandidateDto[];
   /** Legacy path: the evaluated call, kept so an operator sees it and `remember` can teach it. */
   @IsOptional() @IsObject() @ValidateNested() @Type(() => ToolCallDto) tool_call?: ToolCallDto;
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ConversationMessageDto) conversation_context?: ConversationMessageDto[];
+  @OptionalConversation() conversation_context?: ConversationMessageDto[];
 }
 
 export class ConsumeApprovalDto {

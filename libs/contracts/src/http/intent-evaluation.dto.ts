@@ -41,6 +41,21 @@ export class ConversationMessageDto {
   content!: string;
 }
 
+/** An optional list of recent chat messages, at most EVALUATE_LIMITS.contextMessages (evaluate, examples, approvals). */
+export function OptionalConversation(): PropertyDecorator {
+  return (target, key) => {
+    for (const d of [
+      Type(() => ConversationMessageDto),
+      ValidateNested({ each: true }),
+      ArrayMaxSize(EVALUATE_LIMITS.contextMessages),
+      IsArray(),
+      IsOptional(),
+      ApiPropertyOptional({ type: [ConversationMessageDto], maxItems: EVALUATE_LIMITS.contextMessages }),
+    ])
+      d(target, key);
+  };
+}
+
 /** Body of POST /v1/intent/evaluate (spec: evaluation request). */
 export class EvaluateIntentRequestDto {
   @RequiredNested(ToolCallDto, 'tool_call')
@@ -50,12 +65,7 @@ export class EvaluateIntentRequestDto {
   @ApiPropertyOptional({ maxLength: EVALUATE_LIMITS.id }) @IsOptional() @IsString() @MaxLength(EVALUATE_LIMITS.id) session_id?: string;
   @ApiPropertyOptional({ maxLength: EVALUATE_LIMITS.id }) @IsOptional() @IsString() @MaxLength(EVALUATE_LIMITS.id) conversation_id?: string;
 
-  @ApiPropertyOptional({ type: [ConversationMessageDto], maxItems: EVALUATE_LIMITS.contextMessages })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(EVALUATE_LIMITS.contextMessages)
-  @ValidateNested({ each: true })
-  @Type(() => ConversationMessageDto)
+  @OptionalConversation()
   conversation_context?: ConversationMessageDto[];
 
   @ApiPropertyOptional({ maxLength: EVALUATE_LIMITS.id }) @IsOptional() @IsString() @MaxLength(EVALUATE_LIMITS.id) data_source_id?: string;

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { LABEL_PATTERN, PageOf } from './common.dto';
 import { RequiredNested } from './dto-rules';
-import { ConversationMessageDto, EVALUATE_LIMITS, ToolCallDto } from './intent-evaluation.dto';
+import { ConversationMessageDto, OptionalConversation, ToolCallDto } from './intent-evaluation.dto';
 
 /** Bounds of an intention's examples (DESIGN 6.15). */
 export const EXAMPLE_LIMITS = {
@@ -21,12 +21,7 @@ export class CreateIntentionExampleDto {
   @RequiredNested(ToolCallDto, 'tool_call')
   tool_call!: ToolCallDto;
 
-  @ApiPropertyOptional({ type: [ConversationMessageDto], maxItems: EVALUATE_LIMITS.contextMessages })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(EVALUATE_LIMITS.contextMessages)
-  @ValidateNested({ each: true })
-  @Type(() => ConversationMessageDto)
+  @OptionalConversation()
   conversation_context?: ConversationMessageDto[];
 
   @ApiProperty({
@@ -65,12 +60,7 @@ export class TaughtExampleDto {
 export class TeachFromApprovalDto {
   @IsString() @MaxLength(128) approval_id!: string;
   @RequiredNested(ToolCallDto, 'tool_call') tool_call!: ToolCallDto;
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(EVALUATE_LIMITS.contextMessages)
-  @ValidateNested({ each: true })
-  @Type(() => ConversationMessageDto)
-  conversation_context?: ConversationMessageDto[];
+  @OptionalConversation() conversation_context?: ConversationMessageDto[];
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(2) @ValidateNested({ each: true }) @Type(() => TaughtExampleDto) examples!: TaughtExampleDto[];
 }
 

@@ -7,71 +7,21 @@ import { InvalidLlmAnswerError } from './llm-prompt';
 import { ModelEndpointError } from './model-endpoint.error';
 import { BindingStage } from './stages/binding.stage';
 import type { CascadeOrg, ClassificationStage, StageAnswer, StageContext } from './stages/classification-stage';
-import { DEFAULT_EMBEDDING_CALIBRATION, EmbeddingStage, type EmbeddingCalibration } from './stages/embedding.stage';
+import { EmbeddingStage } from './stages/embedding.stage';
+import {
+  DEFAULT_CASCADE_OPTIONS,
+  DEFAULT_EMBEDDING_CALIBRATION,
+  CLASSIFICATION_CASCADE_OPTIONS,
+  type ClassificationCascadeOptions,
+  type ClassificationCascadeOverrides,
+} from './cascade-options';
 import { ExamplesStage } from './stages/examples.stage';
 import { LayerTimeoutError } from './stages/layer-timeout';
 import { LexicalStage } from './stages/lexical.stage';
 import { LlmStage } from './stages/llm.stage';
 
 export type { CascadeIntention, CascadeOrg } from './stages/classification-stage';
-export { DEFAULT_EMBEDDING_CALIBRATION, type EmbeddingCalibration } from './stages/embedding.stage';
-
-export const CLASSIFICATION_CASCADE_OPTIONS = Symbol('CLASSIFICATION_CASCADE_OPTIONS');
-
-/**
- * The deployment's bar for a certain match by confidence (DESIGN 6.15; decision 0018): the
- * lowest confidence at which the lexical layer's matches on the labelled dev sets were ≥ 99%
- * right. Below it a match goes to a human. One number per deployment (CLASSIFICATION_CERTAIN_AT).
- */
-export const DEFAULT_CERTAIN_AT = 0.995;
-
-export interface ClassificationCascadeOptions {
-  /** A ranking layer's match at or above this confidence is certain (allowed without a human). */
-  certainAt: number;
-  /** Bound for one embeddings call (the call's text plus uncached intentions, one batch), ms. */
-  embeddingTimeoutMs: number;
-  /** Candidates of the embedding layer in a large org: the lexical index's top N. */
-  embeddingCandidates: number;
-  /** Orgs with at most this many active intentions compare the call with every one of them. */
-  embeddingAllUpTo: number;
-  embeddingCalibration: EmbeddingCalibration;
-  /** At or above this confidence an embedding "no intention" stands without the llm. */
-  embeddingConfidentAt: number;
-  /** Intention vectors kept, all orgs together (LRU). */
-  embeddingCacheSize: number;
-  /** Call-text vectors kept (LRU): an agent repeating a call does not pay for it twice. */
-  queryCacheSize: number;
-  /** Recent chat messages in the embedding layer's call text. */
-  embeddingContextMessages: number;
-  /** Bound for one chat completion, ms. */
-  llmTimeoutMs: number;
-  /** Candidates offered to the llm (all of them when the org has no more than this). */
-  llmCandidates: number;
-  /** Recent chat messages shown to the llm. */
-  llmContextMessages: number;
-  /** Candidates reported in `supporting_evidence` by the embedding layer. */
-  evidenceCandidates: number;
-}
-
-export const DEFAULT_CASCADE_OPTIONS: ClassificationCascadeOptions = {
-  certainAt: DEFAULT_CERTAIN_AT,
-  embeddingTimeoutMs: 2000,
-  embeddingCandidates: 20,
-  embeddingAllUpTo: 200,
-  embeddingCalibration: DEFAULT_EMBEDDING_CALIBRATION,
-  embeddingConfidentAt: 0.7,
-  embeddingCacheSize: 4096,
-  queryCacheSize: 1024,
-  embeddingContextMessages: 3,
-  llmTimeoutMs: 3000,
-  llmCandidates: 8,
-  llmContextMessages: 5,
-  evidenceCandidates: 3,
-};
-
-export type ClassificationCascadeOverrides = Partial<Omit<ClassificationCascadeOptions, 'embeddingCalibration'>> & {
-  embeddingCalibration?: Partial<EmbeddingCalibration>;
-};
+export * from './cascade-options';
 
 /** Failures are logged at most this often per layer (a down endpoint must not flood the log). */
 const LOG_EVERY_MS = 30_000;

@@ -1,5 +1,5 @@
-import { AMBIENT_CLASS, AMBIENT_LABEL, matchLabelBindings, matchToolBindings, type BindingResult } from '../../../domain/classification';
-import { candidateOf, type CascadeIntention, type ClassificationStage, type StageAnswer, type StageContext } from './classification-stage';
+import { matchLabelBindings, matchToolBindings, type BindingResult } from '../../../domain/classification';
+import { candidateOf, type CascadeIntention, type ClassificationStage, type StageAnswer, type StageContext, decisionOf } from './classification-stage';
 
 /**
  * Bindings (DESIGN 6.15): an intention whose `tools` match the tool name is certain (the most
@@ -27,7 +27,7 @@ function answerOf(ctx: StageContext, result: BindingResult<CascadeIntention>): S
     // Every bound intention was ruled out by an example: nothing else may claim the tool.
     return {
       layer: 'binding',
-      decision: { kind: 'ambient', label: AMBIENT_LABEL, intentClass: AMBIENT_CLASS },
+      decision: decisionOf(undefined),
       confidence: 1,
       certain: true,
       candidates: [],
@@ -39,7 +39,7 @@ function answerOf(ctx: StageContext, result: BindingResult<CascadeIntention>): S
   const certain = result.kind === 'bound' && usable.length === 1;
   return {
     layer: 'binding',
-    decision: { kind: 'intention', intentionId: first.intention.id, label: first.intention.label, intentClass: first.intention.intentClass },
+    decision: decisionOf(first.intention),
     confidence: certain ? 1 : 1 / usable.length,
     certain,
     candidates: usable.map((m) => candidateOf(m.intention, certain ? 1 : 1 / usable.length)),

@@ -1,13 +1,16 @@
-import type {
-  ClassificationInput,
-  ExampleIndex,
-  ExampleVerdict,
-  IntentionDocument,
-  LexicalClassification,
-  MatchCandidate,
-  QueryTerm,
-  SearchHit,
-  StageConclusion,
+import {
+  AMBIENT_CLASS,
+  AMBIENT_LABEL,
+  type ClassificationDecision,
+  type ClassificationInput,
+  type ExampleIndex,
+  type ExampleVerdict,
+  type IntentionDocument,
+  type LexicalClassification,
+  type MatchCandidate,
+  type QueryTerm,
+  type SearchHit,
+  type StageConclusion,
 } from '../../../domain/classification';
 import type { CascadeSupportingEvidence, ClassificationLayer, LayerError } from '../cascade-evidence';
 
@@ -79,6 +82,12 @@ export interface ClassificationStage {
 }
 
 export const round = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** The decision for an intention, or "no intention" (ambient) when there is none. */
+export const decisionOf = (doc: Pick<IntentionDocument, 'id' | 'label' | 'intentClass'> | undefined): ClassificationDecision =>
+  doc
+    ? { kind: 'intention', intentionId: doc.id, label: doc.label, intentClass: doc.intentClass }
+    : { kind: 'ambient', label: AMBIENT_LABEL, intentClass: AMBIENT_CLASS };
 
 export const candidateOf = (doc: IntentionDocument, confidence: number): MatchCandidate => ({
   intentionId: doc.id,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { defined } from '@igw/kernel';
-import { AMBIENT_CLASS, AMBIENT_LABEL, type ClassificationInput } from '../../../domain/classification';
+import type { ClassificationInput } from '../../../domain/classification';
 import { callText, intentionText } from '../classification-text';
 import type { EmbeddingModel } from '../embedding-model.port';
 import { LruCache } from '../lru-cache';
@@ -14,41 +14,23 @@ import {
   type Ranked,
   type StageAnswer,
   type StageContext,
+  decisionOf,
 } from './classification-stage';
 import { withTimeout } from './layer-timeout';
+import type { ClassificationCascadeOptions } from '../cascade-options';
 
-/**
- * Embedding confidence calibration (cosine similarities of unit vectors).
- *
- *   P(covered)        = logistic(slope × (s1 − floor))          s1 = best similarity
- *   P(right | covered) = ½ + ½ × min(1, (s1 − s2) / clearMargin)  s2 = runner-up (0 if none)
- *
- * A match (s1 ≥ floor) is reported with P(covered) × P(right | covered); an ambient decision
- * (s1 < floor) with 1 − P(covered). So the floor is where covered and not covered are even, a
- * near tie between two intentions halves the confidence, and the decision is continuous at the
- * floor. Defaults were set by hand for OpenAI `text-embedding-3-*`-like models on short texts
- * (unrelated texts ≈ 0.1–0.25, same purpose ≈ 0.45+); they were not fitted on the labelled set
- * and other models need their own `floor`.
- */
-export interface EmbeddingCalibration {
-  floor: number;
-  slope: number;
-  clearMargin: number;
-}
-
-export const DEFAULT_EMBEDDING_CALIBRATION: EmbeddingCalibration = { floor: 0.3, slope: 30, clearMargin: 0.06 };
-
-export interface EmbeddingStageOptions {
-  embeddingTimeoutMs: number;
-  embeddingCandidates: number;
-  embeddingAllUpTo: number;
-  embeddingCalibration: EmbeddingCalibration;
-  embeddingConfidentAt: number;
-  embeddingCacheSize: number;
-  queryCacheSize: number;
-  embeddingContextMessages: number;
-  evidenceCandidates: number;
-}
+export type EmbeddingStageOptions = Pick<
+  ClassificationCascadeOptions,
+  | 'embeddingTimeoutMs'
+  | 'embeddingCandidates'
+  | 'embeddingAllUpTo'
+  | 'embeddingCalibration'
+  | 'embeddingConfidentAt'
+  | 'embeddingCacheSize'
+  | 'queryCacheSize'
+  | 'embeddingContextMessages'
+  | 'evidenceCandidates'
+>;
 
 const logistic = (x: number) => 1 / (1 + Math.exp(-x));
 const byLabel = (a: { label: string }, b: { label: string }) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
@@ -110,9 +92,7 @@ export class EmbeddingStage implements ClassificationStage {
     const certain = false;
     return {
       layer: 'embedding',
-      decision: isMatch
-        ? { kind: 'intention', intentionId: best.doc.id, label: best.doc.label, intentClass: best.doc.intentClass }
-        : { kind: 'ambient', label: AMBIENT_LABEL, intentClass: AMBIENT_CLASS },
+      decision: decisionOf(isMatch ? best.doc : undefined),
       confidence,
       certain,
       candidates: scored.slice(0, this.options.evidenceCandidates).map((s, i) => candidateOf(s.doc, i === 0 && isMatch ? confidence : 0)),

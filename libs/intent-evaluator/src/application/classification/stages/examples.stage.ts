@@ -1,5 +1,5 @@
 import { boundElsewhere } from '../../../domain/classification';
-import { candidateOf, type CascadeIntention, type ClassificationStage, type StageAnswer, type StageContext } from './classification-stage';
+import { candidateOf, type CascadeIntention, type ClassificationStage, type StageAnswer, type StageContext, decisionOf } from './classification-stage';
 
 /**
  * Examples (DESIGN 6.15): a call like a positive example of one intention is certain for it; like
@@ -24,7 +24,7 @@ export class ExamplesStage implements ClassificationStage {
     intentions.splice(MAX_EVIDENCE);
     return {
       layer: 'example',
-      decision: { kind: 'intention', intentionId: first.id, label: first.label, intentClass: first.intentClass },
+      decision: decisionOf(first),
       confidence,
       certain,
       candidates: intentions.map((d) => candidateOf(d, confidence)),

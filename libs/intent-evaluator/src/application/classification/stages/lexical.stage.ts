@@ -1,4 +1,4 @@
-import { candidateOf, lexicalRanking, type ClassificationStage, type StageAnswer, type StageContext } from './classification-stage';
+import { candidateOf, lexicalRanking, type ClassificationStage, type StageAnswer, type StageContext, decisionOf } from './classification-stage';
 
 /**
  * The least probability at which the ranker's best intention is a candidate for a human even
@@ -31,7 +31,7 @@ export class LexicalStage implements ClassificationStage {
     // goes to a human (pending), so a covered call is not refused on a guess either.
     const [top] = lexical.evidence.supporting_evidence;
     if (decision.kind === 'ambient' && top !== undefined && top.probability >= this.candidateFloor) {
-      decision = { kind: 'intention', intentionId: top.intention_id, label: top.intent_label, intentClass: top.intent_class };
+      decision = decisionOf({ id: top.intention_id, label: top.intent_label, intentClass: top.intent_class });
       confidence = top.probability;
     }
     const permitted = lexical.signals.actionMatch === 1;

@@ -1,15 +1,20 @@
-import { AMBIENT_CLASS, AMBIENT_LABEL } from '../../../domain/classification';
+import { AMBIENT_LABEL } from '../../../domain/classification';
 import type { ChatModel } from '../chat-model.port';
 import { llmMessages, parseLlmAnswer } from '../llm-prompt';
-import { candidateOf, lexicalEvidence, round, type ClassificationStage, type Ranked, type StageAnswer, type StageContext } from './classification-stage';
+import {
+  candidateOf,
+  lexicalEvidence,
+  round,
+  type ClassificationStage,
+  type Ranked,
+  type StageAnswer,
+  type StageContext,
+  decisionOf,
+} from './classification-stage';
 import { withTimeout } from './layer-timeout';
+import type { ClassificationCascadeOptions } from '../cascade-options';
 
-export interface LlmStageOptions {
-  llmTimeoutMs: number;
-  /** Candidates offered to the llm (all of them when the org has no more than this). */
-  llmCandidates: number;
-  llmContextMessages: number;
-}
+export type LlmStageOptions = Pick<ClassificationCascadeOptions, 'llmTimeoutMs' | 'llmCandidates' | 'llmContextMessages'>;
 
 const byLabel = (a: { label: string }, b: { label: string }) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 
@@ -44,9 +49,7 @@ export class LlmStage implements ClassificationStage {
     const confidence = round(answer.confidence);
     return {
       layer: 'llm',
-      decision: chosen
-        ? { kind: 'intention', intentionId: chosen.doc.id, label: chosen.doc.label, intentClass: chosen.doc.intentClass }
-        : { kind: 'ambient', label: AMBIENT_LABEL, intentClass: AMBIENT_CLASS },
+      decision: decisionOf(chosen?.doc),
       confidence,
       // The model's own confidence is not calibrated (decision 0018): its match goes to a human.
       certain: false,
