@@ -133,7 +133,12 @@ describe('distributed mode', () => {
       const admin = client(sys.url, sys.adminKey);
       const created = await admin.post('/v1/intentions', { label: 'before.outage', intent_class: 'lookup' });
       expect(created.status).toBe(201);
-      const lookup = await admin.post('/v1/intentions', { label: 'outage.ticket_lookup', description: 'Read a Zendesk ticket.', intent_class: 'lookup' });
+      const lookup = await admin.post('/v1/intentions', {
+        label: 'outage.ticket_lookup',
+        description: 'Read a Zendesk ticket.',
+        intent_class: 'lookup',
+        tools: ['zendesk.get_ticket'],
+      });
       await admin.post(`/v1/intentions/${lookup.body.id}/publish`);
       const call = { tool_call: { name: 'zendesk.get_ticket', arguments: { ticket_id: 'T-1' } } };
       expect((await admin.post('/v1/intent/evaluate', call)).body.outcome).toBe('allowed');
