@@ -60,6 +60,7 @@ if (process.env.BUILD_VERBOSE) console.log(`build: ${compiled} of ${sources.leng
 const consoleSrc = join(root, 'apps/console');
 const consoleOut = join(out, 'apps/console');
 for (const f of walk(consoleSrc)) {
+  if (f.endsWith('.ts')) continue; // unit tests and the types they import are not served
   const dest = join(consoleOut, relative(consoleSrc, f));
   mkdirSync(dirname(dest), { recursive: true });
   copyFileSync(f, dest);

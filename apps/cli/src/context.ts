@@ -28,6 +28,7 @@ export class Ctx {
       baseUrl: url,
       apiKey,
       timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 30_000,
+      ...(this.io.fetch ? { fetch: this.io.fetch } : {}),
       onRetry: (e) =>
         this.io.err(`igw: ${e.status} on ${e.method} ${new URL(e.url).pathname}, retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})\n`),
     });

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { Ctx } from './context';
 import { registerCall, registerEvaluate, registerMandate } from './commands/enforce';
+import { registerExamples } from './commands/examples';
 import { registerDecisions, registerHistory } from './commands/history';
 import { registerApprovals, registerCards, registerIntentions, registerLogin, registerMcpServers } from './commands/manage';
 import { EXIT, errorDocument, exitCodeFor } from './exit-codes';
@@ -30,6 +31,7 @@ export function buildProgram(io: Io): { program: Command; ctx: Ctx } {
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   registerLogin(program, ctx);
   registerIntentions(program, ctx);
+  registerExamples(program, ctx);
   registerCards(program, ctx);
   registerMcpServers(program, ctx);
   registerEvaluate(program, ctx);

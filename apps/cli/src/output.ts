@@ -3,6 +3,8 @@ export interface Io {
   out(text: string): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** The SDK's fetch (unit tests answer in-process); the global fetch when absent. */
+  fetch?: (input: Request) => Promise<Response>;
 }
 
 export const processIo: Io = {

@@ -143,6 +143,81 @@ describe('igw CLI (embedded)', () => {
     expect((await igw(['approvals', 'approve', ids[1]!, '--json'], env)).code).toBe(4);
   });
 
+  it('teaching: intentions create --tools / update, examples add / list / rm, approvals approve --remember (a like call is then certain)', async () => {
+    // Its own org, so nothing taught here meets the other tests' intentions.
+    const org = await client(sys.url, sys.platformKey).post('/v1/orgs', { name: 'cli-teaching' });
+    const operator = { ...env, IGW_API_KEY: org.body.api_key.key as string };
+    const agent = { ...env, IGW_API_KEY: await mintKey(client(sys.url, org.body.api_key.key), 'cli-teach-agent', 'read_only') };
+    const publish = async (args: string[]) => {
+      const created = await igw(['intentions', 'create', '--intent-class', 'lookup', ...args, '--json'], operator);
+      expect(created.code).toBe(0);
+      expect((await igw(['intentions', 'publish', created.json.id, '--json'], operator)).code).toBe(0);
+      return created.json as { id: string; tools: string[] };
+    };
+    const ledger = await publish([
+      '--label',
+      'finance.ledger_lookup',
+      '--description',
+      'Read general ledger entries and balances to answer a finance question.',
+    ]);
+    const payouts = await publish([
+      '--label',
+      'finance.payout_review',
+      '--description',
+      'Read Stripe payouts and their status to reconcile the bank account.',
+      '--tools',
+      'stripe.list_payouts,stripe.get_payout',
+    ]);
+    expect(payouts.tools).toEqual(['stripe.list_payouts', 'stripe.get_payout']);
+    const updated = await igw(['intentions', 'update', payouts.id, '--tools', 'stripe.*_payout*', '--approval-required', 'false', '--json'], operator);
+    expect(updated.json).toMatchObject({ id: payouts.id, tools: ['stripe.*_payout*'], approval_required: false, version: 3 });
+    expect((await igw(['intentions', 'update', payouts.id, '--tools', 'not ok', '--json'], operator)).json.error).toMatchObject({
+      status: 400,
+      details: [expect.objectContaining({ path: 'tools[0]' })],
+    });
+
+    // A manual negative example: listed, then removed.
+    const negative = await igw(
+      ['examples', 'add', ledger.id, '--tool', 'erp.delete_ledger_entry', '--args', '{"entry_id":"LE-9"}', '--not-covered', '--json'],
+      operator,
+    );
+    expect(negative).toMatchObject({ code: 0, json: { id: expect.stringMatching(/^iex_/), covered: false, source: 'manual' } });
+    const table = await igw(['examples', 'list', ledger.id], operator);
+    expect(table.stdout).toMatch(/^ID\s+COVERED\s+SOURCE\s+TOOL/);
+    expect(table.stdout).toContain('erp.delete_ledger_entry');
+    expect((await igw(['examples', 'rm', ledger.id, negative.json.id], operator)).code).toBe(0);
+    expect((await igw(['examples', 'list', ledger.id, '--json'], operator)).json.data).toEqual([]);
+
+    // An uncertain call waits for a human; approved with --remember, a like call is allowed by example.
+    const call = (entry: string) => ['evaluate', '--tool', 'erp.fetch_ledger_entry', '--args', JSON.stringify({ entry_id: entry }), '--json'];
+    const pending = await igw(call('LE-1'), agent);
+    expect(pending).toMatchObject({ code: 8, json: { outcome: 'pending_approval', reason: 'uncertain_match', intent_label: 'finance.ledger_lookup' } });
+    const approved = await igw(['approvals', 'approve', pending.json.approval_request_id, '--remember', '--reason', 'a ledger read', '--json'], operator);
+    expect(approved).toMatchObject({ code: 0, json: { status: 'approved', reason: 'a ledger read' } });
+    const taught = await igw(['examples', 'list', ledger.id, '--json'], operator);
+    expect(taught.json.data).toEqual([
+      expect.objectContaining({ covered: true, source: 'approval', tool_call: { name: 'erp.fetch_ledger_entry', arguments: { entry_id: 'LE-1' } } }),
+    ]);
+    const like = await igw(call('LE-2'), agent);
+    expect(like).toMatchObject({
+      code: 0,
+      json: { outcome: 'allowed', intent_label: 'finance.ledger_lookup', classification_evidence: { classification_method: 'example', certain: true } },
+    });
+
+    // An argument key the example lacks: not like it, a question again; deny --remember teaches a negative example.
+    const other = await igw(['evaluate', '--tool', 'erp.fetch_ledger_entry', '--args', '{"entry_id":"LE-3","include_drafts":true}', '--json'], agent);
+    expect(other).toMatchObject({ code: 8, json: { outcome: 'pending_approval', reason: 'uncertain_match', intent_label: 'finance.ledger_lookup' } });
+    expect((await igw(['approvals', 'deny', other.json.approval_request_id, '--remember', '--json'], operator)).json).toMatchObject({ status: 'denied' });
+    const examples = await igw(['examples', 'list', ledger.id, '--json'], operator);
+    expect(examples.json.data).toContainEqual(
+      expect.objectContaining({
+        covered: false,
+        source: 'approval',
+        tool_call: { name: 'erp.fetch_ledger_entry', arguments: { entry_id: 'LE-3', include_drafts: true } },
+      }),
+    );
+  });
+
   it('cards apply, mandate dispense / inspect / refresh / revoke, and call (allow 0, deny 8, revoked 3, cooldown 5)', async () => {
     const file = join(dir, 'card.json');
     writeFileSync(file, JSON.stringify(card));

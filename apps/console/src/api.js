@@ -49,3 +49,15 @@ export function query(params) {
   const s = q.toString();
   return s ? `?${s}` : '';
 }
+
+/** Every item of a cursor-paged list (at most `max`), following `next_cursor`. */
+export async function listAll(path, params = {}, max = 1000) {
+  const items = [];
+  let cursor;
+  do {
+    const page = await api('GET', `${path}${query({ ...params, cursor })}`);
+    items.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor && items.length < max);
+  return items.slice(0, max);
+}

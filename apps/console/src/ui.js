@@ -10,7 +10,8 @@ export { render, useCallback, useEffect, useRef, useState };
 /** The API's message (and the fields it names), as the operator should read it. */
 export function ErrorMessage({ error }) {
   if (!error) return null;
-  const details = error instanceof ApiError ? error.details : [];
+  // The API's details field by field; the console's own input errors (calls.js) carry them too.
+  const details = error instanceof ApiError || Array.isArray(error.details) ? error.details : [];
   return html`<div class="error" role="alert">
     <strong>${error.message}</strong>
     ${

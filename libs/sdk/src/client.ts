@@ -5,6 +5,8 @@ import { paginate } from './paging';
 import { createTransport, type RetryEvent, type RetryOptions } from './transport';
 import type {
   Approval,
+  ApproveApproval,
+  DenyApproval,
   DecisionRecord,
   DecisionsQuery,
   ApprovalsQuery,
@@ -271,14 +273,18 @@ export class GatewayClient {
     );
   }
 
-  approve(id: string, opts?: CallOptions): Promise<Approval> {
-    return this.unwrap(this.api.POST('/v1/approvals/{id}/approve', { params: { path: { id } }, signal: signalOf(opts) }));
+  /**
+   * Approves a pending request. `remember` stores the call as a positive example (legacy path);
+   * `intent_label` approves it as another active intention of the org.
+   */
+  approve(id: string, decision: ApproveApproval = {}, opts?: CallOptions): Promise<Approval> {
+    return this.unwrap(this.api.POST('/v1/approvals/{id}/approve', { params: { path: { id } }, body: decision, signal: signalOf(opts) }));
   }
 
-  deny(id: string, reason?: string, opts?: CallOptions): Promise<Approval> {
-    return this.unwrap(
-      this.api.POST('/v1/approvals/{id}/deny', { params: { path: { id } }, body: reason !== undefined ? { reason } : {}, signal: signalOf(opts) }),
-    );
+  /** Denies a pending request: a reason, or `{reason?, remember?}` (remember: a negative example of the candidate). */
+  deny(id: string, decision?: string | DenyApproval, opts?: CallOptions): Promise<Approval> {
+    const body: DenyApproval = typeof decision === 'string' ? { reason: decision } : (decision ?? {});
+    return this.unwrap(this.api.POST('/v1/approvals/{id}/deny', { params: { path: { id } }, body, signal: signalOf(opts) }));
   }
 }
 

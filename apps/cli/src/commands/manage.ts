@@ -1,11 +1,33 @@
 import type { Command } from 'commander';
-import type { CreateIntention, InstallIntentCard, RegisterMcpServer } from '@igw/sdk';
+import type { CreateIntention, InstallIntentCard, RegisterMcpServer, UpdateIntention } from '@igw/sdk';
 import { configPath, readConfig, writeConfig } from '../config';
-import { collect, positiveInt, readJsonFile, take, type Ctx } from '../context';
+import { collect, list, positiveInt, readJsonFile, take, type Ctx } from '../context';
 import { UsageError } from '../exit-codes';
 import { record, table } from '../output';
 
-const INTENTION_COLUMNS = ['id', 'label', 'status', 'intent_class', 'approval_required', 'updated_at'];
+const INTENTION_COLUMNS = ['id', 'label', 'status', 'intent_class', 'approval_required', 'tools', 'updated_at'];
+const INTENTION_RECORD = ['id', 'label', 'status', 'version', 'intent_class', 'approval_required', 'ttl_minutes', 'tools', 'description', 'updated_at'];
+const CLASSES = ['reporting', 'export', 'admin', 'lookup', 'analysis', 'write', 'other'];
+
+/** `--tools a,b` (comma-separated tool-name patterns; `""` for none). */
+const toolList = (value: string): string[] => list(value) ?? [];
+
+/** `--approval-required true|false` (update must be able to turn it off). */
+function bool(name: string) {
+  return (value: string): boolean => {
+    if (/^(true|yes|on|1)$/i.test(value)) return true;
+    if (/^(false|no|off|0)$/i.test(value)) return false;
+    throw new UsageError(`--${name} must be true or false`);
+  };
+}
+
+function dataElements(elements: string[]) {
+  return elements.map((e) => {
+    const i = e.indexOf(':');
+    if (i < 1) throw new UsageError(`--data-element ${e} must be source:path`);
+    return { data_source_id: e.slice(0, i), path: e.slice(i + 1) };
+  });
+}
 
 export function registerLogin(program: Command, ctx: Ctx): void {
   program
@@ -27,7 +49,7 @@ export function registerLogin(program: Command, ctx: Ctx): void {
 }
 
 export function registerIntentions(program: Command, ctx: Ctx): void {
-  const cmd = program.command('intentions').alias('purposes').description('intentions (purposes): create, publish, archive, list');
+  const cmd = program.command('intentions').alias('purposes').description('intentions (purposes): create, update, publish, archive, list');
   cmd
     .command('create')
     .description('create a draft intention (from options, or the whole body with -f)')
@@ -39,6 +61,7 @@ export function registerIntentions(program: Command, ctx: Ctx): void {
     .option('--approval-required', 'matching calls need a human approval')
     .option('--ttl-minutes <n>', 'grant TTL in minutes', positiveInt('ttl-minutes'))
     .option('--data-element <source:path>', 'allowed data element (repeatable)', collect)
+    .option('--tools <patterns>', 'comma-separated tool-name patterns it covers exactly (* within a dot segment, ** across)', toolList)
     .action(async (o: Record<string, unknown>) => {
       const body = (o['file'] ? readJsonFile(String(o['file'])) : {}) as Record<string, unknown>;
       const set = (key: string, value: unknown) => value !== undefined && (body[key] = value);
@@ -48,16 +71,37 @@ export function registerIntentions(program: Command, ctx: Ctx): void {
       set('description', o['description']);
       set('approval_required', o['approvalRequired']);
       set('ttl_minutes', o['ttlMinutes']);
+      set('tools', o['tools']);
       const elements = o['dataElement'] as string[] | undefined;
-      if (elements)
-        body['data_elements'] = elements.map((e) => {
-          const i = e.indexOf(':');
-          if (i < 1) throw new UsageError(`--data-element ${e} must be source:path`);
-          return { data_source_id: e.slice(0, i), path: e.slice(i + 1) };
-        });
+      if (elements) body['data_elements'] = dataElements(elements);
       if (!body['label']) throw new UsageError('intentions create needs --label (or a body with -f)');
       const created = await ctx.client().createIntention(body as unknown as CreateIntention);
-      ctx.print(created, () => record(created, INTENTION_COLUMNS));
+      ctx.print(created, () => record(created, INTENTION_RECORD));
+    });
+  cmd
+    .command('update <id>')
+    .description('change the given fields of a draft or active intention (PATCH; a new version)')
+    .option('--display-name <name>')
+    .option('--description <text>')
+    .option('--intent-class <class>', CLASSES.join(' | '))
+    .option('--approval-required <bool>', 'true | false', bool('approval-required'))
+    .option('--ttl-minutes <n>', 'grant TTL in minutes', positiveInt('ttl-minutes'))
+    .option('--data-element <source:path>', 'allowed data element (repeatable; replaces the list)', collect)
+    .option('--tools <patterns>', 'comma-separated tool-name patterns (replaces the list; "" for none)', toolList)
+    .action(async (id: string, o: Record<string, unknown>) => {
+      const changes: Record<string, unknown> = {};
+      const set = (key: string, value: unknown) => value !== undefined && (changes[key] = value);
+      set('display_name', o['displayName']);
+      set('description', o['description']);
+      set('intent_class', o['intentClass']);
+      set('approval_required', o['approvalRequired']);
+      set('ttl_minutes', o['ttlMinutes']);
+      set('tools', o['tools']);
+      const elements = o['dataElement'] as string[] | undefined;
+      if (elements) changes['data_elements'] = dataElements(elements);
+      if (Object.keys(changes).length === 0) throw new UsageError('intentions update needs at least one field to change (see --help)');
+      const updated = await ctx.client().updateIntention(id, changes as UpdateIntention);
+      ctx.print(updated, () => record(updated, INTENTION_RECORD));
     });
   for (const verb of ['publish', 'archive'] as const) {
     cmd
@@ -151,19 +195,28 @@ export function registerApprovals(program: Command, ctx: Ctx): void {
       const items = await take(ctx.client().approvals(o.status ? { status: o.status } : {}), o.limit);
       ctx.print({ data: items }, () => table(items, columns));
     });
+  const decided = ['id', 'status', 'intent_label', 'decided_at', 'reason'];
   cmd
     .command('approve <id>')
-    .description('approve a pending request')
-    .action(async (id: string) => {
-      const done = await ctx.client().approve(id);
-      ctx.print(done, () => record(done, ['id', 'status', 'decided_at']));
+    .description('approve a pending request (--remember teaches the gateway: calls like it pass from then on)')
+    .option('--remember', 'store the call as a positive example of the approved intention (legacy path)')
+    .option('--as <label>', 'approve it as another active intention (the grant is for it; with --remember, also a negative example of the candidate)')
+    .option('--reason <text>')
+    .action(async (id: string, o: { remember?: boolean; as?: string; reason?: string }) => {
+      const done = await ctx.client().approve(id, {
+        ...(o.reason !== undefined ? { reason: o.reason } : {}),
+        ...(o.remember ? { remember: true } : {}),
+        ...(o.as !== undefined ? { intent_label: o.as } : {}),
+      });
+      ctx.print(done, () => record(done, decided));
     });
   cmd
     .command('deny <id>')
-    .description('deny a pending request')
+    .description('deny a pending request (--remember: calls like it are never matched to the candidate again)')
+    .option('--remember', 'store the call as a negative example of the candidate intention (legacy path)')
     .option('--reason <text>')
-    .action(async (id: string, o: { reason?: string }) => {
-      const done = await ctx.client().deny(id, o.reason);
-      ctx.print(done, () => record(done, ['id', 'status', 'decided_at']));
+    .action(async (id: string, o: { remember?: boolean; reason?: string }) => {
+      const done = await ctx.client().deny(id, { ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(o.remember ? { remember: true } : {}) });
+      ctx.print(done, () => record(done, decided));
     });
 }

@@ -1,9 +1,25 @@
-// Intentions (and the same resource under its other name, purposes): create, publish, archive.
+// Intentions (and the same resource under its other name, purposes): create, edit (PATCH), publish,
+// archive; their tools (bindings) and examples (intention-examples.js).
 import { api } from '../api.js';
+import { InputError, parsePatterns, patternsText } from '../calls.js';
 import { Badge, ErrorMessage, html, Listing, useAction, usePagedList, useState } from '../ui.js';
+import { IntentionExamples } from './intention-examples.js';
 
 const CLASSES = ['lookup', 'reporting', 'analysis', 'export', 'write', 'admin', 'other'];
-const EMPTY = { label: '', display_name: '', description: '', intent_class: 'lookup', approval_required: false, ttl_minutes: '', data_elements: '' };
+const EMPTY = {
+  label: '',
+  display_name: '',
+  description: '',
+  intent_class: 'lookup',
+  approval_required: false,
+  ttl_minutes: '',
+  data_elements: '',
+  tools: '',
+};
+const TOOLS_HELP = 'Tool-name patterns, comma- or line-separated: * within a dot segment, ** across. Empty: the classifier decides.';
+
+/** An intention's tools as code chips (or what empty means). */
+export const Tools = ({ tools }) => (tools && tools.length > 0 ? html`${tools.map((t) => html`<code>${t}</code> `)}` : html`<small>classifier decides</small>`);
 
 /** `source:path` per line → data elements. */
 function dataElements(text) {
@@ -22,6 +38,8 @@ export function IntentionsPage() {
   const [status, setStatus] = useState('');
   const { page, error, reload, pager } = usePagedList(`/v1/${resource}`, { status, limit: 25 }, [resource, status]);
   const [form, setForm] = useState(EMPTY);
+  // The intention whose editor or examples are open below the list: {mode: 'edit' | 'examples', intention}.
+  const [open, setOpen] = useState(null);
   const create = useAction();
   const act = useAction();
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
@@ -36,6 +54,7 @@ export function IntentionsPage() {
         ...(form.description.trim() ? { description: form.description.trim() } : {}),
         ...(form.ttl_minutes !== '' ? { ttl_minutes: Number(form.ttl_minutes) } : {}),
         ...(form.data_elements.trim() ? { data_elements: dataElements(form.data_elements) } : {}),
+        ...(form.tools.trim() ? { tools: parsePatterns(form.tools) } : {}),
       };
       await api('POST', `/v1/${resource}`, body);
       setForm(EMPTY);
@@ -84,6 +103,18 @@ export function IntentionsPage() {
           <label>Grant TTL (minutes) <input name="ttl_minutes" type="number" min="1" value=${form.ttl_minutes} onInput=${set('ttl_minutes')} /></label>
         </div>
         <label
+          >Tools
+          <textarea
+            name="tools"
+            rows="2"
+            placeholder="erp.fetch_ledger_*, stripe.get_payout"
+            value=${form.tools}
+            onInput=${set('tools')}
+            aria-describedby="tools-help"
+          ></textarea>
+          <small id="tools-help">${TOOLS_HELP}</small>
+        </label>
+        <label
           ><input name="approval_required" type="checkbox" role="switch" checked=${form.approval_required} onChange=${set('approval_required')} /> Approval
           required</label
         >
@@ -95,22 +126,100 @@ export function IntentionsPage() {
     <${Listing}
       page=${page}
       empty=${`No ${resource}.`}
-      head=${['Label', 'Class', 'Status', 'Data elements', 'Approval', 'Version', '']}
+      head=${['Label', 'Class', 'Status', 'Data elements', 'Tools', 'Approval', 'Version', '']}
       row=${(i) =>
         html`<tr data-intention=${i.label}>
           <td><strong>${i.label}</strong><br /><small>${i.description}</small></td>
           <td>${i.intent_class}</td>
           <td><${Badge} value=${i.status} /></td>
           <td>${i.data_elements.map((d) => html`<code>${d.data_source_id}:${d.path}</code> `)}</td>
+          <td class="tools"><${Tools} tools=${i.tools} /></td>
           <td>${i.approval_required ? 'required' : 'no'}</td>
           <td>${i.version}</td>
           <td>
             <div class="actions">
               ${i.status === 'draft' && html`<button type="button" onClick=${() => transition(i.id, 'publish')}>Publish</button>`}
+              ${i.status !== 'archived' && html`<button type="button" class="secondary" onClick=${() => setOpen({ mode: 'edit', intention: i })}>Edit</button>`}
+              <button type="button" class="secondary" onClick=${() => setOpen({ mode: 'examples', intention: i })}>Examples</button>
               ${i.status !== 'archived' && html`<button type="button" class="secondary" onClick=${() => transition(i.id, 'archive')}>Archive</button>`}
             </div>
           </td>
         </tr>`}
     />
-    ${pager}`;
+    ${pager}
+    ${
+      open &&
+      open.mode === 'edit' &&
+      html`<${EditIntention}
+        key=${open.intention.id}
+        intention=${open.intention}
+        resource=${resource}
+        onClose=${() => setOpen(null)}
+        onSaved=${async (saved) => {
+          setOpen({ mode: 'edit', intention: saved });
+          await reload();
+        }}
+      />`
+    }
+    ${open && open.mode === 'examples' && html`<${IntentionExamples} key=${open.intention.id} intention=${open.intention} resource=${resource} onClose=${() => setOpen(null)} />`}`;
+}
+
+const editable = (i) => ({
+  display_name: i.display_name ?? '',
+  description: i.description ?? '',
+  approval_required: Boolean(i.approval_required),
+  ttl_minutes: String(i.ttl_minutes ?? ''),
+  tools: patternsText(i.tools),
+});
+
+/** The fields of `form` that differ from `intention`, as a PATCH body. */
+function changes(intention, form) {
+  const was = editable(intention);
+  const body = {};
+  if (form.display_name.trim() !== was.display_name) body.display_name = form.display_name.trim();
+  if (form.description.trim() !== was.description) body.description = form.description.trim();
+  if (form.approval_required !== was.approval_required) body.approval_required = form.approval_required;
+  if (form.ttl_minutes !== was.ttl_minutes) body.ttl_minutes = Number(form.ttl_minutes);
+  const tools = parsePatterns(form.tools);
+  if (tools.join('\n') !== (intention.tools ?? []).join('\n')) body.tools = tools;
+  return body;
+}
+
+/** Edits a draft or active intention: only the changed fields are sent (PATCH, a new version). */
+function EditIntention({ intention, resource, onClose, onSaved }) {
+  const [form, setForm] = useState(editable(intention));
+  const save = useAction();
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
+  const submit = (e) => {
+    e.preventDefault();
+    save.run(async () => {
+      const body = changes(intention, form);
+      if (Object.keys(body).length === 0) throw new InputError('body', 'nothing changed');
+      onSaved(await api('PATCH', `/v1/${resource}/${intention.id}`, body));
+    });
+  };
+  return html`<section class="panel" aria-label=${`Edit ${intention.label}`}>
+    <header class="panel-head">
+      <h2>Edit <code>${intention.label}</code> <small>version ${intention.version}</small></h2>
+      <button type="button" class="secondary outline" onClick=${onClose}>Close</button>
+    </header>
+    <form onSubmit=${submit} aria-label="Edit intention">
+      <div class="grid">
+        <label>Display name <input name="display_name" value=${form.display_name} onInput=${set('display_name')} /></label>
+        <label>Grant TTL (minutes) <input name="ttl_minutes" type="number" min="1" value=${form.ttl_minutes} onInput=${set('ttl_minutes')} /></label>
+      </div>
+      <label>Description <textarea name="description" rows="2" value=${form.description} onInput=${set('description')}></textarea></label>
+      <label
+        >Tools
+        <textarea name="tools" rows="3" value=${form.tools} onInput=${set('tools')} aria-describedby="edit-tools-help"></textarea>
+        <small id="edit-tools-help">${TOOLS_HELP}</small>
+      </label>
+      <label
+        ><input name="approval_required" type="checkbox" role="switch" checked=${form.approval_required} onChange=${set('approval_required')} /> Approval
+        required</label
+      >
+      <${ErrorMessage} error=${save.error} />
+      <button type="submit" aria-busy=${save.busy}>Save changes</button>
+    </form>
+  </section>`;
 }

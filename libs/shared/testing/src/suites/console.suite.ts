@@ -9,7 +9,9 @@ import type { TestSystem } from '../e2e/system';
  * The operators' console in a real browser (Debian's Chromium through playwright-core), served
  * by the api-gateway: sign in, create and publish an intention, approve a call an agent's key
  * asked for, see the outcome in history; mint a key and see it once; a wrong key's error.
- * Screenshots of the main pages go to tmp/test-output/console-<mode>/.
+ * Teaching from the queue (DESIGN 6.15): an uncertain match shows its candidates and call;
+ * "Approve & remember" and "Approve as…" teach examples; an intention's tools and examples are
+ * edited on the intentions page. Screenshots of the main pages go to tmp/test-output/console-<mode>/.
  */
 export function describeConsole(mode: string, start: () => Promise<TestSystem>) {
   describe(`console in a browser (${mode})`, () => {
@@ -97,7 +99,7 @@ export function describeConsole(mode: string, start: () => Promise<TestSystem>) 
       await row.waitFor({ timeout: 10_000 });
       await expect(row.innerText()).resolves.toContain('hubspot.get_contact');
       await shot('approvals-pending');
-      await row.getByRole('button', { name: 'Approve' }).click();
+      await row.getByRole('button', { name: 'Approve', exact: true }).click();
       await row.waitFor({ state: 'detached' });
       expect((await admin.get(`/v1/approvals/${id}`)).body).toMatchObject({ status: 'approved' });
       // The agent asks again and is let through; the console's history shows it.
@@ -142,6 +144,158 @@ export function describeConsole(mode: string, start: () => Promise<TestSystem>) 
         await page.getByRole('heading', { name, level: 1 }).waitFor();
         await shot(name.toLowerCase().replace(/ /g, '-'));
       }
+      expect(pageErrors).toEqual([]);
+    });
+
+    // Teaching: each test signs in to an org of its own, so what it teaches meets nothing else.
+    const LEDGER = {
+      label: 'finance.ledger_lookup',
+      intent_class: 'lookup',
+      description: 'Read general ledger entries and balances to answer a finance question.',
+    };
+    const PAYOUTS = {
+      label: 'finance.payout_review',
+      intent_class: 'lookup',
+      description: 'Read Stripe payouts and their status to reconcile the bank account.',
+    };
+    const ledgerCall = (args: Record<string, unknown>) => ({ tool_call: { name: 'erp.fetch_ledger_entry', arguments: args } });
+
+    let orgs = 0;
+    /** A new org with both intentions active, the browser signed in with its admin key, and an agent key (not the approver's). */
+    async function teachingOrg(): Promise<{ operator: Client; agent: Client; ledger: string; payouts: string }> {
+      const org = await client(sys.url, sys.platformKey).post('/v1/orgs', { name: `console-teach-${++orgs}` });
+      expect(org.status).toBe(201);
+      const operatorKey = org.body.api_key.key as string;
+      const operator = client(sys.url, operatorKey);
+      const ids: string[] = [];
+      for (const body of [LEDGER, PAYOUTS]) {
+        const created = await operator.post('/v1/intentions', body);
+        expect(created.status).toBe(201);
+        expect((await operator.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+        ids.push(created.body.id);
+      }
+      const agent = client(sys.url, await mintKey(operator, 'console-teach-agent', 'read_only'));
+      // Signed out (the key lives in this tab's session storage), then in with the new org's key.
+      await page.goto(`${sys.url}/console/#/approvals`);
+      await page.evaluate(() => (globalThis as unknown as { sessionStorage: { clear(): void } }).sessionStorage.clear());
+      await page.reload();
+      const key = page.getByLabel('API key');
+      await key.fill(operatorKey);
+      await key.press('Enter');
+      await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
+      return { operator, agent, ledger: ids[0] as string, payouts: ids[1] as string };
+    }
+
+    it('shows an uncertain match (candidates, the call); "Approve & remember" makes a like call certain by example', async () => {
+      const { operator, agent, ledger } = await teachingOrg();
+      const asked = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-1' }));
+      expect(asked.body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match', intent_label: 'finance.ledger_lookup' });
+      const id = asked.body.approval_request_id as string;
+      const row = page.locator(`tr[data-approval="${id}"]`);
+      await row.waitFor({ timeout: 10_000 });
+      await expect(row.innerText()).resolves.toContain('Uncertain match');
+      const candidate = row.locator('[data-candidate="finance.ledger_lookup"]');
+      await expect(candidate.innerText()).resolves.toMatch(/finance\.ledger_lookup\s+\d+%/);
+      const call = row.getByTestId('call');
+      await expect(call.innerText()).resolves.toContain('erp.fetch_ledger_entry');
+      await expect(call.locator('pre').innerText()).resolves.toContain('"entry_id": "LE-1"');
+      await shot('approvals-uncertain');
+
+      await row.getByRole('button', { name: 'Approve & remember' }).click();
+      await row.waitFor({ state: 'detached' });
+      expect((await operator.get(`/v1/approvals/${id}`)).body).toMatchObject({ status: 'approved' });
+      const examples = await operator.get(`/v1/intentions/${ledger}/examples`);
+      expect(examples.body.data).toEqual([
+        expect.objectContaining({ covered: true, source: 'approval', approval_id: id, tool_call: ledgerCall({ entry_id: 'LE-1' }).tool_call }),
+      ]);
+      // A like call (another entry) is now allowed with no human, by the example.
+      const like = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-2' }));
+      expect(like.body).toMatchObject({ outcome: 'allowed', intent_label: 'finance.ledger_lookup' });
+      expect(like.body.classification_evidence.classification_method).toBe('example');
+    });
+
+    it('"Approve as…" another intention (remember on by default) teaches it; the call is shown escaped', async () => {
+      const { operator, agent, ledger, payouts } = await teachingOrg();
+      const asked = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-7', memo: '<b>bold</b>' }));
+      expect(asked.body).toMatchObject({ outcome: 'pending_approval', intent_label: 'finance.ledger_lookup' });
+      const id = asked.body.approval_request_id as string;
+      const row = page.locator(`tr[data-approval="${id}"]`);
+      await row.waitFor({ timeout: 10_000 });
+      // Arguments are text, never markup.
+      await expect(row.getByTestId('call').innerText()).resolves.toContain('"memo": "<b>bold</b>"');
+      expect(await row.locator('pre b').count()).toBe(0);
+
+      await row.getByRole('button', { name: 'Approve as…' }).click();
+      const form = row.getByRole('form', { name: `Approve ${id} as another intention` });
+      await form.getByLabel('Approve as').selectOption('finance.payout_review');
+      expect(await form.getByLabel('Remember').isChecked()).toBe(true);
+      await shot('approvals-approve-as');
+      await form.getByRole('button', { name: 'Approve as finance.payout_review' }).click();
+      await row.waitFor({ state: 'detached' });
+      expect((await operator.get(`/v1/approvals/${id}`)).body).toMatchObject({ status: 'approved', intent_label: 'finance.payout_review' });
+      expect((await operator.get(`/v1/intentions/${payouts}/examples`)).body.data).toEqual([expect.objectContaining({ covered: true, source: 'approval' })]);
+      expect((await operator.get(`/v1/intentions/${ledger}/examples`)).body.data).toEqual([expect.objectContaining({ covered: false, source: 'approval' })]);
+      // Remembered for the operator's choice: a like call is certain for it, by example.
+      const like = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-8', memo: 'x' }));
+      expect(like.body).toMatchObject({ outcome: 'allowed', intent_label: 'finance.payout_review' });
+      expect(like.body.classification_evidence.classification_method).toBe('example');
+
+      // The intentions page shows the taught examples.
+      await page.getByRole('link', { name: 'Intentions' }).click();
+      await page.locator('tr[data-intention="finance.payout_review"]').getByRole('button', { name: 'Examples' }).click();
+      const panel = page.getByRole('region', { name: 'Examples of finance.payout_review' });
+      const example = panel.locator('tr[data-example]');
+      await example.first().waitFor();
+      await expect(example.first().innerText()).resolves.toMatch(/erp\.fetch_ledger_entry[\s\S]*covered[\s\S]*approval/);
+      await shot('intention-examples');
+    });
+
+    it("edits an intention's tools (PATCH), creates one with tools, adds and deletes examples; bad input is shown next to its form", async () => {
+      const { operator, ledger } = await teachingOrg();
+      await page.getByRole('link', { name: 'Intentions' }).click();
+      const row = page.locator('tr[data-intention="finance.ledger_lookup"]');
+      await expect(row.locator('td.tools').innerText()).resolves.toContain('classifier decides');
+
+      await row.getByRole('button', { name: 'Edit' }).click();
+      const edit = page.getByRole('form', { name: 'Edit intention' });
+      await edit.getByLabel('Tools').fill('erp.fetch_ledger_*, not ok');
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await expect(edit.getByRole('alert').innerText()).resolves.toMatch(/tools\[1\]/);
+      await edit.getByLabel('Tools').fill('erp.fetch_ledger_*\nerp.get_*_balance');
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await row.locator('td.tools code', { hasText: 'erp.get_*_balance' }).waitFor();
+      await expect(row.locator('td.tools').innerText()).resolves.toMatch(/erp\.fetch_ledger_\*\s+erp\.get_\*_balance/);
+      expect(await edit.getByRole('alert').count()).toBe(0);
+      expect((await operator.get(`/v1/intentions/${ledger}`)).body).toMatchObject({ tools: ['erp.fetch_ledger_*', 'erp.get_*_balance'], version: 3 });
+      await shot('intention-edit');
+
+      await page.getByText('New intention').click();
+      const create = page.getByRole('form', { name: 'New intention' });
+      await create.getByLabel('Label').fill('finance.balance_check');
+      await create.getByLabel('Tools').fill('erp.get_balance');
+      await create.getByRole('button', { name: 'Create draft' }).click();
+      await expect(page.locator('tr[data-intention="finance.balance_check"] td.tools').innerText()).resolves.toBe('erp.get_balance');
+
+      await row.getByRole('button', { name: 'Examples' }).click();
+      const panel = page.getByRole('region', { name: 'Examples of finance.ledger_lookup' });
+      await panel.getByText('No examples yet').waitFor();
+      const add = panel.getByRole('form', { name: 'New example' });
+      await add.getByLabel('Tool name').fill('erp.delete_ledger_entry');
+      await add.getByLabel('Arguments (JSON)').fill('{nope');
+      await add.getByRole('button', { name: 'Add example' }).click();
+      await expect(add.getByRole('alert').innerText()).resolves.toMatch(/tool_call\.arguments/);
+      await add.getByLabel('Arguments (JSON)').fill('{"entry_id": "LE-9"}');
+      await add.getByLabel(/Covered/).uncheck();
+      await add.getByRole('button', { name: 'Add example' }).click();
+      const example = panel.locator('tr[data-example]');
+      await expect(example.innerText()).resolves.toMatch(/erp\.delete_ledger_entry[\s\S]*LE-9[\s\S]*not covered[\s\S]*manual/);
+      const listed = (await operator.get(`/v1/intentions/${ledger}/examples`)).body.data;
+      expect(listed).toEqual([
+        expect.objectContaining({ covered: false, source: 'manual', tool_call: { name: 'erp.delete_ledger_entry', arguments: { entry_id: 'LE-9' } } }),
+      ]);
+      await example.getByRole('button', { name: 'Delete' }).click();
+      await panel.getByText('No examples yet').waitFor();
+      expect((await operator.get(`/v1/intentions/${ledger}/examples`)).body.data).toEqual([]);
       expect(pageErrors).toEqual([]);
     });
   });
