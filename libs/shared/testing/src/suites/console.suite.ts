@@ -236,7 +236,7 @@ export function describeConsole(mode: string, start: () => Promise<TestSystem>) 
       expect((await operator.get(`/v1/intentions/${payouts}/examples`)).body.data).toEqual([expect.objectContaining({ covered: true, source: 'approval' })]);
       expect((await operator.get(`/v1/intentions/${ledger}/examples`)).body.data).toEqual([expect.objectContaining({ covered: false, source: 'approval' })]);
       // Remembered for the operator's choice: a like call is certain for it, by example.
-      const like = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-8', memo: 'x' }));
+      const like = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-8', memo: '<b>bold</b>' }));
       expect(like.body).toMatchObject({ outcome: 'allowed', intent_label: 'finance.payout_review' });
       expect(like.body.classification_evidence.classification_method).toBe('example');
 

@@ -76,6 +76,35 @@ export function describeReplicas(start: () => Promise<Replicated>) {
       }
     });
 
+    it('an example added on one registry replica makes the very next like call certain on each evaluator replica; removed, the next ones are not', async () => {
+      const label = unique('replica.query');
+      const created = await replica('policy-registry', 0).post('/v1/intentions', {
+        label,
+        intent_class: 'analysis',
+        description: 'Read-only warehouse questions during the replica drill',
+      });
+      expect((await replica('policy-registry', 0).post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+      const query = (day: string) => ({ tool_call: { name: 'warehouse_sql', arguments: { sql: `select count(*) from orders where day = '${day}'` } } });
+      const added = await replica('policy-registry', 1, writerCaller).post(`/v1/intentions/${created.body.id}/examples`, {
+        ...query('2026-11-01'),
+        covered: true,
+      });
+      expect(added.status).toBe(201);
+      for (const i of [0, 1]) {
+        const res = await replica('intent-evaluator', i).post('/v1/intent/evaluate', query(`2026-11-0${i + 2}`));
+        expect({ i, outcome: res.body.outcome, method: res.body.classification_evidence?.classification_method }).toEqual({
+          i,
+          outcome: 'allowed',
+          method: 'example',
+        });
+      }
+      expect((await replica('policy-registry', 0, writerCaller).delete(`/v1/intentions/${created.body.id}/examples/${added.body.id}`)).status).toBe(204);
+      for (const i of [1, 0]) {
+        const res = await replica('intent-evaluator', i).post('/v1/intent/evaluate', query('2026-11-09'));
+        expect({ i, allowed: res.body.outcome === 'allowed' }).toEqual({ i, allowed: false });
+      }
+    });
+
     it('a card change and a revocation on one replica decide the very next call on each decision-proxy replica', async () => {
       const card = crmCard(unique('card'), 'replica drill');
       await installCard(writer, card);
