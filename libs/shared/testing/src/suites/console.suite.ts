@@ -4,6 +4,7 @@ import { launchChromium, screenshotDir } from '../browser/chromium';
 import { client, type Client } from '../e2e/http-client';
 import { mintKey } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
+import { LEDGER_INTENTION, ledgerCall, PAYOUTS_INTENTION } from '../e2e/uncertain-fixtures';
 
 /**
  * The operators' console in a real browser (Debian's Chromium through playwright-core), served
@@ -148,17 +149,8 @@ export function describeConsole(mode: string, start: () => Promise<TestSystem>) 
     });
 
     // Teaching: each test signs in to an org of its own, so what it teaches meets nothing else.
-    const LEDGER = {
-      label: 'finance.ledger_lookup',
-      intent_class: 'lookup',
-      description: 'Read general ledger entries and balances to answer a finance question.',
-    };
-    const PAYOUTS = {
-      label: 'finance.payout_review',
-      intent_class: 'lookup',
-      description: 'Read Stripe payouts and their status to reconcile the bank account.',
-    };
-    const ledgerCall = (args: Record<string, unknown>) => ({ tool_call: { name: 'erp.fetch_ledger_entry', arguments: args } });
+    const LEDGER = LEDGER_INTENTION;
+    const PAYOUTS = PAYOUTS_INTENTION;
 
     let orgs = 0;
     /** A new org with both intentions active, the browser signed in with its admin key, and an agent key (not the approver's). */

@@ -1,6 +1,7 @@
 import { client, type Client } from '../e2e/http-client';
 import { mintKey, otherOrgClient } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
+import { LEDGER_INTENTION, ledgerCall, PAYOUTS_INTENTION } from '../e2e/uncertain-fixtures';
 
 /**
  * Fail-safe classification on the legacy path (DESIGN 6.15) over HTTP, the same in every mode: an
@@ -37,18 +38,10 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
       return created.body.id;
     }
 
-    const LEDGER = {
-      label: 'finance.ledger_lookup',
-      display_name: 'Look up ledger entries',
-      description: 'Read general ledger entries and balances to answer a finance question.',
-    };
-    const PAYOUTS = {
-      label: 'finance.payout_review',
-      display_name: 'Review payouts',
-      description: 'Read Stripe payouts and their status to reconcile the bank account.',
-    };
+    const LEDGER = LEDGER_INTENTION;
+    const PAYOUTS = PAYOUTS_INTENTION;
     // Shares words with the ledger intention, but no intention is certain of it.
-    const UNSURE = { tool_call: { name: 'erp.fetch_ledger_entry', arguments: { entry_id: 'LE-1001' } }, user_id: 'u_fin' };
+    const UNSURE = { ...ledgerCall({ entry_id: 'LE-1001' }), user_id: 'u_fin' };
 
     it('an uncertain match is pending_approval (uncertain_match, its candidates, the call) even when the intention needs no approval; approved, it passes once', async () => {
       const { operator, agent } = await org();
