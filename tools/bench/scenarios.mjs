@@ -160,6 +160,21 @@ const EVALUATE_INTENTIONS = [
   ['calendar.event_lookup', 'Look up calendar events', 'Read Google Calendar events of a user.', 'lookup', [['gcal', 'events.start']]],
 ];
 
+/**
+ * The tools the operator bound to the intentions the calls target (DESIGN 6.15: only a certain
+ * match is allowed, and a binding is how an operator makes a tool certain). The other intentions
+ * are left to the classifier.
+ */
+const EVALUATE_BINDINGS = {
+  'crm.contact_lookup': ['hubspot.get_contact'],
+  'crm.deal_update': ['hubspot.update_deal'],
+  'support.ticket_lookup': ['zendesk_get_ticket'],
+  'billing.invoice_lookup': ['stripe.list_invoices'],
+  'eng.issue_lookup': ['jira.getIssue'],
+  'hr.employee_lookup': ['workday_get_employee'],
+  'chat.send_message': ['slack.post_message'],
+};
+
 /** The calls of the evaluate scenario, in rotation: mostly covered, some ambient, some with fields. */
 const EVALUATE_CALLS = [
   { tool_call: { name: 'hubspot.get_contact', arguments: { email: 'ada@example.com', fields: ['email'] } }, user_id: 'u_1', session_id: 's_1' },
@@ -243,7 +258,14 @@ const evaluateScenario = (name, connections, { active = EVALUATE_ACTIVE, ...extr
           const created = await ctx.api(
             'POST',
             '/v1/intentions',
-            { label, display_name, description, intent_class, data_elements: elements.map(([data_source_id, path]) => ({ data_source_id, path })) },
+            {
+              label,
+              display_name,
+              description,
+              intent_class,
+              data_elements: elements.map(([data_source_id, path]) => ({ data_source_id, path })),
+              ...(EVALUATE_BINDINGS[label] ? { tools: EVALUATE_BINDINGS[label] } : {}),
+            },
             201,
           );
           await ctx.api('POST', `/v1/intentions/${created.id}/publish`, undefined, 200);
@@ -312,14 +334,21 @@ scenarios.push(
       const created = await ctx.api(
         'POST',
         '/v1/intentions',
-        { label: 'bench.verify.lookup', display_name: 'Look up a contact', description: 'Read a HubSpot contact.', intent_class: 'lookup' },
+        {
+          label: 'bench.verify.lookup',
+          display_name: 'Look up a contact',
+          description: 'Read a HubSpot contact.',
+          intent_class: 'lookup',
+          // Its own tool: the evaluate scenario's org binds hubspot.get_contact to another intention.
+          tools: ['bench_verify.get_contact'],
+        },
         201,
       );
       await ctx.api('POST', `/v1/intentions/${created.id}/publish`, undefined, 200);
       const evaluated = await ctx.api(
         'POST',
         '/v1/intent/evaluate',
-        { tool_call: { name: 'hubspot.get_contact', arguments: { email: 'ada@example.com' } } },
+        { tool_call: { name: 'bench_verify.get_contact', arguments: { email: 'ada@example.com' } } },
         200,
       );
       if (!evaluated.grant) throw new Error(`grants-verify: evaluate gave no grant (${evaluated.outcome})`);
