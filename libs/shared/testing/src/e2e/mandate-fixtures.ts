@@ -48,9 +48,10 @@ export const mandateOrg = (credential: string): string => JSON.parse(Buffer.from
 /** Creates an intention in the writer's org and publishes it (201, then 200 expected). */
 export async function createPublishedIntention(
   writer: Client,
-  body: { label: string; intent_class: string; display_name: string; description: string; approval_required?: boolean },
-): Promise<void> {
+  body: { label: string; intent_class: string; display_name: string; description: string; approval_required?: boolean; tools?: string[] },
+): Promise<string> {
   const intention = await writer.post('/v1/intentions', body);
   expect(intention.status).toBe(201);
   expect((await writer.post(`/v1/intentions/${intention.body.id}/publish`)).status).toBe(200);
+  return intention.body.id as string;
 }

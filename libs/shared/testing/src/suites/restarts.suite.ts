@@ -98,6 +98,55 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
       expect(listed.body.data.map((d: { decision_id: string }) => d.decision_id)).toContain(answered.body.decision.decision_id);
     });
 
+    it.each([
+      ['a graceful stop (SIGTERM)', 'SIGTERM'],
+      ['a crash (SIGKILL)', 'SIGKILL'],
+    ] as const)('after %s the evaluator still knows bindings and examples (DESIGN 6.15): certain stays certain, ruled out stays out', async (_how, signal) => {
+      const tag = signal.toLowerCase();
+      await createPublishedIntention(writer, {
+        label: `restart.bound_${tag}`,
+        intent_class: 'lookup',
+        display_name: 'Restart drill: bound',
+        description: 'Restart drill: a bound tool',
+        tools: [`drill_${tag}.get_*`],
+      });
+      const taught = await createPublishedIntention(writer, {
+        label: `restart.taught_${tag}`,
+        intent_class: 'analysis',
+        display_name: 'Restart drill: taught',
+        description: 'Restart drill: warehouse questions',
+      });
+      const example = (query: string, covered: boolean) =>
+        writer.post(`/v1/intentions/${taught}/examples`, { tool_call: { name: `drill_${tag}_sql`, arguments: { query } }, covered });
+      expect((await example('select count(*) from orders where id = 1', true)).status).toBe(201);
+      expect((await example('delete from orders where id = 1', false)).status).toBe(201);
+      const decide = async () => ({
+        bound: (await writer.post('/v1/intent/evaluate', { tool_call: { name: `drill_${tag}.get_entry`, arguments: { id: 'E-1' } } })).body,
+        like: (
+          await writer.post('/v1/intent/evaluate', {
+            tool_call: { name: `drill_${tag}_sql`, arguments: { query: 'select count(*) from orders where id = 7' } },
+          })
+        ).body,
+        ruledOut: (
+          await writer.post('/v1/intent/evaluate', { tool_call: { name: `drill_${tag}_sql`, arguments: { query: 'delete from orders where id = 7' } } })
+        ).body,
+      });
+      const expected = {
+        bound: { outcome: 'allowed', intent_label: `restart.bound_${tag}`, classification_evidence: { classification_method: 'binding' } },
+        like: { outcome: 'allowed', intent_label: `restart.taught_${tag}`, classification_evidence: { classification_method: 'example' } },
+      };
+      const before = await decide();
+      expect(before).toMatchObject(expected);
+      expect(before.ruledOut.intent_label).not.toBe(`restart.taught_${tag}`);
+
+      await sys.restartService(mode === 'embedded' ? 'embedded' : 'intent-evaluator', signal);
+
+      const after = await decide();
+      expect(after).toMatchObject(expected);
+      expect(after.ruledOut.intent_label).not.toBe(`restart.taught_${tag}`);
+      expect(after.ruledOut.outcome).not.toBe('allowed');
+    });
+
     it('a card deleted before the restart is not installed after it', async () => {
       const other = { ...card, id: 'restart-card-2' };
       await installCard(writer, other);
