@@ -143,6 +143,7 @@ export function describeIntentionExamples(mode: string, start: () => Promise<Tes
     });
 
     it('refuses a bad or over-size example naming the field, and any example of an archived intention (409)', async () => {
+      const nested = (depth: number): unknown => (depth === 0 ? 'leaf' : { d: nested(depth - 1) });
       const intention = await active('crm.limits');
       const cases: [unknown, string][] = [
         [{ tool_call: example.tool_call }, 'covered'],
@@ -153,6 +154,21 @@ export function describeIntentionExamples(mode: string, start: () => Promise<Tes
       for (const [body, path] of cases) {
         const res = await writer.post(`/v1/intentions/${intention.id}/examples`, body);
         expect([res.status, res.body.code, paths(res)]).toEqual([400, 'invalid_request', [path]]);
+      }
+      // Hostile shapes: wrong types, deep nesting, a lone surrogate — 400 naming the field, never 500.
+      const hostile: [unknown, string][] = [
+        [{ tool_call: 'crm.get', covered: true }, 'tool_call'],
+        [{ tool_call: { name: 'crm.get', arguments: [1] }, covered: true }, 'tool_call.arguments'],
+        [{ tool_call: example.tool_call, covered: 'yes' }, 'covered'],
+        [{ tool_call: example.tool_call, covered: true, conversation_context: 'hello' }, 'conversation_context'],
+        [{ tool_call: { name: 'crm.get', arguments: { deep: nested(100) } }, covered: true }, 'tool_call.arguments'],
+        [{ tool_call: { name: 'crm.get', arguments: { x: 'a\ud800b' } }, covered: true }, 'tool_call.arguments.x'],
+      ];
+      for (const [body, path] of hostile) {
+        const res = await writer.post(`/v1/intentions/${intention.id}/examples`, body);
+        expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'invalid_request' });
+        // The edge names the innermost field it refuses (`tool_call.arguments.deep.d.d…`).
+        expect({ path, named: paths(res).some((p: string) => p === path || p.startsWith(`${path}.`)) }).toEqual({ path, named: true });
       }
       await writer.post(`/v1/intentions/${intention.id}/archive`);
       const archived = await writer.post(`/v1/intentions/${intention.id}/examples`, example);
