@@ -23,6 +23,9 @@ import { LlmStage } from './stages/llm.stage';
 export type { CascadeIntention, CascadeOrg } from './stages/classification-stage';
 export * from './cascade-options';
 
+/** Ranking layers always count as consulted; binding and example stages only when they matched. */
+const isRanking = (layer: ClassificationLayer): boolean => layer !== 'binding' && layer !== 'example';
+
 /** Failures are logged at most this often per layer (a down endpoint must not flood the log). */
 const LOG_EVERY_MS = 30_000;
 
@@ -64,7 +67,7 @@ export class ClassificationCascade {
 
   /** Which ranking layers can run (lexical always). */
   get layers(): ClassificationLayer[] {
-    return this.stages.map((s) => s.layer).filter((l) => l !== 'binding' && l !== 'example');
+    return this.stages.map((s) => s.layer).filter(isRanking);
   }
 
   async classify(org: CascadeOrg, input: ClassificationInput): Promise<CascadeResult> {
@@ -74,10 +77,9 @@ export class ClassificationCascade {
     let answer: StageAnswer | null = null;
     for (const stage of this.stages) {
       if (answer?.settled) break;
-      const ranks = stage.layer !== 'binding' && stage.layer !== 'example';
       try {
         const next = await stage.run(ctx, answer);
-        if (ranks || next) consulted.push(stage.layer);
+        if (isRanking(stage.layer) || next) consulted.push(stage.layer);
         if (next) answer = next;
       } catch (err) {
         consulted.push(stage.layer);
