@@ -59,7 +59,7 @@ export class EvaluateIntentUseCase {
 
     // Consuming is the atomic check: of concurrent identical calls, one gets the approval.
     // Only calls that need an approval are hashed (sha256 stays off the common path).
-    const fingerprint = needsApproval(intention, match) && dataElements.ok && !shadowMode ? callHash(canonical) : null;
+    const fingerprint = needsApproval(intention, match) && dataElements.ok ? callHash(canonical) : null;
     const used = fingerprint !== null ? await this.approvals.consume(caller, fingerprint) : null;
     // The operator may have approved the call as another intention than the candidate ("approve
     // as…"): the grant is for the one they chose, if it is still active.

@@ -75,6 +75,11 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
       expect(approved.body).toMatchObject({ outcome: 'approved', intent_label: 'finance.ledger_lookup', grant: expect.any(String) });
       // Once: without remember nothing was learnt, the same call asks again.
       expect((await agent.post('/v1/intent/evaluate', UNSURE)).body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });
+      // Shadow mode never blocks what is approved: an approved call passes (and uses its approval).
+      const other = { ...UNSURE, tool_call: { ...UNSURE.tool_call, arguments: { entry_id: 'LE-1002' } } };
+      const waiting = await agent.post('/v1/intent/evaluate', other);
+      expect((await operator.post(`/v1/approvals/${waiting.body.approval_request_id}/approve`)).body.status).toBe('approved');
+      expect((await agent.post('/v1/intent/evaluate', { ...other, shadow_mode: true })).body).toMatchObject({ outcome: 'approved', grant: expect.any(String) });
     });
 
     it("approve as another intention: the grant is for the operator's choice; with remember, like calls are certain for it from then on", async () => {
