@@ -48,11 +48,10 @@ class OrgModel implements OrgIntentions {
   readonly classifier = new LexicalClassifier(this.index);
   readonly byId = new Map<string, ActiveIntention>();
   readonly examples = new ExampleIndex();
-  /** Examples of intentions that are not active: kept so a publish brings them back. */
+  /** Every example of a draft or active intention, so a publish brings a draft's examples into `examples`. */
   private readonly allExamples = new Map<string, IntentionExampleEventV1>();
-  private boundCache: ActiveIntention[] | null = null;
-  private namedCache: Map<string, ActiveIntention[]> | null = null;
-  private labelCache: Map<string, ActiveIntention> | null = null;
+  /** Lookups derived from `byId`, built on first use after a change. */
+  private views: { bound: ActiveIntention[]; named: Map<string, ActiveIntention[]>; byLabel: Map<string, ActiveIntention> } | null = null;
   constructor(
     readonly orgId: string,
     public version: number,
@@ -83,36 +82,43 @@ class OrgModel implements OrgIntentions {
   }
 
   bound(): readonly ActiveIntention[] {
-    return (this.boundCache ??= [...this.byId.values()].filter((d) => d.tools.length > 0));
+    return this.derived().bound;
   }
 
   named(normalizedLabel: string): readonly ActiveIntention[] {
-    if (this.namedCache === null) {
-      this.namedCache = new Map();
-      for (const d of this.byId.values()) {
-        const key = normalizedName(d.label);
-        const list = this.namedCache.get(key);
-        if (list) list.push(d);
-        else this.namedCache.set(key, [d]);
-      }
-    }
-    return this.namedCache.get(normalizedLabel) ?? [];
+    return this.derived().named.get(normalizedLabel) ?? [];
   }
 
   byLabel(label: string): ActiveIntention | undefined {
-    return (this.labelCache ??= new Map([...this.byId.values()].map((d) => [d.label, d]))).get(label);
+    return this.derived().byLabel.get(label);
+  }
+
+  private derived(): NonNullable<OrgModel['views']> {
+    if (this.views) return this.views;
+    const views: NonNullable<OrgModel['views']> = { bound: [], named: new Map(), byLabel: new Map() };
+    for (const d of this.byId.values()) {
+      if (d.tools.length > 0) views.bound.push(d);
+      const key = normalizedName(d.label);
+      views.named.set(key, [...(views.named.get(key) ?? []), d]);
+      views.byLabel.set(d.label, d);
+    }
+    return (this.views = views);
   }
 
   apply(e: IntentionEventV1): void {
     const doc = toActiveIntention(e);
     this.index.sync(doc);
-    this.boundCache = this.namedCache = this.labelCache = null;
+    this.views = null;
     if (e.status === 'active') {
+      const published = !this.byId.has(e.id);
       this.byId.set(e.id, doc);
-      for (const x of this.allExamples.values()) if (x.intention_id === e.id) this.examples.add(exampleOf(x));
+      // A publish brings the draft's examples in; an update of an active intention keeps them.
+      if (published) for (const x of this.allExamples.values()) if (x.intention_id === e.id) this.examples.add(exampleOf(x));
     } else {
       this.byId.delete(e.id);
       this.examples.removeIntention(e.id);
+      // Archived is final: its examples can never decide again.
+      if (e.status === 'archived') for (const [id, x] of this.allExamples) if (x.intention_id === e.id) this.allExamples.delete(id);
     }
   }
 

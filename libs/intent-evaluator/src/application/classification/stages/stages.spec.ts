@@ -117,18 +117,24 @@ describe('the cascade as stages: bindings, examples, the bar', () => {
     expect((await lowered.classify(o, { toolName: 'hubspot.get_contact', arguments: { email: 'ada@example.com' } })).verdict.kind).toBe('certain');
   });
 
-  it('examples of an intention come and go with it (archive, publish again)', async () => {
+  it("examples of an intention come and go with it: a draft's arrive with its publish, an archive drops them", async () => {
     const model = new ActiveIntentionsReadModel(board, {
-      activeIntentions: async () => ({ version: 1, intentions: [DB_READ], examples: [example('e1', 'i_read', 'execute_sql', { query: 'select 1' })] }),
+      // The snapshot holds the draft's example, not the draft itself (only active intentions).
+      activeIntentions: async () => ({ version: 1, intentions: [], examples: [example('e1', 'i_read', 'execute_sql', { query: 'select 1' })] }),
       orgsWith: async () => ({ org_ids: [] }),
     });
     const o = await model.forOrg('org_1');
-    expect(o.examples.size).toBe(1);
-    model.apply('org_1', { ...DB_READ, status: 'archived', org_version: 2 });
     expect(o.examples.size).toBe(0);
-    model.apply('org_1', { ...DB_READ, status: 'active', org_version: 3 });
+    model.apply('org_1', { ...DB_READ, status: 'active', org_version: 2 });
     expect(o.examples.size).toBe(1);
-    model.applyExample('org_1', { ...example('e1', 'i_read', 'execute_sql', {}), removed: true, org_version: 4 });
+    // An update of an active intention keeps its examples.
+    model.apply('org_1', { ...DB_READ, description: 'changed', org_version: 3 });
+    expect(o.examples.size).toBe(1);
+    model.applyExample('org_1', { ...example('e2', 'i_read', 'execute_sql', { query: 'select 2' }), org_version: 4 });
+    expect(o.examples.size).toBe(2);
+    model.applyExample('org_1', { ...example('e2', 'i_read', 'execute_sql', {}), removed: true, org_version: 5 });
+    expect(o.examples.size).toBe(1);
+    model.apply('org_1', { ...DB_READ, status: 'archived', org_version: 6 });
     expect(o.examples.size).toBe(0);
   });
 });
