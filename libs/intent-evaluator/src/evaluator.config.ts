@@ -83,6 +83,24 @@ export class EvaluatorConfig extends BaseConfig {
   /** Timeout of one LLM request; past it the call is not classified by the LLM. */
   @IntSetting('LLM_TIMEOUT_MS', 50, 60000)
   LLM_TIMEOUT_MS: number = 3000;
+
+  /**
+   * Days the call an evaluation decided (tool call, conversation context) is kept, for history's
+   * `include=call` and teaching from it (DESIGN 6.16); 0 keeps none and clears what was kept.
+   */
+  @IntSetting('CALL_RETENTION_DAYS', 0, 366)
+  CALL_RETENTION_DAYS: number = 7;
+
+  /** Largest call kept, in UTF-8 bytes of its JSON; a larger call's evaluation is recorded without it. */
+  @IntSetting('CALL_RETENTION_MAX_BYTES', 1024, 1048576)
+  CALL_RETENTION_MAX_BYTES: number = 65536;
+
+  /**
+   * Minutes between purges of calls past the window in this process (and one at start); 0 leaves
+   * it to the Helm chart's CronJob (`npm run purge-calls` / `dist/apps/purge-calls`).
+   */
+  @IntSetting('CALL_PURGE_INTERVAL_MINUTES', 0, 1440)
+  CALL_PURGE_INTERVAL_MINUTES: number = 60;
 }
 
 /** The settings `classificationProviders` reads (any config object carrying them will do). */

@@ -4,11 +4,16 @@ import { loadOrCreateEmbeddedGrantKey, parseGrantKeySetting } from './adapters/k
 import { classificationProviders, type EvaluatorConfig } from './evaluator.config';
 import type { IntentEvaluatorModuleOptions } from './intent-evaluator.module';
 
-export type EvaluatorSettings = Pick<IntentEvaluatorModuleOptions, 'grantKey' | 'classification'>;
+export type EvaluatorSettings = Pick<IntentEvaluatorModuleOptions, 'grantKey' | 'classification' | 'callRetention' | 'callPurgeIntervalMs'>;
 
 /** The module options that come from configuration: built here once for the embedded and the service root. */
 export function evaluatorSettings(config: EvaluatorConfig): EvaluatorSettings {
-  return { grantKey: grantKeyOf(config), classification: classificationProviders(config) };
+  return {
+    grantKey: grantKeyOf(config),
+    classification: classificationProviders(config),
+    callRetention: { days: config.CALL_RETENTION_DAYS, maxBytes: config.CALL_RETENTION_MAX_BYTES },
+    callPurgeIntervalMs: config.CALL_PURGE_INTERVAL_MINUTES * 60_000,
+  };
 }
 
 /**

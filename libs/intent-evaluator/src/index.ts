@@ -4,3 +4,4 @@ export { JoseGrantService, generateGrantKey, type GrantKeyInput } from './adapte
 export { grantKeyPath, loadOrCreateEmbeddedGrantKey, parseGrantKeySetting } from './adapters/keys/grant-key.store';
 export { EvaluatorConfig, classificationProviders, type ClassificationSettings } from './evaluator.config';
 export { evaluatorSettings, type EvaluatorSettings } from './evaluator.options';
+export { PurgeCallsSettings, purgeEvaluatorCalls } from './call-retention.task';

@@ -14,7 +14,12 @@ import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type Re
 import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { ClassificationCascade } from './application/classification/classification-cascade';
 import { GRANT_SIGNER, GRANT_VERIFIER } from './application/grants/grant.port';
-import { INTENT_EVENT_STORE } from './application/ports/intent-event.repository.port';
+import { INTENT_EVENT_STORE, KEPT_CALLS } from './application/ports/intent-event.repository.port';
+import { CALL_PURGE_INTERVAL, CALL_RETENTION } from './application/retention/call-retention.options';
+import { PurgeExpiredCallsUseCase } from './application/use-cases/purge-expired-calls.use-case';
+import { DEFAULT_CALL_RETENTION, type CallRetention } from './domain/evaluation/retained-call';
+import { CallRetentionPurger } from './adapters/scheduler/call-retention.purger';
+import { SqlKeptCalls } from './adapters/prisma/sql-kept-calls';
 import { ActiveIntentionsReadModel } from './application/read-model/active-intentions.read-model';
 import { EvaluateIntentUseCase } from './application/use-cases/evaluate-intent.use-case';
 import { ListIntentHistoryUseCase } from './application/use-cases/list-intent-history.use-case';
@@ -47,6 +52,10 @@ export interface IntentEvaluatorModuleOptions extends ReadModelHostOptions {
   /** The embedding / llm layers and cascade options (see `classificationProviders`). */
   classification?: Provider[];
   clock?: Clock;
+  /** How long evaluated calls are kept (DESIGN 6.16); default 7 days, 64 KiB. */
+  callRetention?: CallRetention;
+  /** Purge calls past the window in this process every this many ms (and at start); 0 or unset: never here. */
+  callPurgeIntervalMs?: number;
 }
 
 /**
@@ -81,6 +90,11 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
       { provide: GRANT_SIGNER, useExisting: JoseGrantService },
       { provide: GRANT_VERIFIER, useExisting: JoseGrantService },
       { provide: INTENT_EVENT_STORE, useClass: PrismaIntentEventStore },
+      { provide: KEPT_CALLS, useFactory: () => new SqlKeptCalls(options.db) },
+      { provide: CALL_RETENTION, useValue: options.callRetention ?? DEFAULT_CALL_RETENTION },
+      { provide: CALL_PURGE_INTERVAL, useValue: options.callPurgeIntervalMs ?? 0 },
+      PurgeExpiredCallsUseCase,
+      CallRetentionPurger,
       ...(options.classification ?? []),
       ...(options.providers ?? []),
       ActiveIntentionsReadModel,

@@ -140,6 +140,12 @@ export class EvaluateIntentResponseDto {
   @ApiPropertyOptional({ type: [String], description: 'With `data_element_refused`: the named fields outside the intention.' }) refused_fields?: string[];
 }
 
+/** The call an evaluation decided, as it was sent (DESIGN 6.16): the body of an example as it stands. */
+export class EvaluatedCallDto {
+  @ApiProperty({ type: ToolCallDto }) tool_call!: ToolCallDto;
+  @ApiPropertyOptional({ type: [ConversationMessageDto] }) conversation_context?: ConversationMessageDto[];
+}
+
 /** One recorded evaluation in GET /v1/intent/history (DESIGN 6.6). */
 export class IntentEventDto {
   @ApiProperty() id!: string;
@@ -157,6 +163,13 @@ export class IntentEventDto {
   @ApiProperty({ type: [String] }) data_elements!: string[];
   @ApiProperty({ type: 'integer' }) processing_time_ms!: number;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiPropertyOptional({
+    type: EvaluatedCallDto,
+    nullable: true,
+    description:
+      'Only with `include=call`: the call as it was evaluated, while it is kept (`CALL_RETENTION_DAYS`); null once purged, when retention is off, or when the call was over the size cap.',
+  })
+  call?: EvaluatedCallDto | null;
 }
 
 export class IntentHistoryDto extends PageOf(IntentEventDto, 'Pass as `cursor` for the next page; null on the last page.') {}

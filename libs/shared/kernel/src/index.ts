@@ -14,3 +14,4 @@ export * from './bounded-map';
 export * from './outbound-url';
 export * from './metrics';
 export * from './iso-timestamp';
+export * from './periodic-task';

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { PeriodicTask } from '@igw/kernel';
 import { ExpireApprovalsUseCase } from '../../application/use-cases/expire-approvals.use-case';
 
 export const EXPIRY_SWEEP_OPTIONS = Symbol('EXPIRY_SWEEP_OPTIONS');
@@ -9,21 +10,25 @@ export interface ExpirySweepOptions {
 }
 
 /**
- * Runs ExpireApprovalsUseCase on a timer from module init to shutdown, so overdue requests are
- * stored as expired and approval.expired goes out. The timer is unref'd (it never keeps the
- * process alive), ticks never overlap, and shutdown waits for a sweep in flight.
+ * Runs ExpireApprovalsUseCase on a timer (the kernel's PeriodicTask) from module init to
+ * shutdown, so overdue requests are stored as expired and approval.expired goes out.
  */
 @Injectable()
 export class ApprovalExpirySweeper implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger('approvals');
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<void> | undefined;
-  private failing = false;
+  private readonly task: PeriodicTask;
 
-  constructor(
-    private readonly expireApprovals: ExpireApprovalsUseCase,
-    @Inject(EXPIRY_SWEEP_OPTIONS) private readonly options: ExpirySweepOptions,
-  ) {}
+  constructor(expireApprovals: ExpireApprovalsUseCase, @Inject(EXPIRY_SWEEP_OPTIONS) options: ExpirySweepOptions) {
+    const logger = new Logger('approvals');
+    this.task = new PeriodicTask(
+      'approval expiry sweep',
+      async () => {
+        const count = await expireApprovals.execute();
+        if (count > 0) logger.debug?.(`expired ${count} approval request(s)`);
+      },
+      options,
+      logger,
+    );
+  }
 
   onModuleInit(): void {
     this.start();
@@ -34,36 +39,15 @@ export class ApprovalExpirySweeper implements OnModuleInit, OnModuleDestroy {
   }
 
   start(): void {
-    if (this.timer || !(this.options.intervalMs > 0)) return;
-    this.timer = setInterval(() => void this.sweep(), this.options.intervalMs);
-    this.timer.unref();
+    this.task.start();
   }
 
   /** One sweep now; while one is running, the same one is returned. Never rejects. */
   sweep(): Promise<void> {
-    this.running ??= this.expireApprovals
-      .execute()
-      .then(
-        (count) => {
-          if (this.failing) this.logger.log('approval expiry sweep recovered');
-          this.failing = false;
-          if (count > 0) this.logger.debug?.(`expired ${count} approval request(s)`);
-        },
-        (err: unknown) => {
-          // Once per outage, not once per tick.
-          if (!this.failing) this.logger.warn(`approval expiry sweep failed: ${(err as Error)?.message ?? String(err)}`);
-          this.failing = true;
-        },
-      )
-      .finally(() => {
-        this.running = undefined;
-      });
-    return this.running;
+    return this.task.runOnce();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 }

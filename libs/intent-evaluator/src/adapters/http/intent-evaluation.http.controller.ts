@@ -5,6 +5,7 @@ import { ApiErrors, ApiJsonBody, ApiOp, CurrentCaller } from '@igw/http';
 import type { Caller } from '@igw/kernel';
 import { EvaluateIntentUseCase } from '../../application/use-cases/evaluate-intent.use-case';
 import { ListIntentHistoryUseCase } from '../../application/use-cases/list-intent-history.use-case';
+import { HISTORY_INCLUDES } from '../../domain/history/history-query';
 import { EVALUATE_REQUEST_EXAMPLES, EVALUATE_RESPONSE_EXAMPLES, INTENT_HISTORY_EXAMPLE } from './intent-evaluation.examples';
 
 /** The legacy enforcement path: evaluate a tool call, and read back what was evaluated. */
@@ -58,12 +59,13 @@ export class IntentEvaluationHttpController {
     id: 'listIntentHistory',
     summary: "List the org's evaluations, newest first.",
     description:
-      'Every evaluation `POST /v1/intent/evaluate` recorded, shadow ones included. Keyset-paged: pass `next_cursor` as `cursor` until it is null; new evaluations never shift the pages being walked. `outcome` keeps one outcome; `since` keeps evaluations at or after a time. Each parameter may be given once.',
+      "Every evaluation `POST /v1/intent/evaluate` recorded, shadow ones included. Keyset-paged: pass `next_cursor` as `cursor` until it is null; new evaluations never shift the pages being walked. `outcome` keeps one outcome; `since` keeps evaluations at or after a time. `include=call` adds each evaluation's `call` (tool call and conversation context as sent) while it is kept (`CALL_RETENTION_DAYS`, default 7): to review it, or to teach from it (`POST /v1/intentions/{id}/examples`). Each parameter may be given once.",
   })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
   @ApiQuery({ name: 'outcome', required: false, enum: EVALUATION_OUTCOMES })
   @ApiQuery({ name: 'since', required: false, type: String, description: 'ISO 8601 timestamp with a zone, or a date.' })
   @ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' })
+  @ApiQuery({ name: 'include', required: false, enum: HISTORY_INCLUDES, description: '`call`: each evaluation with the call it decided.' })
   @ApiResponse({ status: 200, type: IntentHistoryDto, description: 'One page; `next_cursor` is null on the last.', example: INTENT_HISTORY_EXAMPLE })
   @ApiErrors({
     400: [
@@ -71,6 +73,7 @@ export class IntentEvaluationHttpController {
       { code: 'invalid_request', message: `outcome must be one of ${EVALUATION_OUTCOMES.join(', ')}` },
       { code: 'invalid_request', message: 'since must be an ISO 8601 timestamp with a time zone (e.g. 2026-01-31T12:00:00Z) or a date' },
       { code: 'invalid_request', message: 'cursor is malformed' },
+      { code: 'invalid_request', message: 'include must be one of call' },
     ],
   })
   listHistory(
@@ -79,7 +82,8 @@ export class IntentEvaluationHttpController {
     @Query('outcome') outcome?: string | string[],
     @Query('since') since?: string | string[],
     @Query('cursor') cursor?: string | string[],
+    @Query('include') include?: string | string[],
   ): Promise<IntentHistoryDto> {
-    return this.history.execute(caller, { limit, outcome, since, cursor });
+    return this.history.execute(caller, { limit, outcome, since, cursor, include });
   }
 }

@@ -7,6 +7,7 @@ import { parseHistoryQuery } from '../../domain/history/history-query';
 import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/ports/intent-event.repository.port';
 import { createEvaluatorPrisma, EVALUATOR_MIGRATIONS, type EvaluatorPrisma } from './evaluator-prisma.client';
 import { INTENT_EVENT_BATCH_MAX, PrismaIntentEventStore } from './prisma-intent-event.store';
+import { SqlKeptCalls } from './sql-kept-calls';
 
 const schema = testSchemaName('evaluator');
 
@@ -43,6 +44,7 @@ function intentEvent(orgId: string, extra: Partial<IntentEventRecord> = {}): Int
       schema_version: 1,
     },
     grantJti: `jti_${seq}`,
+    call: null,
     ...extra,
   };
 }
@@ -106,7 +108,14 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
     const tables = await db.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [
       schema,
     ]);
-    expect(tables.map((t) => t.table_name)).toEqual(['_prisma_migrations', 'dead_letters', 'intent_events', 'outbox_events', 'processed_events']);
+    expect(tables.map((t) => t.table_name)).toEqual([
+      '_prisma_migrations',
+      'dead_letters',
+      'intent_calls',
+      'intent_events',
+      'outbox_events',
+      'processed_events',
+    ]);
     const indexes = await db.query<{ indexdef: string }>(
       `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'intent_events' ORDER BY indexname`,
       [schema],
@@ -330,5 +339,66 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
     const cursored = parseHistoryQuery({ limit: '200', cursor: first.nextCursor! });
     expect((await store.page('org_b', cursored)).every((e) => e.orgId === 'org_b')).toBe(true);
     expect((await outbox('org_b')).map((r) => r.envelope.org_id)).toEqual(Array(3).fill('org_b'));
+  });
+
+  describe('kept calls (DESIGN 6.16)', () => {
+    const call = { toolName: 'crm.lookup_contact', arguments: { q: 'ada', fields: ['email'] }, conversationContext: [{ role: 'user', content: 'find Ada' }] };
+    const count = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}"."intent_calls"`))[0]!.n;
+
+    it('are committed with their event and read back only when the page asks, within the window', async () => {
+      const kept = intentEvent('org_calls', { call, createdAt: new Date(T0 + 10_000) });
+      const bare = intentEvent('org_calls', { createdAt: new Date(T0 + 10_001) });
+      const old = intentEvent('org_calls', { call: { toolName: 'old.tool' }, createdAt: new Date(T0 - 86_400_000) });
+      await Promise.all([kept, bare, old].map((e) => store.record(e)));
+      // Not asked: no call, even where one is kept.
+      expect((await store.page('org_calls', { limit: 10 })).map((e) => e.call)).toEqual([null, null, null]);
+      const asked = await store.page('org_calls', { limit: 10, callsSince: new Date(T0) });
+      expect(asked.map((e) => [e.id, e.call])).toEqual([
+        [bare.id, null],
+        [kept.id, call],
+        [old.id, null], // recorded before the window's start: never shown, even before the purge
+      ]);
+      expect(asked.find((e) => e.id === kept.id)).toEqual(kept);
+    });
+
+    it("another org's page never carries this org's calls", async () => {
+      const mine = intentEvent('org_calls_a', { call });
+      await store.record(mine);
+      expect(await store.page('org_calls_b', { limit: 10, callsSince: new Date(0) })).toEqual([]);
+      // Even asked by id through a page of another org, the call rows are filtered by org.
+      const stolen = await (store as unknown as { prisma: EvaluatorPrisma }).prisma.intentCall.findMany({ where: { orgId: 'org_calls_b' } });
+      expect(stolen).toEqual([]);
+    });
+
+    it('the purge deletes, across orgs, only calls recorded before the cutoff, in batches, and keeps the events', async () => {
+      const cutoff = new Date(T0 + 50_000);
+      const before = await count();
+      const doomed = Array.from({ length: 7 }, (_, i) => intentEvent(`org_p${i % 2}`, { call, createdAt: new Date(T0 + 40_000 + i) }));
+      const fresh = Array.from({ length: 3 }, (_, i) => intentEvent('org_p0', { call, createdAt: new Date(T0 + 60_000 + i) }));
+      await Promise.all([...doomed, ...fresh].map((e) => store.record(e)));
+      expect(await count()).toBe(before + 10);
+      const purge = new SqlKeptCalls(db, 3);
+      const purged = await purge.purgeBefore(cutoff);
+      expect(purged).toBeGreaterThanOrEqual(7);
+      const left = await db.query<{ id: string }>(`SELECT id FROM "${schema}"."intent_calls" WHERE created_at < $1`, [cutoff.toISOString()]);
+      expect(left).toEqual([]);
+      const page = await store.page('org_p0', { limit: 50, callsSince: new Date(0) });
+      expect(
+        page
+          .filter((e) => e.call !== null)
+          .map((e) => e.id)
+          .sort(),
+      ).toEqual(fresh.map((e) => e.id).sort());
+      // The events stay in history.
+      expect(page.map((e) => e.id)).toEqual(expect.arrayContaining(doomed.filter((e) => e.orgId === 'org_p0').map((e) => e.id)));
+      expect(await purge.purgeBefore(cutoff)).toBe(0);
+    });
+
+    it('a refused event keeps no call: the call row rides in the statement of its event', async () => {
+      const poison = intentEvent('org_calls_poison', { call, intentLabel: 'bad\ud800' });
+      await expect(store.record(poison)).rejects.toBeInstanceOf(RecordRefusedError);
+      const rows = await db.query(`SELECT id FROM "${schema}"."intent_calls" WHERE id = $1`, [poison.id]);
+      expect(rows).toEqual([]);
+    });
   });
 });

@@ -33,6 +33,7 @@ const intentEvent = (extra: Partial<IntentEventRecord> = {}): IntentEventRecord 
     schema_version: 1,
   },
   grantJti: null,
+  call: null,
   ...extra,
 });
 

@@ -13,19 +13,26 @@ import {
 import { envelope, OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
 import type { CascadeEvidence } from '../../application/classification/cascade-evidence';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';
+import type { RetainedCall, RetainedMessage } from '../../domain/evaluation/retained-call';
 import {
   toIntentEvaluatedV1,
   type IntentEventPageQuery,
   type IntentEventRecord,
   type IntentEventStore,
 } from '../../application/ports/intent-event.repository.port';
-import type { IntentEvent as IntentEventRow, Prisma } from './generated/client';
+import type { IntentCall as IntentCallRow, IntentEvent as IntentEventRow, Prisma } from './generated/client';
 import { EVALUATOR_DB, EVALUATOR_PRISMA, type EvaluatorPrisma } from './evaluator-prisma.client';
 
 /** Most events one transaction writes; more waiting ones go into the next. */
 export const INTENT_EVENT_BATCH_MAX = 500;
 
-const toRecord = (r: IntentEventRow): IntentEventRecord => ({
+const toCall = (r: IntentCallRow): RetainedCall => ({
+  toolName: r.toolName,
+  ...(r.arguments !== null ? { arguments: r.arguments as Record<string, unknown> } : {}),
+  ...(r.conversationContext !== null ? { conversationContext: r.conversationContext as unknown as RetainedMessage[] } : {}),
+});
+
+const toRecord = (r: IntentEventRow, call: IntentCallRow | undefined): IntentEventRecord => ({
   id: r.id,
   orgId: r.orgId,
   outcome: r.outcome as EvaluationOutcome,
@@ -44,7 +51,27 @@ const toRecord = (r: IntentEventRow): IntentEventRecord => ({
   createdAt: r.createdAt,
   evidence: r.classificationEvidence as unknown as CascadeEvidence,
   grantJti: r.grantJti,
+  call: call ? toCall(call) : null,
 });
+
+/** A kept call as one element of the JSON array its INSERT reads. */
+const toCallColumns = (e: IntentEventRecord & { call: RetainedCall }) => ({
+  id: e.id,
+  org_id: e.orgId,
+  tool_name: e.call.toolName,
+  arguments: e.call.arguments ?? null,
+  conversation_context: e.call.conversationContext ?? null,
+  created_at: e.createdAt.toISOString(),
+});
+
+const CALL_COLUMNS = [
+  ['id', 'text'],
+  ['org_id', 'text'],
+  ['tool_name', 'text'],
+  ['arguments', 'jsonb'],
+  ['conversation_context', 'jsonb'],
+  ['created_at', 'timestamptz'],
+] as const satisfies readonly (readonly [keyof ReturnType<typeof toCallColumns>, string])[];
 
 /** An event as one element of the JSON array the batch INSERT reads (keys = column names). */
 const toColumns = (e: IntentEventRecord) => ({
@@ -113,7 +140,10 @@ export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> 
     super();
     const schema = db.schema;
     // The events and their outbox rows in one statement (a data-modifying WITH runs whether or not it is read).
-    this.insertBatch = `WITH inserted AS (${jsonRowsInsertSql(`"${schema}"."intent_events"`, COLUMNS)})
+    // Kept calls ride in the same statement: an answered evaluation never lacks its call, and a
+    // call never outlives a refused event.
+    this.insertBatch = `WITH inserted AS (${jsonRowsInsertSql(`"${schema}"."intent_events"`, COLUMNS)}),
+      calls AS (${jsonRowsInsertSql(`"${schema}"."intent_calls"`, CALL_COLUMNS, '$3')})
       ${new OutboxWriter(schema).insertSql('$2')}`;
     this.writer = new GroupCommitWriter<IntentEventRecord>({
       kind: 'intent_event',
@@ -142,13 +172,20 @@ export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> 
     const rows = await this.prisma.intentEvent
       .findMany({ where: { orgId, AND: and }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: Math.max(1, Math.floor(query.limit)) + 1 })
       .catch(rethrowUnavailable);
-    return rows.map(toRecord);
+    const since = query.callsSince;
+    if (!since || rows.length === 0) return rows.map((r) => toRecord(r, undefined));
+    const calls = await this.prisma.intentCall
+      .findMany({ where: { orgId, id: { in: rows.map((r) => r.id) }, createdAt: { gte: since } } })
+      .catch(rethrowUnavailable);
+    const byId = new Map(calls.map((c) => [c.id, c]));
+    return rows.map((r) => toRecord(r, byId.get(r.id)));
   }
 
   private batchStatement(events: readonly IntentEventRecord[]): { sql: string; params: unknown[] } {
     const envelopes = events.map((e) => envelope(Topics.IntentEvaluated, e.orgId, toIntentEvaluatedV1(e), e.createdAt));
     // Straight to the driver, not through Prisma: the batch is one fixed statement, and Prisma's
     // per-statement overhead (~4 ms on PGlite) would cost more than the statement itself.
-    return { sql: this.insertBatch, params: [JSON.stringify(events.map(toColumns)), JSON.stringify(envelopes)] };
+    const calls = events.filter((e): e is IntentEventRecord & { call: RetainedCall } => e.call !== null).map(toCallColumns);
+    return { sql: this.insertBatch, params: [JSON.stringify(events.map(toColumns)), JSON.stringify(envelopes), JSON.stringify(calls)] };
   }
 }

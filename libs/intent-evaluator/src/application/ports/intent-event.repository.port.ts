@@ -2,6 +2,7 @@ import type { IntentClass, IntentEvaluatedV1 } from '@igw/contracts';
 import type { PageKey } from '@igw/kernel';
 import type { CascadeEvidence } from '../classification/cascade-evidence';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';
+import type { RetainedCall } from '../../domain/evaluation/retained-call';
 
 export const INTENT_EVENT_STORE = Symbol('INTENT_EVENT_STORE');
 
@@ -34,6 +35,11 @@ export interface IntentEventRecord {
   evidence: CascadeEvidence;
   /** The `jti` of the grant issued with this evaluation; null when none was. */
   grantJti: string | null;
+  /**
+   * The call, kept for the retention window (DESIGN 6.16); null when retention is off, the call
+   * was over the cap, it has been purged, or the page did not ask for it (`callsSince`).
+   */
+  call: RetainedCall | null;
 }
 
 /** One history page request; the domain's `HistoryQuery` (from `parseHistoryQuery`) is one. */
@@ -45,6 +51,8 @@ export interface IntentEventPageQuery {
   since?: Date | null;
   /** Only events strictly after this position in newest-first order (the decoded cursor). */
   after?: PageKey | null;
+  /** Attach each event's kept call when it was recorded at or after this instant (the window's start); unset: no calls. */
+  callsSince?: Date | null;
 }
 
 export interface IntentEventStore {
@@ -61,6 +69,14 @@ export interface IntentEventStore {
    * next page exists (the kernel's `toPage(rows, query.limit)`).
    */
   page(orgId: string, query: IntentEventPageQuery): Promise<IntentEventRecord[]>;
+}
+
+export const KEPT_CALLS = Symbol('KEPT_CALLS');
+
+/** The calls kept with evaluations, as the retention purge sees them. */
+export interface KeptCalls {
+  /** Deletes the kept calls of every org recorded before `cutoff` (the events stay); how many were. */
+  purgeBefore(cutoff: Date): Promise<number>;
 }
 
 /** The history event of DESIGN 6.6, which is also the `intent.evaluated` v1 payload. */

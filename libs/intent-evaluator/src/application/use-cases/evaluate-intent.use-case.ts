@@ -4,11 +4,13 @@ import { CLOCK, METRICS, newId, NO_METRICS, type Caller, type Clock, type Metric
 import { canonicalCall } from '../../domain/evaluation/call-fingerprint';
 import { resolveDataElements, type DataElementResult } from '../../domain/evaluation/data-elements';
 import { decideOutcome, needsApproval } from '../../domain/evaluation/outcome';
+import { DEFAULT_CALL_RETENTION, retainedCall, type CallRetention } from '../../domain/evaluation/retained-call';
 import { ClassificationCascade } from '../classification/classification-cascade';
 import { callHash, grantCallHash } from '../grants/call-hash';
 import { GRANT_SIGNER, type GrantSigner } from '../grants/grant.port';
 import { INTENT_EVENT_STORE, type IntentEventRecord, type IntentEventStore } from '../ports/intent-event.repository.port';
 import { ActiveIntentionsReadModel } from '../read-model/active-intentions.read-model';
+import { CALL_RETENTION } from '../retention/call-retention.options';
 
 const NO_DATA: DataElementResult = { ok: true, approved: [] };
 
@@ -32,6 +34,7 @@ export class EvaluateIntentUseCase {
     @Inject(INTENT_EVENT_STORE) private readonly events: IntentEventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = NO_METRICS,
+    @Optional() @Inject(CALL_RETENTION) private readonly retention: CallRetention = DEFAULT_CALL_RETENTION,
   ) {}
 
   async execute(caller: Caller, request: EvaluateIntentRequestDto): Promise<EvaluateIntentResponseDto> {
@@ -130,6 +133,7 @@ export class EvaluateIntentUseCase {
       createdAt: now,
       evidence: classified.evidence,
       grantJti,
+      call: retainedCall({ toolName: call.name, arguments: call.arguments, conversationContext: request.conversation_context }, this.retention),
     };
     await this.events.record(record);
     this.metrics.intentEvaluated(decision.outcome, classified.evidence.classification_method);

@@ -16,7 +16,7 @@ const invalidPaths = (fn: () => unknown): string[] | undefined => {
 
 describe('history query', () => {
   it('defaults to 50 events, no filter, from the newest', () => {
-    expect(parseHistoryQuery({})).toEqual({ limit: 50, outcome: null, since: null, after: null });
+    expect(parseHistoryQuery({})).toEqual({ limit: 50, outcome: null, since: null, after: null, includeCall: false });
     expect(HISTORY_LIMIT).toEqual({ default: 50, max: 200 });
   });
 
@@ -27,7 +27,9 @@ describe('history query', () => {
       outcome: 'shadow_denied',
       since: new Date('2026-01-01T10:30:00Z'),
       after: key,
+      includeCall: false,
     });
+    expect(parseHistoryQuery({ include: 'call' }).includeCall).toBe(true);
     expect(parseHistoryQuery({ limit: '1' }).limit).toBe(1);
     for (const outcome of ['allowed', 'denied', 'pending_approval', 'approved', 'shadow_denied']) expect(parseHistoryQuery({ outcome }).outcome).toBe(outcome);
     expect(parseHistoryQuery({ cursor: '' }).after).toBeNull();
@@ -62,6 +64,10 @@ describe('history query', () => {
     '1735689600',
   ])('refuses since=%p naming since', (since) => {
     expect(invalidPaths(() => parseHistoryQuery({ since }))).toEqual(['since']);
+  });
+
+  it.each(['calls', 'CALL', '', 'call,evidence', 'evidence'])('refuses include=%p naming include', (include) => {
+    expect(invalidPaths(() => parseHistoryQuery({ include }))).toEqual(['include']);
   });
 
   it('refuses a repeated parameter', () => {

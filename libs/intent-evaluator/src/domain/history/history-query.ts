@@ -17,14 +17,25 @@ export interface HistoryQuery {
   since: Date | null;
   /** Only events strictly after this position in newest-first order. */
   after: PageKey | null;
+  /** `include=call`: each event with the call it decided, while the call is kept (DESIGN 6.16). */
+  includeCall: boolean;
 }
 
+/** What `include` may ask for. */
+export const HISTORY_INCLUDES = ['call'] as const;
+
 /**
- * `limit` (1–200, default 50), `outcome` (one of the five), `since` (ISO 8601) and `cursor` from
+ * `limit` (1–200, default 50), `outcome` (one of the five), `since` (ISO 8601), `include` and `cursor` from
  * the query string. Every problem is reported at once: 400 `invalid_request` whose `details`
  * name each offending parameter.
  */
-export function parseHistoryQuery(query: { limit?: QueryValue; outcome?: QueryValue; since?: QueryValue; cursor?: QueryValue }): HistoryQuery {
+export function parseHistoryQuery(query: {
+  limit?: QueryValue;
+  outcome?: QueryValue;
+  since?: QueryValue;
+  cursor?: QueryValue;
+  include?: QueryValue;
+}): HistoryQuery {
   const details: ErrorDetail[] = [];
   const fail = (path: string, message: string) => details.push({ path, message });
   // Every problem is collected, so the kernel's throwing helpers are caught here.
@@ -63,6 +74,13 @@ export function parseHistoryQuery(query: { limit?: QueryValue; outcome?: QueryVa
   const cursorText = once('cursor', query.cursor);
   if (cursorText !== undefined && cursorText !== '') after = attempt('cursor', 'cursor is malformed', () => decodeCursor(cursorText)) ?? null;
 
+  let includeCall = false;
+  const includeText = once('include', query.include);
+  if (includeText !== undefined) {
+    if ((HISTORY_INCLUDES as readonly string[]).includes(includeText)) includeCall = true;
+    else fail('include', `include must be one of ${HISTORY_INCLUDES.join(', ')}`);
+  }
+
   throwIfInvalid(details);
-  return { limit, outcome, since, after };
+  return { limit, outcome, since, after, includeCall };
 }

@@ -175,5 +175,40 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
       const approval = await operator.get(`/v1/approvals/${tie.body.approval_request_id}`);
       expect(approval.body.candidates.map((c: { intent_label: string }) => c.intent_label).sort()).toEqual(['finance.ledger_lookup', 'finance.payout_review']);
     });
+
+    it('teaching from history: include=call returns the call as sent, posted as an example it makes the next like call certain; other orgs see none', async () => {
+      const { operator, agent } = await org();
+      const ledger = await publish(operator, LEDGER);
+      await publish(operator, PAYOUTS);
+      const context = [{ role: 'user', content: 'What is on ledger entry LE-1001?' }];
+      const first = await agent.post('/v1/intent/evaluate', { ...UNSURE, conversation_context: context });
+      expect(first.body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });
+
+      const plain = await agent.get('/v1/intent/history?limit=1');
+      expect(plain.body.data[0].id).toBe(first.body.intent_event_id);
+      expect(plain.body.data[0]).not.toHaveProperty('call');
+      const row = (await agent.get('/v1/intent/history?limit=1&include=call')).body.data[0];
+      expect(row).toMatchObject({ id: first.body.intent_event_id, call: { tool_call: UNSURE.tool_call, conversation_context: context } });
+      const bad = await agent.get('/v1/intent/history?include=calls');
+      expect([bad.status, bad.body.code, bad.body.details?.[0]?.path]).toEqual([400, 'invalid_request', 'include']);
+
+      // The console's "teach": the row's call as a positive example of the intention it is.
+      const taught = await operator.post(`/v1/intentions/${ledger}/examples`, { ...row.call, covered: true });
+      expect(taught.status).toBe(201);
+      const next = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-2002' }));
+      expect(next.body).toMatchObject({
+        outcome: 'allowed',
+        intent_label: 'finance.ledger_lookup',
+        classification_evidence: { classification_method: 'example' },
+      });
+
+      // Another org's history never shows this org's calls.
+      const stranger = await otherOrgClient(sys, 'failsafe-stranger');
+      const own = await stranger.post('/v1/intent/evaluate', { tool_call: { name: 'stranger.tool', arguments: { x: 1 } } });
+      const theirs = await stranger.get('/v1/intent/history?include=call');
+      expect(theirs.body.data.map((e: { id: string; call: unknown }) => [e.id, e.call])).toEqual([
+        [own.body.intent_event_id, { tool_call: { name: 'stranger.tool', arguments: { x: 1 } } }],
+      ]);
+    });
   });
 }

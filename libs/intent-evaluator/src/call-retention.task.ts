@@ -1,0 +1,33 @@
+import { IsIn, Matches } from 'class-validator';
+import { IntSetting } from '@igw/config';
+import { systemClock, type Clock } from '@igw/kernel';
+import { openPostgresDatabase } from '@igw/persistence';
+import { EVALUATOR_SCHEMA } from './adapters/prisma/evaluator-prisma.client';
+import { SqlKeptCalls } from './adapters/prisma/sql-kept-calls';
+import { PurgeExpiredCallsUseCase } from './application/use-cases/purge-expired-calls.use-case';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** The purge-calls task's settings (the chart's CronJob): the database and the window. */
+export class PurgeCallsSettings {
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgresql:// URL' })
+  DATABASE_URL!: string;
+
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: string = 'info';
+
+  /** As the evaluator's: days evaluated calls are kept; 0 deletes every kept call. */
+  @IntSetting('CALL_RETENTION_DAYS', 0, 366)
+  CALL_RETENTION_DAYS: number = 7;
+}
+
+/** Deletes the evaluator's kept calls past the window, every org; how many were deleted. */
+export async function purgeEvaluatorCalls(settings: PurgeCallsSettings, clock: Clock = systemClock): Promise<number> {
+  const db = openPostgresDatabase(settings.DATABASE_URL, EVALUATOR_SCHEMA, 1);
+  try {
+    // maxBytes plays no part in a purge.
+    return await new PurgeExpiredCallsUseCase(new SqlKeptCalls(db), { days: settings.CALL_RETENTION_DAYS, maxBytes: 0 }, clock).execute();
+  } finally {
+    await db.close();
+  }
+}
