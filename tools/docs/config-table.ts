@@ -18,6 +18,7 @@ import { MandateIssuerConfig } from '../../libs/mandate-issuer/src/mandate-issue
 import { DecisionProxyConfig } from '../../libs/decision-proxy/src/decision-proxy.config';
 import { WebhookDispatcherConfig } from '../../libs/webhook-dispatcher/src/webhook-dispatcher.config';
 import { MigrateSettings, TopicSettings } from '../../libs/shared/runtime/src/provisioning';
+import { PurgeCallsSettings } from '../../libs/intent-evaluator/src/call-retention.task';
 
 const ROOT = resolve(__dirname, '../..');
 export const DOCUMENT = join(ROOT, 'docs/configuration.md');
@@ -36,6 +37,7 @@ const CLASSES: Record<string, ConfigClass> = {
   WebhookDispatcherConfig,
   MigrateSettings,
   TopicSettings,
+  PurgeCallsSettings,
 };
 
 interface Setting {

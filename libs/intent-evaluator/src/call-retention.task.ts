@@ -16,7 +16,10 @@ export class PurgeCallsSettings {
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: string = 'info';
 
-  /** As the evaluator's: days evaluated calls are kept; 0 deletes every kept call. */
+  /**
+   * Days the call an evaluation decided (tool call, conversation context) is kept, for history's
+   * `include=call` and teaching from it (DESIGN 6.16); 0 keeps none and clears what was kept.
+   */
   @IntSetting('CALL_RETENTION_DAYS', 0, 366)
   CALL_RETENTION_DAYS: number = 7;
 }

@@ -97,7 +97,7 @@ export class EvaluatorConfig extends BaseConfig {
 
   /**
    * Minutes between purges of calls past the window in this process (and one at start); 0 leaves
-   * it to the Helm chart's CronJob (`npm run purge-calls` / `dist/apps/purge-calls`).
+   * it to the Helm chart's CronJob (`node dist/apps/purge-calls/src/main.js`).
    */
   @IntSetting('CALL_PURGE_INTERVAL_MINUTES', 0, 1440)
   CALL_PURGE_INTERVAL_MINUTES: number = 60;

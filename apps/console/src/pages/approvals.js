@@ -1,7 +1,8 @@
 // Approvals: the queue of calls waiting for a human, refreshed on its own every few seconds.
 // An operator decides, and may teach the gateway while doing so (DESIGN 6.15): approve & remember
 // (calls like it pass from then on), approve as… another intention, deny & remember.
-import { api, listAll } from '../api.js';
+import { api } from '../api.js';
+import { IntentionSelect, useActiveIntentions } from './intention-select.js';
 import { formatArguments, percent, reasonText, teachable } from '../calls.js';
 import { Badge, ErrorMessage, html, Listing, useAction, useEffect, usePagedList, useState, when } from '../ui.js';
 
@@ -35,33 +36,21 @@ function Call({ approval: a }) {
 
 /** "Approve as…": another active intention of the org; remember is on by default. */
 function ApproveAs({ approval: a, busy, onApprove, onCancel }) {
-  const [intentions, setIntentions] = useState(null);
+  const { intentions, error } = useActiveIntentions();
   const [label, setLabel] = useState('');
   const [remember, setRemember] = useState(true);
-  const [error, setError] = useState(null);
+  // The candidate is what plain Approve does: offer the first other intention.
   useEffect(() => {
-    listAll('/v1/intentions', { status: 'active', limit: 200 })
-      .then((items) => {
-        setIntentions(items);
-        // The candidate is what plain Approve does: offer the first other intention.
-        const other = items.find((i) => i.label !== a.intent_label) ?? items[0];
-        setLabel(other ? other.label : '');
-      })
-      .catch(setError);
-  }, [a.id]);
+    const other = (intentions ?? []).find((i) => i.label !== a.intent_label) ?? intentions?.[0];
+    if (other && !label) setLabel(other.label);
+  }, [intentions]);
   const submit = (e) => {
     e.preventDefault();
     onApprove({ intent_label: label, remember });
   };
   return html`<form class="approve-as" aria-label=${`Approve ${a.id} as another intention`} onSubmit=${submit}>
     <${ErrorMessage} error=${error} />
-    <label
-      >Approve as
-      <select name="intent_label" value=${label} onChange=${(e) => setLabel(e.target.value)} required>
-        ${intentions === null && html`<option value="">Loading…</option>`}
-        ${(intentions ?? []).map((i) => html`<option value=${i.label}>${i.label}${i.label === a.intent_label ? ' (candidate)' : ''}</option>`)}
-      </select>
-    </label>
+    <${IntentionSelect} label="Approve as" intentions=${intentions} value=${label} onChange=${setLabel} candidate=${a.intent_label} />
     <label><input type="checkbox" name="remember" checked=${remember} onChange=${(e) => setRemember(e.target.checked)} /> Remember</label>
     <div class="actions">
       <button type="submit" disabled=${busy || !label}>Approve as ${label || '…'}</button>

@@ -2,6 +2,7 @@
 // the review queue, and a decision looked up by its id.
 import { api } from '../api.js';
 import { Badge, ErrorMessage, html, Listing, useAction, usePagedList, useState, when } from '../ui.js';
+import { TeachFromHistory } from './history-teach.js';
 
 const OUTCOMES = ['', 'allowed', 'denied', 'pending_approval', 'approved', 'shadow_denied'];
 
@@ -9,7 +10,9 @@ function Evaluations() {
   const [outcome, setOutcome] = useState('');
   const [since, setSince] = useState('');
   const sinceIso = since ? new Date(since).toISOString() : '';
-  const { page, error, pager } = usePagedList('/v1/intent/history', { outcome, since: sinceIso, limit: 25 }, [outcome, sinceIso]);
+  const [teaching, setTeaching] = useState(null);
+  // include=call: the kept call of each evaluation, to teach from (absent once past retention).
+  const { page, error, pager } = usePagedList('/v1/intent/history', { outcome, since: sinceIso, include: 'call', limit: 25 }, [outcome, sinceIso]);
   return html`<section aria-labelledby="evaluations-title">
     <h2 id="evaluations-title">Evaluations</h2>
     <div class="filters">
@@ -25,7 +28,7 @@ function Evaluations() {
     <${Listing}
       page=${page}
       empty="No evaluations match."
-      head=${['When', 'Tool', 'Intent', 'Outcome', 'Confidence', 'Approval', 'Data elements']}
+      head=${['When', 'Tool', 'Intent', 'Outcome', 'Confidence', 'Approval', 'Data elements', '']}
       row=${(e) =>
         html`<tr data-event=${e.id}>
           <td>${when(e.created_at)}</td>
@@ -35,6 +38,15 @@ function Evaluations() {
           <td>${typeof e.confidence === 'number' ? e.confidence.toFixed(2) : '—'}</td>
           <td class="id">${e.approval_request_id ?? '—'}</td>
           <td>${(e.data_elements ?? []).join(', ')}</td>
+          <td>
+            ${
+              e.call
+                ? teaching === e.id
+                  ? html`<${TeachFromHistory} event=${e} onClose=${() => setTeaching(null)} />`
+                  : html`<button type="button" class="outline" aria-label=${`Teach from ${e.id}`} onClick=${() => setTeaching(e.id)}>Teach</button>`
+                : html`<small title="The call is no longer kept (CALL_RETENTION_DAYS)">—</small>`
+            }
+          </td>
         </tr>`}
     />
     ${pager}

@@ -539,7 +539,7 @@ export interface paths {
     };
     /**
      * List the org's evaluations, newest first.
-     * @description Every evaluation `POST /v1/intent/evaluate` recorded, shadow ones included. Keyset-paged: pass `next_cursor` as `cursor` until it is null; new evaluations never shift the pages being walked. `outcome` keeps one outcome; `since` keeps evaluations at or after a time. Each parameter may be given once.
+     * @description Every evaluation `POST /v1/intent/evaluate` recorded, shadow ones included. Keyset-paged: pass `next_cursor` as `cursor` until it is null; new evaluations never shift the pages being walked. `outcome` keeps one outcome; `since` keeps evaluations at or after a time. `include=call` adds each evaluation's `call` (tool call and conversation context as sent) while it is kept (`CALL_RETENTION_DAYS`, default 7): to review it, or to teach from it (`POST /v1/intentions/{id}/examples`). Each parameter may be given once.
      */
     get: operations['listIntentHistory'];
     put?: never;
@@ -1441,6 +1441,10 @@ export interface components {
       /** @description With `data_element_refused`: the named fields outside the intention. */
       refused_fields?: string[];
     };
+    EvaluatedCallDto: {
+      tool_call: components['schemas']['ToolCallDto'];
+      conversation_context?: components['schemas']['ConversationMessageDto'][];
+    };
     IntentEventDto: {
       id: string;
       /** @enum {string} */
@@ -1460,6 +1464,8 @@ export interface components {
       processing_time_ms: number;
       /** Format: date-time */
       created_at: string;
+      /** @description Only with `include=call`: the call as it was evaluated, while it is kept (`CALL_RETENTION_DAYS`); null once purged, when retention is off, or when the call was over the size cap. */
+      call?: components['schemas']['EvaluatedCallDto'] | null;
     };
     IntentHistoryDto: {
       data: components['schemas']['IntentEventDto'][];
@@ -6307,6 +6313,8 @@ export interface operations {
   listIntentHistory: {
     parameters: {
       query?: {
+        /** @description `call`: each evaluation with the call it decided. */
+        include?: 'call';
         /** @description `next_cursor` of the previous page. */
         cursor?: string;
         /** @description ISO 8601 timestamp with a zone, or a date. */
@@ -6375,7 +6383,7 @@ export interface operations {
           'application/json': components['schemas']['IntentHistoryDto'];
         };
       };
-      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: outcome must be one of allowed, denied, pending_approval, approved, shadow_denied; `invalid_request`: since must be an ISO 8601 timestamp with a time zone (e.g. 2026-01-31T12:00:00Z) or a date; `invalid_request`: cursor is malformed */
+      /** @description `invalid_request`: limit must be an integer from 1 to 200; `invalid_request`: outcome must be one of allowed, denied, pending_approval, approved, shadow_denied; `invalid_request`: since must be an ISO 8601 timestamp with a time zone (e.g. 2026-01-31T12:00:00Z) or a date; `invalid_request`: cursor is malformed; `invalid_request`: include must be one of call */
       400: {
         headers: {
           [name: string]: unknown;

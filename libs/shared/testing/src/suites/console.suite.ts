@@ -11,8 +11,8 @@ import { LEDGER_INTENTION, ledgerCall, PAYOUTS_INTENTION } from '../e2e/uncertai
  * by the api-gateway: sign in, create and publish an intention, approve a call an agent's key
  * asked for, see the outcome in history; mint a key and see it once; a wrong key's error.
  * Teaching from the queue (DESIGN 6.15): an uncertain match shows its candidates and call;
- * "Approve & remember" and "Approve as…" teach examples; an intention's tools and examples are
- * edited on the intentions page. Screenshots of the main pages go to tmp/test-output/console-<mode>/.
+ * "Approve & remember" and "Approve as…" teach examples, and so does "Teach" on a history row; an
+ * intention's tools and examples are edited on the intentions page. Screenshots of the main pages go to tmp/test-output/console-<mode>/.
  */
 export function describeConsole(mode: string, start: () => Promise<TestSystem>) {
   describe(`console in a browser (${mode})`, () => {
@@ -240,6 +240,46 @@ export function describeConsole(mode: string, start: () => Promise<TestSystem>) 
       await example.first().waitFor();
       await expect(example.first().innerText()).resolves.toMatch(/erp\.fetch_ledger_entry[\s\S]*covered[\s\S]*approval/);
       await shot('intention-examples');
+    });
+
+    it('"Teach" on a history row stores its kept call as an example: a like call passes by it, and a wrongly allowed one never again', async () => {
+      const { operator, agent, ledger } = await teachingOrg();
+      const asked = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-30' }));
+      expect(asked.body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });
+      await page.getByRole('link', { name: 'History' }).click();
+      const row = page.locator(`tr[data-event="${asked.body.intent_event_id}"]`);
+      await row.waitFor({ timeout: 10_000 });
+      await row.getByRole('button', { name: `Teach from ${asked.body.intent_event_id}` }).click();
+      const form = row.getByRole('form', { name: `Teach from evaluation ${asked.body.intent_event_id}` });
+      await expect(form.locator('pre').innerText()).resolves.toContain('"entry_id": "LE-30"');
+      // A call that waited is most likely the intention it was matched to: that is the default.
+      await expect(form.getByRole('combobox', { name: /^Intention/ }).inputValue()).resolves.toBe('finance.ledger_lookup');
+      expect(await form.getByLabel('Calls like this are this intention').isChecked()).toBe(true);
+      await shot('history-teach');
+      await form.getByRole('button', { name: 'Teach' }).click();
+      await form.getByRole('status').waitFor();
+      expect((await operator.get(`/v1/intentions/${ledger}/examples`)).body.data).toEqual([
+        expect.objectContaining({ covered: true, source: 'manual', tool_call: ledgerCall({ entry_id: 'LE-30' }).tool_call }),
+      ]);
+      const like = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-31' }));
+      expect(like.body).toMatchObject({
+        outcome: 'allowed',
+        intent_label: 'finance.ledger_lookup',
+        classification_evidence: { classification_method: 'example' },
+      });
+
+      // That allowed call, taught "never this intention" from its own row: the next like call waits for a human again.
+      await page.reload();
+      const allowed = page.locator(`tr[data-event="${like.body.intent_event_id}"]`);
+      await allowed.waitFor({ timeout: 10_000 });
+      await allowed.getByRole('button', { name: `Teach from ${like.body.intent_event_id}` }).click();
+      const never = allowed.getByRole('form', { name: `Teach from evaluation ${like.body.intent_event_id}` });
+      expect(await never.getByLabel('Calls like this are never this intention').isChecked()).toBe(true);
+      await never.getByRole('button', { name: 'Teach' }).click();
+      await never.getByRole('status').waitFor();
+      const again = await agent.post('/v1/intent/evaluate', ledgerCall({ entry_id: 'LE-32' }));
+      expect(again.body.outcome).not.toBe('allowed');
+      expect(pageErrors).toEqual([]);
     });
 
     it("edits an intention's tools (PATCH), creates one with tools, adds and deletes examples; bad input is shown next to its form", async () => {
