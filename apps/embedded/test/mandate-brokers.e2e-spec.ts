@@ -108,6 +108,22 @@ describe('mandate brokers and key store (embedded)', () => {
     });
   });
 
+  it('requested_scope with only operations (DESIGN 6.8): an unknown card is 404 intent_not_found, a known card dispenses a mandate with no resources', async () => {
+    const body = { actor: 'agent:deployer', requested_scope: { operations: ['secrets.read'] }, audience: 'vault' };
+    const unknown = await writer.post('/v1/mandate/dispense', { ...body, intent_id: 'no-such-card' });
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'intent_not_found' } });
+
+    const res = await writer.post('/v1/mandate/dispense', { ...body, intent_id: card.id });
+    expect(res.status).toBe(200);
+    const scope = JSON.parse(Buffer.from((res.body.credential as string).split('.')[1]!, 'base64url').toString()).scope;
+    expect(scope).toEqual({ operations: ['secrets.read'], resources: [], forbidden_operations: [] });
+    expect((await writer.get(`/v1/mandate/${res.body.cred_id}`)).body).toMatchObject({ status: 'active', scope });
+    expect((await writer.post('/v1/mandate/refresh', { cred_id: res.body.cred_id })).status).toBe(200);
+
+    const empty = await writer.post('/v1/mandate/dispense', { ...body, intent_id: card.id, requested_scope: { operations: [] } });
+    expect(empty).toMatchObject({ status: 400, body: { code: 'invalid_request', message: 'requested_scope.operations must name at least one pattern' } });
+  });
+
   it('a key store the process cannot open answers 500 signing_failed, never signs, and keeps publishing the JWKS', async () => {
     const before = await client(sys.url).get('/v1/mandate/jwks');
     await sys.restart({ MANDATE_KEK: randomBytes(32).toString('base64') });

@@ -1,8 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { ErrorDto } from './common.dto';
-import { ScopeDto } from './intent-cards.dto';
 
 import { BROKER_KINDS, MANDATE_STATUSES, type BrokerKind, type MandateStatus } from '@igw/kernel';
 
@@ -13,6 +27,46 @@ export class MandateScopeDto {
   @ApiProperty({ type: [String] }) operations!: string[];
   @ApiProperty({ type: [String] }) resources!: string[];
   @ApiProperty({ type: [String] }) forbidden_operations!: string[];
+}
+
+/**
+ * The scope a dispense asks for (DESIGN 6.8): only `operations` is required (at least one
+ * pattern); `resources` and `forbidden_operations` default to `[]` (a mandate with no resources
+ * can touch none).
+ */
+export class RequestedScopeDto {
+  @ApiProperty({ type: [String], minItems: 1, maxItems: 200, example: ['crm.contacts.read'], description: 'Glob patterns; at least one.' })
+  @IsArray({ message: 'operations must be a list of patterns' })
+  @ArrayMinSize(1, { message: 'operations must name at least one pattern' })
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(256, { each: true })
+  operations!: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 200,
+    default: [],
+    example: ['crm://contacts/*'],
+    description: 'Glob patterns; none: the mandate can touch no resource.',
+  })
+  @IsOptional()
+  @IsArray({ message: 'resources must be a list of patterns' })
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(512, { each: true })
+  resources?: string[];
+
+  @ApiPropertyOptional({ type: [String], maxItems: 200, default: [], example: ['crm.contacts.delete'], description: "Kept besides the card's own." })
+  @IsOptional()
+  @IsArray({ message: 'forbidden_operations must be a list of patterns' })
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(256, { each: true })
+  forbidden_operations?: string[];
 }
 
 export class BrokerDispenseRequestDto {
@@ -52,11 +106,11 @@ export class DispenseMandateDto {
   @MaxLength(256)
   prompt_id?: string;
 
-  @ApiProperty({ type: ScopeDto })
+  @ApiProperty({ type: RequestedScopeDto })
   @IsObject({ message: 'requested_scope must be an object' })
   @ValidateNested()
-  @Type(() => ScopeDto)
-  requested_scope!: ScopeDto;
+  @Type(() => RequestedScopeDto)
+  requested_scope!: RequestedScopeDto;
 
   @ApiPropertyOptional({ default: 300, minimum: 1, description: 'Clamped to min(3600, card max_ttl_seconds).' })
   @IsOptional()

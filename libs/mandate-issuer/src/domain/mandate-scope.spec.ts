@@ -143,10 +143,38 @@ describe('checkRequestedScope: beyond the card', () => {
   });
 });
 
+describe('checkRequestedScope: only operations is required (DESIGN 6.8)', () => {
+  it.each([
+    ['absent', { operations: ['crm.contacts.read'] }],
+    ['empty', { operations: ['crm.contacts.read'], resources: [], forbidden_operations: [] }],
+    ['null', { operations: ['crm.contacts.read'], resources: null, forbidden_operations: null }],
+  ])('resources and forbidden_operations %s: granted with no resources and the card forbidden operations', (_how, requested) => {
+    expect(checkRequestedScope(card, requested as RequestedScope)).toEqual({
+      ok: true,
+      scope: { operations: ['crm.contacts.read'], resources: [], forbidden_operations: ['crm.contacts.delete*'] },
+    });
+  });
+
+  it('an operations-only request beyond the card is a violation whose suggested scope has no resources', () => {
+    const check = checkRequestedScope(card, { operations: ['crm.contacts.read', 'crm.payroll.read'] });
+    expect(check.ok).toBe(false);
+    expect(check.ok ? null : check.suggested_scope).toEqual({
+      operations: ['crm.contacts.read'],
+      resources: [],
+      forbidden_operations: ['crm.contacts.delete*'],
+    });
+  });
+
+  it('a granted scope without resources passes its refresh recheck', () => {
+    const scope: MandateScope = { operations: ['crm.contacts.read'], resources: [], forbidden_operations: [] };
+    expect(recheckScope(card, scope)).toEqual({ ...scope, forbidden_operations: ['crm.contacts.delete*'] });
+  });
+});
+
 describe('checkRequestedScope: malformed requests are 400', () => {
   it.each([
     [{ operations: [], resources: ['a'] }, 'requested_scope.operations'],
-    [{ operations: ['a'], resources: [] }, 'requested_scope.resources'],
+    [{ operations: ['a'], resources: 'a' }, 'requested_scope.resources'],
     [{ operations: 'a', resources: ['a'] }, 'requested_scope.operations'],
     [{ resources: ['a'] }, 'requested_scope.operations'],
     [{ operations: ['a', ''], resources: ['a'] }, 'requested_scope.operations[1]'],

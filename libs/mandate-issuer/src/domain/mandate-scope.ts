@@ -12,11 +12,11 @@ export interface MandateScope {
   forbidden_operations: string[];
 }
 
-/** What a dispense asks for; `forbidden_operations` is optional there. */
+/** What a dispense asks for: only `operations` is required; `resources` and `forbidden_operations` default to `[]`. */
 export interface RequestedScope {
   operations: string[];
-  resources: string[];
-  forbidden_operations?: string[];
+  resources?: string[] | null;
+  forbidden_operations?: string[] | null;
 }
 
 /** Items per list, as for a card's scope. */
@@ -36,7 +36,7 @@ function checkShape(requested: RequestedScope, at: string): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const lists: [keyof RequestedScope, unknown, boolean][] = [
     ['operations', requested?.operations, true],
-    ['resources', requested?.resources, true],
+    ['resources', requested?.resources ?? [], false],
     ['forbidden_operations', requested?.forbidden_operations ?? [], false],
   ];
   for (const [key, list, required] of lists) {
@@ -71,8 +71,10 @@ const outside = (path: string, item: string, what: string, example: string | nul
  * - Every requested resource must be covered by the card's `resources`.
  * - Granted: the requested operations and resources as asked (duplicates dropped, order kept),
  *   and `forbidden_operations` = the card's ∪ the requested ones.
- * - Empty `operations` or `resources` are a 400 (`invalid_request`): a mandate that allows
- *   nothing is a mistake, and "empty means the whole card" would grant what nobody named.
+ * - Empty `operations` are a 400 (`invalid_request`): a mandate that allows nothing is a
+ *   mistake, and "empty means the whole card" would grant what nobody named. `resources` and
+ *   `forbidden_operations` may be absent or empty (`[]`): a mandate with no resources can touch
+ *   none.
  *
  * On a violation, `suggested_scope` is the largest part of the request the card allows, built
  * item by item: an allowed item is kept as asked; a requested glob the card does not wholly
@@ -87,9 +89,13 @@ export function checkRequestedScope(card: MandateScope, requested: RequestedScop
 }
 
 /** `at` names the checked scope in messages and detail paths. */
-function checkScopeAt(card: MandateScope, requested: RequestedScope, at: string): ScopeCheck {
-  const shape = checkShape(requested, at);
-  throwIfInvalid(shape);
+function checkScopeAt(card: MandateScope, asked: RequestedScope, at: string): ScopeCheck {
+  throwIfInvalid(checkShape(asked, at));
+  const requested: MandateScope = {
+    operations: asked.operations,
+    resources: asked.resources ?? [],
+    forbidden_operations: asked.forbidden_operations ?? [],
+  };
 
   const violations: ErrorDetail[] = [];
   const forbiddenByCard = (op: string) => card.forbidden_operations.length > 0 && globsCover(card.forbidden_operations, op);
@@ -120,7 +126,7 @@ function checkScopeAt(card: MandateScope, requested: RequestedScope, at: string)
   const scope: MandateScope = {
     operations,
     resources,
-    forbidden_operations: unique([...card.forbidden_operations, ...(requested.forbidden_operations ?? [])]),
+    forbidden_operations: unique([...card.forbidden_operations, ...requested.forbidden_operations]),
   };
   return violations.length === 0 ? { ok: true, scope } : { ok: false, violations, suggested_scope: scope };
 }

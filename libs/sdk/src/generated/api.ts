@@ -581,7 +581,7 @@ export interface paths {
     put?: never;
     /**
      * Dispense a signed mandate for an intent card of the org.
-     * @description Mints a mandate (RS256 JWT, typ `mandate+jwt`, verifiable with `GET /v1/mandate/jwks`) binding `actor` to the card, a scope and an audience; present it in `X-Service-Mandate` to `POST /v1/mcp-proxy/call`. `requested_scope` must lie inside the card's `allowed_scope` and `audience` be one of its audiences, else 403 `mandate_violation` with `suggested_scope` (the largest part the card allows) and `details` (one per offending item). The granted scope always keeps the card's `forbidden_operations`. `ttl_seconds` (default 300) is clamped to min(3600, the card's `max_ttl_seconds`). With `broker_dispense`, the mandate is exchanged at that credential broker and its token is returned once in `broker_dispense.result`; when the broker fails the mandate is recorded as revoked and never returned (502). Not idempotent: each call mints a new `cred_id`. Needs policy_write.
+     * @description Mints a mandate (RS256 JWT, typ `mandate+jwt`, verifiable with `GET /v1/mandate/jwks`) binding `actor` to the card, a scope and an audience; present it in `X-Service-Mandate` to `POST /v1/mcp-proxy/call`. In `requested_scope` only `operations` is required (at least one pattern); `resources` and `forbidden_operations` default to `[]` (a mandate with no resources can touch none). `requested_scope` must lie inside the card's `allowed_scope` and `audience` be one of its audiences, else 403 `mandate_violation` with `suggested_scope` (the largest part the card allows) and `details` (one per offending item). The granted scope always keeps the card's `forbidden_operations`. `ttl_seconds` (default 300) is clamped to min(3600, the card's `max_ttl_seconds`). With `broker_dispense`, the mandate is exchanged at that credential broker and its token is returned once in `broker_dispense.result`; when the broker fails the mandate is recorded as revoked and never returned (502). Not idempotent: each call mints a new `cred_id`. Needs policy_write.
      */
     post: operations['dispenseMandate'];
     delete?: never;
@@ -1492,6 +1492,31 @@ export interface components {
       /** @enum {string} */
       reason?: 'expired' | 'bad_signature' | 'other_org' | 'malformed' | 'wrong_type' | 'other_call';
     };
+    RequestedScopeDto: {
+      /**
+       * @description Glob patterns; at least one.
+       * @example [
+       *       "crm.contacts.read"
+       *     ]
+       */
+      operations: string[];
+      /**
+       * @description Glob patterns; none: the mandate can touch no resource.
+       * @default []
+       * @example [
+       *       "crm://contacts/*"
+       *     ]
+       */
+      resources?: string[];
+      /**
+       * @description Kept besides the card's own.
+       * @default []
+       * @example [
+       *       "crm.contacts.delete"
+       *     ]
+       */
+      forbidden_operations?: string[];
+    };
     BrokerDispenseRequestDto: {
       /** @enum {string} */
       kind: 'vault' | 'conjur';
@@ -1514,7 +1539,7 @@ export interface components {
        * @example prm_42
        */
       prompt_id?: string;
-      requested_scope: components['schemas']['ScopeDto'];
+      requested_scope: components['schemas']['RequestedScopeDto'];
       /**
        * @description Clamped to min(3600, card max_ttl_seconds).
        * @default 300
@@ -6567,7 +6592,7 @@ export interface operations {
           'application/json': components['schemas']['DispensedMandateDto'];
         };
       };
-      /** @description `invalid_request`: requested_scope.operations is required; `invalid_request`: ttl_seconds must be a positive integer; `invalid_request`: broker_dispense.kind vault is not configured on this gateway (configured: none); `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      /** @description `invalid_request`: requested_scope.operations is required; `invalid_request`: requested_scope.operations must name at least one pattern; `invalid_request`: ttl_seconds must be a positive integer; `invalid_request`: broker_dispense.kind vault is not configured on this gateway (configured: none); `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
       400: {
         headers: {
           [name: string]: unknown;

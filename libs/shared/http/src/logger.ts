@@ -41,23 +41,37 @@ export function createLogger(level: string, name: string): Logger {
   });
 }
 
-/** Routes Nest's own log lines into pino. */
+/**
+ * A Nest log call's message as pino's (fields, message): an object message (`logger.warn({msg,
+ * delivery_id, ...})`) keeps its fields as fields and its `msg` as the message, an Error is
+ * logged as `err`; anything else is the message text.
+ */
+function entry(message: unknown, fields: Record<string, unknown>): [Record<string, unknown>, string] {
+  if (message instanceof Error) return [{ ...fields, err: message }, message.message];
+  if (typeof message === 'object' && message !== null && !Array.isArray(message)) {
+    const { msg, ...rest } = message as Record<string, unknown>;
+    return [{ ...rest, ...fields }, typeof msg === 'string' ? msg : ''];
+  }
+  return [fields, String(message)];
+}
+
+/** Routes Nest's own log lines into pino (object messages as structured fields). */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
   // Nest's routine start-up chatter (modules, routes) is debug detail, not operations news.
   log(message: unknown, context?: string) {
-    this.logger.debug({ context }, String(message));
+    this.logger.debug(...entry(message, { context }));
   }
   error(message: unknown, trace?: string, context?: string) {
-    this.logger.error({ context, trace }, String(message));
+    this.logger.error(...entry(message, { context, trace }));
   }
   warn(message: unknown, context?: string) {
-    this.logger.warn({ context }, String(message));
+    this.logger.warn(...entry(message, { context }));
   }
   debug(message: unknown, context?: string) {
-    this.logger.debug({ context }, String(message));
+    this.logger.debug(...entry(message, { context }));
   }
   verbose(message: unknown, context?: string) {
-    this.logger.trace({ context }, String(message));
+    this.logger.trace(...entry(message, { context }));
   }
 }

@@ -132,6 +132,22 @@ describe('createValidationPipe', () => {
     await expect(pipe.transform({ ...base, prompt_id: null }, { type: 'body', metatype: DispenseMandateDto })).resolves.toMatchObject({ prompt_id: null });
   });
 
+  it('requested_scope needs only operations (DESIGN 6.8): resources and forbidden_operations may be left out or empty', async () => {
+    const base = { actor: 'agent:a', intent_id: 'crm', audience: 'crm-api' };
+    for (const requested_scope of [
+      { operations: ['x'] },
+      { operations: ['x'], resources: [] },
+      { operations: ['x'], resources: [], forbidden_operations: [] },
+    ]) {
+      const body = { ...base, requested_scope };
+      await expect(pipe.transform(body, { type: 'body', metatype: DispenseMandateDto })).resolves.toEqual(body);
+    }
+    const empty = await refusal(DispenseMandateDto, { ...base, requested_scope: { operations: [] } });
+    expect(detailsOf(empty)).toEqual([{ path: 'requested_scope.operations', message: 'requested_scope.operations must name at least one pattern' }]);
+    const notList = await refusal(DispenseMandateDto, { ...base, requested_scope: { operations: ['x'], resources: 'crm://a' } });
+    expect(detailsOf(notList)).toContainEqual({ path: 'requested_scope.resources', message: 'requested_scope.resources must be a list of patterns' });
+  });
+
   it('names unknown fields and never echoes a value in any message', async () => {
     const secret = 'sk-live-do-not-echo';
     const err = await refusal(DispenseMandateDto, {

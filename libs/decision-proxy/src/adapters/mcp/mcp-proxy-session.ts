@@ -28,6 +28,7 @@ import type { OpenedMcpUpstream } from '../../application/ports/mcp-upstreams.po
 import type { VerifiedMandate } from '../../application/use-cases/decide-tool-call.use-case';
 import type { EnforceMcpToolCallUseCase } from '../../application/use-cases/enforce-mcp-tool-call.use-case';
 import type { ListMcpToolsUseCase } from '../../application/use-cases/list-mcp-tools.use-case';
+import { upstreamFailureText } from './upstream-failure';
 
 /** How long one upstream request may take before the agent gets `upstream_unavailable` (DESIGN 6.13). */
 export const UPSTREAM_DEADLINE_MS = 30_000;
@@ -245,7 +246,7 @@ export class McpProxySession {
         timeout: UPSTREAM_DEADLINE_MS,
       })) as CallToolResult;
     } catch (err) {
-      const message = `upstream ${server} did not answer: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
+      const message = `upstream ${server} failed: ${upstreamFailureText(err)}`;
       return toolError(`upstream_unavailable: ${message}`, { error: { code: 'upstream_unavailable', message }, ...verdict }, meta);
     }
     const masked = maskToolResult(result, plan.maskResult);
@@ -258,5 +259,5 @@ function rethrowUpstream(err: unknown): never {
   const code = (err as { code?: unknown })?.code;
   // An error the upstream answered (JSON-RPC) goes to the agent as it is; anything else is the upstream being away.
   if (typeof code === 'number' && code > -32800 && code <= -32000) throw err;
-  throw new McpError(-32000, `upstream_unavailable: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), { code: 'upstream_unavailable' });
+  throw new McpError(-32000, `upstream_unavailable: ${upstreamFailureText(err)}`, { code: 'upstream_unavailable' });
 }

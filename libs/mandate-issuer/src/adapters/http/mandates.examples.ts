@@ -30,6 +30,10 @@ export const DISPENSE_MANDATE_EXAMPLES: Record<string, { summary: string; value:
     summary: 'An actor, a card, a scope and an audience',
     value: { actor: 'agent:support-bot', intent_id: 'crm-assistant', requested_scope: REQUESTED_SCOPE, audience: 'crm-api' },
   },
+  operations_only: {
+    summary: 'Only operations: no resources (the mandate can touch none) and only the card forbidden operations',
+    value: { actor: 'agent:support-bot', intent_id: 'crm-assistant', requested_scope: { operations: ['crm.read'] }, audience: 'crm-api' },
+  },
   complete: {
     summary: 'Bound to a prompt, with a TTL, context and a Vault token',
     value: {

@@ -55,6 +55,7 @@ export class MandatesHttpController {
     summary: 'Dispense a signed mandate for an intent card of the org.',
     description:
       'Mints a mandate (RS256 JWT, typ `mandate+jwt`, verifiable with `GET /v1/mandate/jwks`) binding `actor` to the card, a scope and an audience; present it in `X-Service-Mandate` to `POST /v1/mcp-proxy/call`. ' +
+      'In `requested_scope` only `operations` is required (at least one pattern); `resources` and `forbidden_operations` default to `[]` (a mandate with no resources can touch none). ' +
       "`requested_scope` must lie inside the card's `allowed_scope` and `audience` be one of its audiences, else 403 `mandate_violation` with `suggested_scope` (the largest part the card allows) and `details` (one per offending item). " +
       "The granted scope always keeps the card's `forbidden_operations`. `ttl_seconds` (default 300) is clamped to min(3600, the card's `max_ttl_seconds`). " +
       'With `broker_dispense`, the mandate is exchanged at that credential broker and its token is returned once in `broker_dispense.result`; when the broker fails the mandate is recorded as revoked and never returned (502). ' +
@@ -78,6 +79,7 @@ export class MandatesHttpController {
   @ApiErrors({
     400: [
       { code: 'invalid_request', message: 'requested_scope.operations is required' },
+      { code: 'invalid_request', message: 'requested_scope.operations must name at least one pattern' },
       { code: 'invalid_request', message: 'ttl_seconds must be a positive integer' },
       { code: 'invalid_request', message: 'broker_dispense.kind vault is not configured on this gateway (configured: none)' },
     ],

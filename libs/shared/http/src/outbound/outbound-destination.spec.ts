@@ -1,5 +1,6 @@
 import { fetch as undiciFetch } from 'undici';
-import { destinationProblem, isDestinationRefused, isPublicAddress, safeDispatcher } from './outbound-destination';
+import type { LookupAddress } from 'node:dns';
+import { destinationProblem, isDestinationRefused, isPublicAddress, safeDispatcher, safeLookup } from './outbound-destination';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -80,6 +81,38 @@ describe('destinationProblem', () => {
   });
 });
 
+/** IPv6 forms that embed a non-public IPv4 address or lie in special-purpose ranges (issue 29). */
+const SPECIAL_IPV6 = ['::127.0.0.1', '::1.2.3.4', '64:ff9b:1::7f00:1', 'fec0::1', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:80ff:fffe', '3fff::1'];
+
+describe('IPv6 special-purpose and IPv4-embedding forms, at registration and at connect time', () => {
+  it.each(SPECIAL_IPV6)('destinationProblem refuses the literal [%s]', async (address) => {
+    expect(await destinationProblem(`http://[${address}]/mcp`, { allowPrivate: false }, 'url')).toMatch(/^url points at .+, which is not a public address$/);
+  });
+
+  it.each(SPECIAL_IPV6)('destinationProblem refuses a name resolving to %s', async (address) => {
+    const lookup = ((_h: string, _o: unknown, cb: (e: null, a: LookupAddress[]) => void) => cb(null, [{ address, family: 6 }])) as never;
+    expect(await destinationProblem('https://sneaky.test/hook', { allowPrivate: false, lookup })).toMatch(
+      /^url host sneaky.test resolves to .+, which is not a public address$/,
+    );
+  });
+
+  it.each(SPECIAL_IPV6)('safeLookup refuses a name resolving to %s when connecting', (address) => {
+    const resolve = ((_h: string, _o: unknown, cb: (e: null, a: LookupAddress[]) => void) => cb(null, [{ address, family: 6 }])) as never;
+    const callback = jest.fn();
+    safeLookup(false, resolve)('sneaky.test', { all: true }, callback);
+    expect(callback.mock.calls[0]![0]).toBeInstanceOf(Error);
+    expect(isDestinationRefused(callback.mock.calls[0]![0])).toBe(true);
+  });
+
+  it('safeLookup keeps public IPv6 forms, including a public IPv4 behind NAT64', () => {
+    const list = ['2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '64:ff9b:1::7f00:1'].map((address) => ({ address, family: 6 }));
+    const resolve = ((_h: string, _o: unknown, cb: (e: null, a: LookupAddress[]) => void) => cb(null, list)) as never;
+    const callback = jest.fn();
+    safeLookup(false, resolve)('mixed.test', { all: true }, callback);
+    expect(callback).toHaveBeenCalledWith(null, list.slice(0, 3));
+  });
+});
+
 describe('safeDispatcher', () => {
   it('refuses a private IP literal before connecting', async () => {
     const agent = safeDispatcher({ allowPrivate: false, timeoutMs: 1000 });
@@ -90,6 +123,20 @@ describe('safeDispatcher', () => {
       );
       expect(isDestinationRefused(err)).toBe(true);
       expect((err as { cause: Error }).cause.message).toBe('destination 127.0.0.1 is not a public address');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('refuses an IPv4-compatible IPv6 literal of loopback before connecting', async () => {
+    const agent = safeDispatcher({ allowPrivate: false, timeoutMs: 1000 });
+    try {
+      const err = await undiciFetch('http://[::127.0.0.1]:8999/x', { dispatcher: agent }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isDestinationRefused(err)).toBe(true);
+      expect((err as { cause: Error }).cause.message).toBe('destination ::7f00:1 is not a public address');
     } finally {
       await agent.close();
     }

@@ -1,26 +1,16 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
+import { isPublicAddress } from './public-address';
 
 /**
  * Outbound calls to destinations a tenant chose (webhook endpoints, MCP upstreams) must not reach
  * the gateway's own network: only public unicast addresses, unless private ones are explicitly
- * allowed (WEBHOOKS_ALLOW_PRIVATE, MCP_UPSTREAMS_ALLOW_PRIVATE; dev and tests).
+ * allowed (WEBHOOKS_ALLOW_PRIVATE, MCP_UPSTREAMS_ALLOW_PRIVATE; dev and tests). What is public is
+ * `isPublicAddress` (./public-address).
  */
 
-/**
- * Whether this IP address is a public destination: only public unicast addresses. Private
- * (RFC 1918, unique local fc00::/7), loopback, link-local (incl. 169.254.169.254 cloud metadata),
- * carrier-grade NAT, unspecified, multicast, broadcast and reserved ranges are refused, and an
- * IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
- */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
-}
+export { isPublicAddress };
 
 /** A connection refused because its destination is not public (the message names the host). */
 export class DestinationRefusedError extends Error {}

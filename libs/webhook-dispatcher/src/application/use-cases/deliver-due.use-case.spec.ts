@@ -327,6 +327,34 @@ describe('DeliverDueUseCase', () => {
     expect(JSON.stringify(logged)).not.toContain(good.slice('whsec_'.length));
   });
 
+  it('logs a failed attempt as structured fields: delivery, webhook and org ids, status, attempt, response code', async () => {
+    const t = setup();
+    const hook = {
+      id: 'whk_log',
+      url: 'https://hooks.example.com/log',
+      status: 'active' as const,
+      secrets: [t.stored('whk_log', 'whs_l', newPlainSecret(), new Date(0))],
+    };
+    t.sender.answer = () => ({ status: 502, retryAfterS: null });
+    const c = claimed(hook, { orgId: 'org_logged', attempts: 1 });
+    t.deliveries.queue = [c];
+    logged.length = 0;
+    await t.useCase.execute();
+    expect(logged).toEqual([
+      [
+        expect.objectContaining({
+          msg: 'webhook attempt failed',
+          delivery_id: c.delivery.id,
+          webhook_id: 'whk_log',
+          org_id: 'org_logged',
+          status: 'pending',
+          attempt: 2,
+          code: 502,
+        }),
+      ],
+    ]);
+  });
+
   it('a webhook whose every secret expired is not sent either', async () => {
     const t = setup();
     const now = t.clock.now();

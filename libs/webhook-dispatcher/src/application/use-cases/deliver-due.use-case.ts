@@ -23,6 +23,7 @@ export interface DeliverySettings {
  * the `standardwebhooks` library: `webhook-id` = the event id, the same on every attempt,
  * `webhook-timestamp` = now, `webhook-signature` = one `v1,` entry per secret that still signs),
  * sends them concurrently and stores each outcome with its next attempt. Returns how many it took.
+ * A failed attempt is logged as structured fields (delivery, webhook and org ids, status, attempt).
  */
 @Injectable()
 export class DeliverDueUseCase {
@@ -52,7 +53,13 @@ export class DeliverDueUseCase {
     const started = claimed.map((c) => {
       const run: Promise<void> = this.attempt(c)
         .catch((err: Error) =>
-          this.logger.warn({ msg: 'webhook attempt not recorded; its lease runs out and it is tried again', delivery_id: c.delivery.id, err: err.message }),
+          this.logger.warn({
+            msg: 'webhook attempt not recorded; its lease runs out and it is tried again',
+            delivery_id: c.delivery.id,
+            webhook_id: c.webhook.id,
+            org_id: c.delivery.orgId,
+            err: err.message,
+          }),
         )
         .finally(() => {
           this.inFlight.delete(run);
@@ -94,6 +101,7 @@ export class DeliverDueUseCase {
         msg: 'webhook attempt failed',
         delivery_id: delivery.id,
         webhook_id: webhook.id,
+        org_id: delivery.orgId,
         attempt: outcome.attempts,
         status: outcome.status,
         code: outcome.lastResponseCode,

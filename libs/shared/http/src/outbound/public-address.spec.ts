@@ -1,0 +1,71 @@
+import { isPublicAddress } from './public-address';
+
+describe('isPublicAddress (IPv6 special-purpose and IPv4-embedding forms)', () => {
+  it.each([
+    ['::127.0.0.1', 'IPv4-compatible ::/96 (loopback)'],
+    ['::1.2.3.4', 'IPv4-compatible ::/96 (deprecated, whatever it carries)'],
+    ['::8.8.8.8', 'IPv4-compatible ::/96 (deprecated, whatever it carries)'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+    ['::ffff:a9fe:a9fe', 'IPv4-mapped cloud metadata'],
+    ['::ffff:0:127.0.0.1', 'IPv4-translated (RFC 6145) loopback'],
+    ['::ffff:0:a00:1', 'IPv4-translated (RFC 6145) private'],
+    ['64:ff9b::7f00:1', 'NAT64 64:ff9b::/96 loopback'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 64:ff9b::/96 cloud metadata'],
+    ['64:ff9b::c0a8:101', 'NAT64 64:ff9b::/96 private'],
+    ['64:ff9b:1::7f00:1', 'local-use NAT64 64:ff9b:1::/48'],
+    ['64:ff9b:1::808:808', 'local-use NAT64 64:ff9b:1::/48 (read as a /48 prefix it carries 0.0.0.0)'],
+    ['64:ff9b:1:7f00:1::', 'local-use NAT64 64:ff9b:1::/48 (loopback in the /48 layout)'],
+    ['2002:7f00:1::1', '6to4 2002::/16 of 127.0.0.1'],
+    ['2002:a00:1::1', '6to4 2002::/16 of 10.0.0.1'],
+    ['2002:a9fe:a9fe::', '6to4 2002::/16 of 169.254.169.254'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo 2001::/32, client 127.0.0.1'],
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', 'Teredo 2001::/32, client 10.0.0.1'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo 2001::/32, client 192.0.2.45 (documentation)'],
+    ['2001:0:a00:1:8000:63bf:f7f7:f7f7', 'Teredo 2001::/32, server 10.0.0.1'],
+    ['2001:4860:0:1:0:5efe:a00:1', 'ISATAP interface id of 10.0.0.1'],
+    ['2001:4860:0:1:200:5efe:7f00:1', 'ISATAP interface id of 127.0.0.1'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fec0::1', 'site-local fec0::/10 (deprecated)'],
+    ['feff::1', 'site-local fec0::/10 (deprecated)'],
+    ['fc00::1', 'unique-local fc00::/7'],
+    ['fd12:3456:789a::1', 'unique-local fc00::/7'],
+    ['fe80::1', 'link-local fe80::/10'],
+    ['febf::1', 'link-local fe80::/10'],
+    ['ff02::1', 'multicast ff00::/8'],
+    ['ff0e::1', 'multicast ff00::/8'],
+    ['2001:db8::1', 'documentation 2001:db8::/32'],
+    ['3fff::1', 'documentation 3fff::/20'],
+    ['3fff:fff:ffff::1', 'documentation 3fff::/20'],
+    ['100::1', 'discard 100::/64'],
+    ['2001:2::1', 'benchmarking 2001:2::/48'],
+    ['2001:10::1', 'ORCHID 2001:10::/28'],
+    ['2001:20::1', 'ORCHIDv2 2001:20::/28'],
+    ['2001:3::1', 'AMT 2001:3::/32'],
+    ['2001:4:112::1', 'AS112-v6 2001:4:112::/48'],
+    ['2001:1::1', 'IETF protocol assignments 2001::/23'],
+    ['2620:4f:8000::1', 'AS112 delegation 2620:4f:8000::/48'],
+    ['5f00::1', 'SRv6 SIDs 5f00::/16 (outside 2000::/3)'],
+    ['4000::1', 'unassigned (outside 2000::/3)'],
+    ['::2:0:0:1', 'reserved ::/8 (outside 2000::/3)'],
+  ])('%s is not public (%s)', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each([
+    ['2606:4700::1111', 'global unicast'],
+    ['2606:4700:4700::1111', 'global unicast'],
+    ['2001:4860:4860::8888', 'global unicast'],
+    ['2a00:1450:4001:80b::200e', 'global unicast'],
+    ['3fff:1000::1', 'global unicast just above 3fff::/20'],
+    ['::ffff:8.8.8.8', 'IPv4-mapped public'],
+    ['::ffff:0:808:808', 'IPv4-translated public'],
+    ['64:ff9b::808:808', 'NAT64 public'],
+    ['64:ff9b:1:808:8:808:808:808', 'local-use NAT64 public in every layout'],
+    ['2002:808:808::1', '6to4 of a public address'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'Teredo, server 65.54.227.120 and client 8.8.8.8'],
+    ['2001:4860:0:1:0:5efe:808:808', 'ISATAP interface id of a public address'],
+  ])('%s is public (%s)', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+});
