@@ -10,7 +10,7 @@ import { errorCodes, type FastifyRequest } from 'fastify';
 export const OVERSIZED_BODY_DRAIN_LIMIT = 32 * 1024 * 1024;
 
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
-type Done = (err: Error | null, body?: Buffer) => void;
+type Done = (err: Error | null, body?: unknown) => void;
 
 /**
  * Fastify's buffering of a request body (its `parseAs: 'buffer'`), except that a body over
