@@ -42,7 +42,8 @@ const component = (peer: any) => peer?.podSelector?.matchLabels?.['app.kubernete
 describe('helm chart (rendered by Helm, helm-java)', () => {
   let manifests: Manifest[];
   beforeAll(() => {
-    manifests = render('--set', 'jobs.helmHooks=false');
+    // The full output, hooks included, as `helm template` prints it.
+    manifests = render();
   });
 
   it('lints clean with --strict', () => {
@@ -51,7 +52,7 @@ describe('helm chart (rendered by Helm, helm-java)', () => {
   });
 
   it.each([[[]], ...EXAMPLES.map((f) => [['-f', f]])])('renders valid Kubernetes manifests (values %j)', (args: string[]) => {
-    const stream = helm(['template', ...args, '--set', 'jobs.helmHooks=false']).stdout;
+    const stream = helm(['template', ...args]).stdout;
     const res = spawnSync(process.execPath, [join(ROOT, 'tools/helm/validate-manifests.mjs')], { input: stream, encoding: 'utf8', cwd: ROOT });
     const report = JSON.parse(res.stdout);
     expect(report.errors).toEqual([]);
@@ -144,8 +145,6 @@ describe('helm chart (rendered by Helm, helm-java)', () => {
   });
 
   it('migrates and provisions topics in hook Jobs that run before install and upgrade', () => {
-    // Helm keeps hooks out of the release manifest: with hooks on, the Jobs are not plain resources.
-    expect(of(render(), 'Job')).toEqual([]);
     const jobs = of(manifests, 'Job');
     expect(jobs.map((j) => j.spec.template.spec.containers[0].command)).toEqual([
       ['node', 'dist/apps/kafka-topics/src/main.js'],
@@ -161,9 +160,52 @@ describe('helm chart (rendered by Helm, helm-java)', () => {
         { name: 'KAFKA_TOPIC_REPLICATION_FACTOR', value: '3' },
       ]),
     );
-    // The hook annotations are in the template (Helm strips hooks from `template` output).
-    const source = readFileSync(join(CHART, 'templates/jobs.yaml'), 'utf8');
-    expect(source).toContain('helm.sh/hook: pre-install,pre-upgrade');
+  });
+
+  it('prints the hook Jobs with their annotations after the release manifest, as `helm template` does', () => {
+    const hooks = manifests.filter((m) => m.metadata.annotations?.['helm.sh/hook']);
+    expect(hooks.map((h) => [h.kind, h.metadata.name, h.metadata.annotations])).toEqual([
+      [
+        'Job',
+        'igw-intent-gateway-kafka-topics',
+        {
+          'helm.sh/hook': 'pre-install,pre-upgrade',
+          'helm.sh/hook-weight': '-10',
+          'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
+        },
+      ],
+      [
+        'Job',
+        'igw-intent-gateway-migrate',
+        {
+          'helm.sh/hook': 'pre-install,pre-upgrade',
+          'helm.sh/hook-weight': '-5',
+          'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
+        },
+      ],
+    ]);
+    // Helm prints the hooks last, each under the template it came from.
+    expect(manifests.slice(-hooks.length)).toEqual(hooks);
+    const stream = helm(['template']).stdout;
+    expect(stream.match(/^# Source: .*$/gm)?.slice(-2)).toEqual([
+      '# Source: intent-gateway/templates/jobs.yaml',
+      '# Source: intent-gateway/templates/jobs.yaml',
+    ]);
+    // --no-hooks, like Helm's, leaves them out; the rest of the output is the same.
+    const noHooks = helm(['template', '--no-hooks']).stdout;
+    expect(
+      of(
+        parseAllDocuments(noHooks).map((d) => d.toJSON() as Manifest),
+        'Job',
+      ),
+    ).toEqual([]);
+    expect(stream.startsWith(noHooks.trimEnd())).toBe(true);
+    // With jobs.helmHooks=false the Jobs are plain resources, without hook annotations.
+    const plain = of(render('--set', 'jobs.helmHooks=false'), 'Job');
+    expect(plain.map((j) => [j.metadata.name, j.metadata.annotations])).toEqual([
+      ['igw-intent-gateway-kafka-topics', undefined],
+      ['igw-intent-gateway-migrate', undefined],
+    ]);
   });
 
   it('publishes only the gateway through an Ingress, and renders a fixed-size install without the optional parts', () => {

@@ -19,7 +19,7 @@ import { cacheCheck, createEventBus, createRedis, databaseCheck, eventsCheck, op
 /** Distributed mode: the public edge in front of the services. */
 runApp('api-gateway', async () => {
   const config = requireDistributed(loadConfigOrExit(GatewayConfig, { GATEWAY_MODE: 'distributed', ...process.env }), 'api-gateway', ['INTERNAL_AUTH_TOKEN']);
-  const logger = createLogger(config.LOG_LEVEL, 'api-gateway');
+  const logger = createLogger(config.LOG_LEVEL, 'api-gateway', config.LOG_FORMAT);
   const bus = createEventBus(config, 'api-gateway', logger);
   const redis = createRedis(config, logger);
   const infra = await openServiceInfra(config, { schema: GATEWAY_SCHEMA, migrations: GATEWAY_MIGRATIONS, bus, logger });

@@ -15,7 +15,7 @@ runApp('approvals', async () => {
     'INTERNAL_AUTH_TOKEN',
     'POLICY_REGISTRY_URL',
   ]);
-  const logger = createLogger(config.LOG_LEVEL, 'approvals');
+  const logger = createLogger(config.LOG_LEVEL, 'approvals', config.LOG_FORMAT);
   const bus = createEventBus(config, 'approvals', logger);
   const infra = await openServiceInfra(config, { schema: APPROVALS_SCHEMA, migrations: APPROVALS_MIGRATIONS, bus, logger });
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, config.INTERNAL_AUTH_TOKEN, { service: 'policy-registry' });

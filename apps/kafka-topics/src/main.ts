@@ -11,5 +11,5 @@ import { provisionTopics, runTask, TopicSettings } from '@igw/runtime';
  */
 runTask('kafka-topics', async () => {
   const settings = loadConfigOrExit(TopicSettings);
-  await provisionTopics(ALL_TOPICS, settings, createLogger(settings.LOG_LEVEL, 'kafka-topics'));
+  await provisionTopics(ALL_TOPICS, settings, createLogger(settings.LOG_LEVEL, 'kafka-topics', settings.LOG_FORMAT));
 });

@@ -18,7 +18,7 @@ import { migrateSchemas, MigrateSettings, runTask } from '@igw/runtime';
  */
 runTask('migrate', async () => {
   const config = loadConfigOrExit(MigrateSettings);
-  const logger = createLogger(config.LOG_LEVEL, 'migrate');
+  const logger = createLogger(config.LOG_LEVEL, 'migrate', config.LOG_FORMAT);
   await migrateSchemas(config.DATABASE_URL, logger, [
     [GATEWAY_SCHEMA, GATEWAY_MIGRATIONS],
     [POLICY_REGISTRY_SCHEMA, POLICY_REGISTRY_MIGRATIONS],

@@ -10,7 +10,7 @@ import { runTask } from '@igw/runtime';
  */
 runTask('purge-calls', async () => {
   const settings = loadConfigOrExit(PurgeCallsSettings);
-  const logger = createLogger(settings.LOG_LEVEL, 'purge-calls');
+  const logger = createLogger(settings.LOG_LEVEL, 'purge-calls', settings.LOG_FORMAT);
   const purged = await purgeEvaluatorCalls(settings);
   logger.info({ purged, retention_days: settings.CALL_RETENTION_DAYS }, 'calls past the retention window purged');
 });

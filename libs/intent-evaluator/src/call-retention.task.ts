@@ -1,21 +1,13 @@
-import { IsIn, Matches } from 'class-validator';
 import { IntSetting } from '@igw/config';
 import { systemClock, type Clock } from '@igw/kernel';
 import { openPostgresDatabase } from '@igw/persistence';
+import { MigrateSettings } from '@igw/runtime';
 import { EVALUATOR_SCHEMA } from './adapters/prisma/evaluator-prisma.client';
 import { SqlKeptCalls } from './adapters/prisma/sql-kept-calls';
 import { PurgeExpiredCallsUseCase } from './application/use-cases/purge-expired-calls.use-case';
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** The purge-calls task's settings (the chart's CronJob): the database and the window. */
-export class PurgeCallsSettings {
-  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgresql:// URL' })
-  DATABASE_URL!: string;
-
-  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
-  LOG_LEVEL: string = 'info';
-
+/** The purge-calls task's settings (the chart's CronJob): the migrate Job's (database, logs) and the window. */
+export class PurgeCallsSettings extends MigrateSettings {
   /**
    * Days the call an evaluation decided (tool call, conversation context) is kept, for history's
    * `include=call` and teaching from it (DESIGN 6.16); 0 keeps none and clears what was kept.

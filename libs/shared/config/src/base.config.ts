@@ -22,11 +22,15 @@ export class BaseConfig extends KafkaSecuritySettings {
   @IsString()
   HOST: string = '0.0.0.0';
 
-  /** pino log level of the process (JSON lines on stdout). */
+  /** pino log level of the process (lines on stdout, in LOG_FORMAT). */
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
   })
   LOG_LEVEL: string = 'info';
+
+  /** Log lines: `json`, `pretty` (for a person), or `auto`: pretty when stdout is a terminal, JSON otherwise. */
+  @IsIn(['auto', 'json', 'pretty'], { message: 'LOG_FORMAT must be one of auto, json, pretty' })
+  LOG_FORMAT: string = 'auto';
 
   /** Embedded mode: where the PGlite database and the generated keys live. Back it up; delete it to start afresh. */
   @IsString()

@@ -35,6 +35,12 @@ describe('parseConfig', () => {
     expect(ok.kafkaBrokers).toEqual(['a:9092', 'b:9092']);
   });
 
+  it('takes LOG_FORMAT auto by default, json or pretty, and rejects anything else in one line', () => {
+    expect(parseConfig(BaseConfig, {}).LOG_FORMAT).toBe('auto');
+    expect(parseConfig(BaseConfig, { LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+    expect(() => parseConfig(BaseConfig, { LOG_FORMAT: 'yaml' })).toThrow(new ConfigError('LOG_FORMAT must be one of auto, json, pretty'));
+  });
+
   it('rejects an unknown mode', () => {
     expect(() => parseConfig(BaseConfig, { GATEWAY_MODE: 'cluster' })).toThrow(/GATEWAY_MODE/);
   });

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { newId, unavailable, type Caller } from '@igw/kernel';
+import { readBodyThenParse } from './body-reader';
 import { AcceptableBodyGuard } from './caller.guard';
 import { answerClientError } from './client-error';
 import { parseJsonBody, urlInputError } from './edge-input';
@@ -107,20 +108,28 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
   // The edge rules of DESIGN 6.12 (depth, NUL, lone surrogates, UTF-8) run here, before any pipe.
   // A body the rules refuse is kept on the request, not thrown: AcceptableBodyGuard throws it once
   // the caller is known, so a wrong key gets its 401 whatever the body.
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
-    try {
-      done(null, parseJsonBody(body as Buffer));
-    } catch (err) {
-      (req as { bodyRefusal?: unknown }).bodyRefusal = err;
-      done(null, undefined);
-    }
-  });
+  // Bodies are read by readBodyThenParse: one over BODY_LIMIT is read to its end (within a bound)
+  // before the 413, so the client can always read that answer.
+  fastify.addContentTypeParser(
+    'application/json',
+    readBodyThenParse(BODY_LIMIT, (req, body, done) => {
+      try {
+        done(null, parseJsonBody(body));
+      } catch (err) {
+        (req as { bodyRefusal?: unknown }).bodyRefusal = err;
+        done(null, undefined);
+      }
+    }),
+  );
   // Any other media type is read (within the limit) and flagged: AcceptableBodyGuard answers 415
   // once the caller is known.
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, _body, done) => {
-    (req as { unsupportedMediaType?: boolean }).unsupportedMediaType = true;
-    done(null, undefined);
-  });
+  fastify.addContentTypeParser(
+    '*',
+    readBodyThenParse(BODY_LIMIT, (req, _body, done) => {
+      (req as { unsupportedMediaType?: boolean }).unsupportedMediaType = true;
+      done(null, undefined);
+    }),
+  );
   // A request that reaches a replica once it has begun to close (a keep-alive connection still
   // open) is not run: 503 `unavailable` in the error model, with the connection closed, so the
   // client retries on another replica.

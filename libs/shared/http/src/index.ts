@@ -3,6 +3,7 @@ export * from './caller';
 export * from './caller.guard';
 export * from './internal-caller.resolver';
 export * from './logger';
+export * from './log-format';
 export * from './validation';
 export * from './probes.controller';
 export * from './http-app';

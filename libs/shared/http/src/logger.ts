@@ -1,13 +1,16 @@
-import pino, { type Logger } from 'pino';
+import pino, { type Logger, type LoggerOptions } from 'pino';
 import type { LoggerService } from '@nestjs/common';
 import { activeTraceFields } from './tracing';
+import { chooseLogFormat, prettyDestination } from './log-format';
 
 /**
- * JSON logs. Secrets never reach them: credentials are redacted by path wherever they could
- * appear, and request logs carry no headers or bodies at all.
+ * JSON logs, or lines for a person (LOG_FORMAT pretty, or auto on a terminal). Secrets never reach
+ * them: credentials are redacted by path wherever they could appear, and request logs carry no
+ * headers or bodies at all.
  */
-export function createLogger(level: string, name: string): Logger {
-  return pino({
+export function createLogger(level: string, name: string, format: string = 'auto'): Logger {
+  const pretty = chooseLogFormat(format, Boolean(process.stdout.isTTY)) === 'pretty';
+  const options: LoggerOptions = {
     name,
     level,
     base: { service: name },
@@ -38,7 +41,9 @@ export function createLogger(level: string, name: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  // Redaction and the other options apply before the line is formatted: both formats hide the same.
+  return pretty ? pino(options, prettyDestination()) : pino(options);
 }
 
 /**

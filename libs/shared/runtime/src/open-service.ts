@@ -21,7 +21,7 @@ export interface OpenedService {
  * schema with migrations applied and outbox relay, Redis and the version board on it.
  */
 export async function openService(config: BaseConfig, name: string, db: { schema: string; migrations: string }): Promise<OpenedService> {
-  const logger = createLogger(config.LOG_LEVEL, name);
+  const logger = createLogger(config.LOG_LEVEL, name, config.LOG_FORMAT);
   const bus = createEventBus(config, name, logger);
   const infra = await openServiceInfra(config, { ...db, bus, logger });
   const redis = createRedis(config, logger);

@@ -37,6 +37,7 @@ export async function migrateSchemas(url: string, logger: Logger, schemas: reado
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS = ['auto', 'json', 'pretty'];
 
 /** The migrate Job's settings: only the database. */
 export class MigrateSettings {
@@ -45,6 +46,9 @@ export class MigrateSettings {
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: string = 'info';
+
+  @IsIn(LOG_FORMATS, { message: `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}` })
+  LOG_FORMAT: string = 'auto';
 }
 
 /** The topics Job's settings: the brokers, and how to create topics (unset: the broker's defaults). */
@@ -54,6 +58,9 @@ export class TopicSettings extends KafkaSecuritySettings {
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: string = 'info';
+
+  @IsIn(LOG_FORMATS, { message: `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}` })
+  LOG_FORMAT: string = 'auto';
 
   /** Partitions of each topic the topics Job creates; unset: the broker's default. */
   @IsOptional()

@@ -7,8 +7,9 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 
 /**
- * `template CHART [--name N] [--namespace NS] [-f VALUES]... [--set K=V]...` prints the rendered
- * manifests; `lint CHART [--strict]` prints Helm's lint messages. A chart error (a `required`,
+ * `template CHART [--name N] [--namespace NS] [-f VALUES]... [--set K=V]... [--no-hooks]` prints
+ * the rendered manifests and, like `helm template`, the hooks after them (see {@link Hooks});
+ * `lint CHART [--strict]` prints Helm's lint messages. A chart error (a `required`,
  * a `fail`, a template that does not parse) prints one line to stderr and exits 1.
  */
 public final class HelmTool {
@@ -28,9 +29,21 @@ public final class HelmTool {
   }
 
   private static String template(Path chart, String[] args) {
+    boolean hooks = !java.util.Arrays.asList(args).contains("--no-hooks");
+    if (!hooks) return templateCommand(chart, args).call();
+    Path copy = Hooks.chartWithHooksAsResources(chart);
+    try {
+      return Hooks.helmTemplateOutput(templateCommand(copy, args).call());
+    } finally {
+      Hooks.delete(copy.getParent());
+    }
+  }
+
+  private static TemplateCommand templateCommand(Path chart, String[] args) {
     TemplateCommand cmd = new Helm(chart).template().withName("igw");
     for (int i = 2; i < args.length; i++) {
       switch (args[i]) {
+        case "--no-hooks" -> {}
         case "--name" -> cmd = cmd.withName(args[++i]);
         case "--namespace" -> cmd = cmd.withNamespace(args[++i]);
         case "-f", "--values" -> cmd = cmd.withValuesFile(Paths.get(args[++i]));
@@ -43,7 +56,7 @@ public final class HelmTool {
         default -> usage();
       }
     }
-    return cmd.call();
+    return cmd;
   }
 
   private static int lint(Path chart, String[] args) {
@@ -58,7 +71,7 @@ public final class HelmTool {
   }
 
   private static void usage() {
-    System.err.println("usage: HelmTool template CHART [--name N] [--namespace NS] [-f VALUES]... [--set K=V]... | lint CHART [--strict]");
+    System.err.println("usage: HelmTool template CHART [--name N] [--namespace NS] [-f VALUES]... [--set K=V]... [--no-hooks] | lint CHART [--strict]");
     System.exit(2);
   }
 }
