@@ -208,6 +208,40 @@ describe('helm chart (rendered by Helm, helm-java)', () => {
     ]);
   });
 
+  it('purges evaluated calls past callRetention.days in a CronJob (not a hook), and the evaluator then does not', () => {
+    const [cron, ...more] = of(manifests, 'CronJob');
+    expect(more).toEqual([]);
+    expect(cron?.metadata.name).toBe('igw-intent-gateway-purge-calls');
+    expect(cron?.metadata.annotations?.['helm.sh/hook']).toBeUndefined();
+    expect(cron?.spec).toMatchObject({ schedule: '17 * * * *', concurrencyPolicy: 'Forbid' });
+    const pod = cron?.spec.jobTemplate.spec.template.spec;
+    const c = pod.containers[0];
+    expect(pod.restartPolicy).toBe('Never');
+    expect(c.command).toEqual(['node', 'dist/apps/purge-calls/src/main.js']);
+    expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(c.envFrom).toEqual([{ secretRef: { name: 'intent-gateway-secrets' } }]);
+    expect(c.env).toEqual(expect.arrayContaining([{ name: 'CALL_RETENTION_DAYS', value: '7' }]));
+    const evaluatorEnv = named(manifests, 'Deployment', 'intent-evaluator')?.spec.template.spec.containers[0].env;
+    expect(evaluatorEnv).toEqual(
+      expect.arrayContaining([
+        { name: 'CALL_RETENTION_DAYS', value: '7' },
+        { name: 'CALL_PURGE_INTERVAL_MINUTES', value: '0' },
+      ]),
+    );
+    // The Jobs' network policy covers its pods: DNS and the datastores only.
+    const jobsPolicy = of(manifests, 'NetworkPolicy').find((p) => p.metadata.name === 'igw-intent-gateway-jobs');
+    expect(jobsPolicy?.spec.podSelector.matchExpressions[0].values).toContain('purge-calls');
+    // Without the CronJob, the evaluator purges in-process; one setting drives both.
+    const without = render('--set', 'jobs.purgeCalls.enabled=false', '--set', 'callRetention.days=30');
+    expect(of(without, 'CronJob')).toEqual([]);
+    expect(named(without, 'Deployment', 'intent-evaluator')?.spec.template.spec.containers[0].env).toEqual(
+      expect.arrayContaining([
+        { name: 'CALL_RETENTION_DAYS', value: '30' },
+        { name: 'CALL_PURGE_INTERVAL_MINUTES', value: '60' },
+      ]),
+    );
+  });
+
   it('publishes only the gateway through an Ingress, and renders a fixed-size install without the optional parts', () => {
     const aws = render('-f', EXAMPLES[0] as string);
     expect(of(aws, 'Ingress').map((i) => i.metadata.name)).toEqual(['igw-intent-gateway-api-gateway']);

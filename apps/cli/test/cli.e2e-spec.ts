@@ -300,6 +300,12 @@ describe('igw CLI (embedded)', () => {
     const listed = await igw(['history', '--limit', '5', '--json'], env);
     expect(listed.code).toBe(0);
     expect(listed.json.data.length).toBeGreaterThan(0);
+    expect(listed.json.data[0]).not.toHaveProperty('call');
+    // --with-call: the call each evaluation decided, as sent.
+    const withCall = await igw(['history', '--limit', '5', '--with-call', '--json'], env);
+    expect(withCall.json.data[0].call.tool_call.name).toBe(withCall.json.data[0].tool_name);
+    const shown = await igw(['history', '--limit', '1', '--with-call'], env);
+    expect(shown.stdout.split('\n')[0]).toMatch(/ARGUMENTS/);
     expect(
       (await igw(['history', '--outcome', 'pending_approval', '--json'], env)).json.data.every((e: { outcome: string }) => e.outcome === 'pending_approval'),
     ).toBe(true);

@@ -15,16 +15,24 @@ export function registerHistory(program: Command, ctx: Ctx): void {
     .description('intent events (evaluations), newest first; --follow prints new ones as they happen until interrupted')
     .option('--outcome <outcome>', 'allowed | denied | pending_approval | approved | shadow_denied')
     .option('--since <time>', 'ISO 8601 timestamp or date')
+    .option('--with-call', 'each event with the call it decided (tool call, conversation context) while it is kept')
     .option('--limit <n>', 'at most n events (default 20; with --follow, the backlog shown first)', positiveInt('limit'))
     .option('--follow', 'keep polling and print new events (JSON: one event per line)')
     .option('--interval <ms>', 'poll interval with --follow (default 1000)', positiveInt('interval'))
-    .action(async (o: { outcome?: Outcome; since?: string; limit?: number; follow?: boolean; interval?: number }) => {
-      const query: HistoryQuery = { ...(o.outcome ? { outcome: o.outcome } : {}), ...(o.since ? { since: o.since } : {}) };
+    .action(async (o: { outcome?: Outcome; since?: string; withCall?: boolean; limit?: number; follow?: boolean; interval?: number }) => {
+      const query: HistoryQuery = {
+        ...(o.outcome ? { outcome: o.outcome } : {}),
+        ...(o.since ? { since: o.since } : {}),
+        ...(o.withCall ? { include: 'call' as const } : {}),
+      };
       const client = ctx.client();
       const limit = o.limit ?? 20;
       if (!o.follow) {
         const events = await take(client.history({ ...query, limit: Math.min(limit, 200) }), limit);
-        return ctx.print({ data: events }, () => table(events, COLUMNS));
+        if (!o.withCall) return ctx.print({ data: events }, () => table(events, COLUMNS));
+        // The arguments as one JSON line in the table; --json has the whole call.
+        const rows = events.map((e) => ({ ...e, arguments: e.call ? JSON.stringify(e.call.tool_call.arguments ?? {}) : '—' }));
+        return ctx.print({ data: events }, () => table(rows, [...COLUMNS, 'arguments']));
       }
 
       const stop = new AbortController();
