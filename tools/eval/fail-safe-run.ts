@@ -57,6 +57,7 @@ const callOf = (c: EvalCase) => ({
 });
 
 interface Evaluation {
+  intent_event_id: string;
   outcome: string;
   intent_label: string;
   reason: string | null;
@@ -76,15 +77,21 @@ const answered = (c: EvalCase, e: Evaluation): Answered => ({
   method: e.classification_evidence.classification_method,
 });
 
-async function teach(org: Org, c: EvalCase, label: string, covered: boolean): Promise<void> {
+type KeptCall = { tool_call: unknown; conversation_context?: unknown };
+
+/** The call as the gateway kept it, read from history as the console's "Teach" reads it (include=call). */
+async function historyCall(org: Org, c: EvalCase, eventId: string): Promise<KeptCall> {
+  // The eval is sequential, so the evaluation just made is on the first page.
+  const page = (await must(`history ${c.id}`, org.admin.get('/v1/intent/history?limit=5&include=call'))) as { data: { id: string; call: KeptCall | null }[] };
+  const call = page.data.find((e) => e.id === eventId)?.call;
+  if (!call) throw new Error(`history ${c.id}: evaluation ${eventId} has no kept call`);
+  return call;
+}
+
+async function teach(org: Org, c: EvalCase, call: KeptCall, label: string, covered: boolean): Promise<void> {
   const id = org.ids.get(label);
   if (id === undefined) return;
-  const { tool_call, conversation_context } = callOf(c);
-  await must(
-    `example ${c.id}`,
-    org.admin.post(`/v1/intentions/${id}/examples`, { tool_call, ...(conversation_context ? { conversation_context } : {}), covered }),
-    [201, 409],
-  );
+  await must(`example ${c.id}`, org.admin.post(`/v1/intentions/${id}/examples`, { ...call, covered }), [201, 409]);
 }
 
 async function work(org: Org, c: EvalCase, worked: Record<string, number>): Promise<void> {
@@ -101,12 +108,15 @@ async function work(org: Org, c: EvalCase, worked: Record<string, number>): Prom
       return;
     case 'deny':
       await must(`deny ${c.id}`, org.admin.post(`/v1/approvals/${action.approvalId}/deny`, { remember: true }), [200, 409]);
-      if (action.thenExample) await teach(org, c, action.thenExample, true);
+      if (action.thenExample) await teach(org, c, await historyCall(org, c, e.intent_event_id), action.thenExample, true);
       return;
-    case 'examples':
-      if (action.negative) await teach(org, c, action.negative, false);
-      if (action.positive) await teach(org, c, action.positive, true);
+    case 'examples': {
+      // Taught from the history row, with the call the gateway kept.
+      const call = await historyCall(org, c, e.intent_event_id);
+      if (action.negative) await teach(org, c, call, action.negative, false);
+      if (action.positive) await teach(org, c, call, action.positive, true);
       return;
+    }
     case 'none':
       return;
   }
