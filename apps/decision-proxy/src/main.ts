@@ -19,6 +19,7 @@ import {
   HttpJwksSource,
   ReplicatedJwksSource,
   JWKS_SOURCE,
+  RedisMcpSessionStore,
 } from '@igw/decision-proxy';
 import { ReadModelTracker } from '@igw/events';
 import { openService, replicaGroup, runApp, serveService, serviceChecks } from '@igw/runtime';
@@ -64,6 +65,8 @@ runApp('decision-proxy', async () => {
         readModelGroup: replicaGroup('decision-proxy.read-model'),
         versionBoard,
         ...decisionProxySettings(config),
+        // MCP sessions in Redis: any replica serves any request of a session, across restarts.
+        ...(svc.redis ? { mcpSessionStore: new RedisMcpSessionStore(svc.redis) } : {}),
         providers: [
           { provide: POLICY_REGISTRY_API, useValue: new HttpPolicyRegistryClient(registryHttp, 'svc:decision-proxy') },
           { provide: APPROVALS_API, useValue: new HttpApprovalsClient(approvalsHttp) },

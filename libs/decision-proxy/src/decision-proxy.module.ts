@@ -17,6 +17,8 @@ import { DECISION_REPOSITORY } from './application/ports/decision.repository.por
 import { HEADER_SEALER, type HeaderSealer } from './application/mcp-header-sealing';
 import { MCP_SERVER_REPOSITORY } from './application/ports/mcp-server.repository.port';
 import { MCP_UPSTREAMS } from './application/ports/mcp-upstreams.port';
+import { MCP_SESSION_STORE, type McpSessionStore } from './application/ports/mcp-session.store.port';
+import { MemoryMcpSessionStore } from './adapters/memory/memory-mcp-session.store';
 import { UPSTREAM_DESTINATION } from './application/ports/upstream-destination.port';
 import { RegisteredMcpUpstreams } from './application/registered-mcp-upstreams';
 import { IntentCardsReadModel } from './application/read-model/intent-cards.read-model';
@@ -77,6 +79,8 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
   clock?: Clock;
   /** The MCP enforcement proxy's sessions (`{base}/mcp/{name}`): upstream fetch, idle time, cap. */
   mcp?: McpSessionOptions;
+  /** Where MCP sessions live: Redis when distributed (every replica), memory by default (embedded). */
+  mcpSessionStore?: McpSessionStore;
 }
 
 /**
@@ -111,6 +115,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: PROXY_EVENTS_GROUP, useValue: options.readModelGroup },
       { provide: DECISION_ENGINE_OPTIONS, useValue: settings },
       { provide: MCP_SESSION_OPTIONS, useValue: { fetch: upstreamFetch(options.allowPrivateUpstreams === true), ...options.mcp } },
+      { provide: MCP_SESSION_STORE, useValue: options.mcpSessionStore ?? new MemoryMcpSessionStore() },
       { provide: DECISION_REPOSITORY, useValue: repository },
       { provide: DEAD_LETTERS, useValue: deadLetters },
       { provide: MODULE_OPTIONS, useValue: { readModels: options.readModels, legacyJournalDir: options.legacyJournalDir } },

@@ -9,3 +9,6 @@ export { JoseMandateVerifier } from './adapters/jose/jose-mandate.verifier';
 export { HttpJwksSource, ReplicatedJwksSource } from './adapters/http/http-jwks.source';
 export * from './application/ports/mcp-upstreams.port';
 export type { HeaderSealer } from './application/mcp-header-sealing';
+export { RedisMcpSessionStore } from './adapters/redis/redis-mcp-session.store';
+export { MemoryMcpSessionStore } from './adapters/memory/memory-mcp-session.store';
+export type { McpSessionStore } from './application/ports/mcp-session.store.port';

@@ -5,7 +5,7 @@ import { CurrentCaller } from '@igw/http';
 import { AppError, invalidRequest, type Caller } from '@igw/kernel';
 import { MCP_SERVER_NAME } from '../../domain';
 import { OpenMcpUpstreamUseCase } from '../../application/use-cases/open-mcp-upstream.use-case';
-import { attachMandate } from './mcp-proxy-session';
+import { attachMandate } from './mcp-request-server';
 import { McpSessions } from './mcp-sessions';
 
 const header = (v: string | string[] | undefined): string | undefined => {
@@ -43,15 +43,13 @@ export class McpGatewayHttpController {
     const id = header(sessionId);
     if (id === undefined) {
       if (!isInitialize(req.body)) throw invalidRequest('mcp-session-id header is required (open a session with initialize first)');
-      const refusal = this.sessions.refusal(caller.orgId);
-      if (refusal !== null) throw new AppError('rate_limited', 'rate_limited', refusal);
       const { upstream, mandate } = await this.upstreams.execute(caller, name, token);
       const session = await this.sessions.open(caller, mandate !== null, upstream);
       attachMandate(req.raw, caller, mandate);
       reply.hijack();
-      await session.transport.handleRequest(req.raw, reply.raw, req.body);
-      // An initialize the transport refused leaves a session without an id: drop it.
-      if (session.transport.sessionId === undefined) this.sessions.abandon(session);
+      await this.sessions.serve(session, req.raw, reply.raw, req.body, true);
+      // An initialize the SDK refused (bad protocol version, malformed): the session never began.
+      if (reply.raw.statusCode >= 400) await this.sessions.end(session).catch(() => undefined);
       return;
     }
     await this.relay(caller, name, id, token, req, reply);
@@ -70,43 +68,54 @@ export class McpGatewayHttpController {
     await this.relay(caller, name, header(sessionId), header(mandate), req, reply);
   }
 
-  /** Ends the session (and its upstream connection). */
+  /** Ends the session (and its upstream session), on every replica. */
   @Delete(':name')
   async end(
     @CurrentCaller() caller: Caller,
     @Param('name') name: string,
     @Headers('mcp-session-id') sessionId: string | undefined,
+    @Headers('x-service-mandate') mandate: string | undefined,
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    // Ending its own session needs no mandate.
-    await this.relay(caller, name, header(sessionId), null, req, reply);
+    await this.relay(caller, name, header(sessionId), header(mandate), req, reply, true);
   }
 
   private async relay(
     caller: Caller,
     name: string,
     id: string | undefined,
-    /** The request's mandate; null for a DELETE, which needs none. */
-    token: string | undefined | null,
+    token: string | undefined,
     req: FastifyRequest,
     reply: FastifyReply,
+    ending = false,
   ): Promise<void> {
     if (id === undefined) throw invalidRequest('mcp-session-id header is required');
-    const session = this.sessions.find(id, caller, name);
+    const session = await this.sessions.find(id, caller, name);
     // Unknown, expired or someone else's: the agent starts a new session (MCP: 404).
-    if (session === null) throw new AppError('not_found', 'not_found', `MCP session ${id} is not open on ${name}`);
-    // The path is chosen when the session opens: a mandate session never falls back to the legacy path.
-    if (token === null) {
-      // DELETE: the owner ends the session whatever its path.
-    } else if (session.mandatePath && token === undefined) {
+    if (session === null) throw notOpen(id, name);
+    // The path is chosen when the session opens, and holds for every request, DELETE included:
+    // a mandate session never falls back to the legacy path, whichever replica answers.
+    if (session.mandatePath && token === undefined) {
       throw new AppError('unauthenticated', 'mandate_invalid', 'this MCP session was opened with a mandate: every request must carry X-Service-Mandate');
-    } else if (!session.mandatePath && token !== undefined) {
-      throw invalidRequest('this MCP session was opened without a mandate (legacy path): open a new session to use one');
-    } else {
-      attachMandate(req.raw, caller, await this.upstreams.checkMandate(caller, name, token));
     }
+    if (!session.mandatePath && token !== undefined) {
+      throw invalidRequest('this MCP session was opened without a mandate (legacy path): open a new session to use one');
+    }
+    const mandate = await this.upstreams.checkMandate(caller, name, token);
+    if (ending) {
+      await this.sessions.end(session);
+      void reply.status(200).send();
+      return;
+    }
+    attachMandate(req.raw, caller, mandate);
     reply.hijack();
-    await session.transport.handleRequest(req.raw, reply.raw, req.body);
+    if (!(await this.sessions.serve(session, req.raw, reply.raw, req.body))) {
+      // Its server was removed from the registry: the session is over.
+      const gone = notOpen(id, name);
+      reply.raw.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: gone.code, message: gone.message }));
+    }
   }
 }
+
+const notOpen = (id: string, name: string) => new AppError('not_found', 'not_found', `MCP session ${id} is not open on ${name}`);

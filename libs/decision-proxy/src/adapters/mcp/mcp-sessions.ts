@@ -1,132 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
-import type { Caller } from '@igw/kernel';
-import type { OpenedMcpUpstream } from '../../application/ports/mcp-upstreams.port';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AppError, type Caller } from '@igw/kernel';
+import { MCP_SESSION_ID, sessionOwnedBy, type McpSession } from '../../domain/mcp-session';
+import { MCP_SESSION_STORE, type McpSessionStore } from '../../application/ports/mcp-session.store.port';
+import { MCP_UPSTREAMS, type McpUpstreams, type OpenedMcpUpstream } from '../../application/ports/mcp-upstreams.port';
 import { EnforceMcpToolCallUseCase } from '../../application/use-cases/enforce-mcp-tool-call.use-case';
 import { ListMcpToolsUseCase } from '../../application/use-cases/list-mcp-tools.use-case';
-import { McpProxySession } from './mcp-proxy-session';
+import { GATEWAY_INFO, gatewayCapabilities, mcpRequestServer, UPSTREAM_DEADLINE_MS, type UpstreamLink } from './mcp-request-server';
 
 export const MCP_SESSION_OPTIONS = Symbol('MCP_SESSION_OPTIONS');
 export interface McpSessionOptions {
   /** Fetch for upstream requests (refuses private destinations unless allowed). */
   fetch?: typeof fetch;
-  /** A session unused this long is closed (default 30 min). */
+  /** A session unused this long ends (default 30 min). */
   idleMs?: number;
-  /** Most sessions this process keeps open at once (default 10,000): a new one beyond is refused. */
-  maxSessions?: number;
-  /** Most sessions of one organisation in this process (default 1,000), so one tenant cannot fill the rest. */
+  /** Most live sessions of one organisation, across every replica (default 1,000). */
   maxSessionsPerOrg?: number;
+  /** Most upstream connections this process keeps open (default 10,000); the least used beyond are closed, and resumed when needed. */
+  maxConnections?: number;
 }
 
+/** This replica's connection to a session's upstream: resumed from the stored upstream session. */
+class LiveUpstream implements UpstreamLink {
+  lastUsed = Date.now();
+  private client: Promise<Client> | null = null;
+
+  constructor(
+    readonly upstream: OpenedMcpUpstream,
+    private session: McpSession,
+    private readonly fetchFn: typeof fetch | undefined,
+    /** Told when the upstream had to be opened again (a new upstream session to store). */
+    private readonly reopened: (session: McpSession) => Promise<void>,
+  ) {}
+
+  /** Opens a new upstream session (initialize); null when the upstream cannot be reached now. */
+  static async open(upstream: OpenedMcpUpstream, fetchFn: typeof fetch | undefined): Promise<Client | null> {
+    return LiveUpstream.connect(upstream, fetchFn, undefined).catch(() => null);
+  }
+
+  adopt(client: Client): void {
+    this.client = Promise.resolve(client);
+  }
+
+  async withClient<T>(use: (client: Client) => Promise<T>): Promise<T> {
+    this.lastUsed = Date.now();
+    const client = await this.connected();
+    try {
+      return await use(client);
+    } catch (err) {
+      // The upstream forgot its session (restarted, expired): nothing was done; open a new one.
+      if (!(err instanceof StreamableHTTPError && err.code === 404)) throw err;
+      await this.close();
+      const fresh = LiveUpstream.connect(this.upstream, this.fetchFn, undefined);
+      this.client = fresh;
+      const reopened = await fresh.catch((e: unknown) => {
+        this.client = null;
+        throw e;
+      });
+      this.session = { ...this.session, upstream: upstreamSessionOf(reopened) };
+      await this.reopened(this.session);
+      return use(reopened);
+    }
+  }
+
+  private connected(): Promise<Client> {
+    if (this.client === null) {
+      const pending = LiveUpstream.connect(this.upstream, this.fetchFn, this.session.upstream);
+      this.client = pending;
+      // A failed connection is forgotten so the next request retries.
+      pending.catch(() => {
+        if (this.client === pending) this.client = null;
+      });
+    }
+    return this.client;
+  }
+
+  private static async connect(upstream: OpenedMcpUpstream, fetchFn: typeof fetch | undefined, resume: McpSession['upstream'] | undefined): Promise<Client> {
+    const client = new Client(GATEWAY_INFO, { capabilities: {} });
+    const transport = new StreamableHTTPClientTransport(new URL(upstream.server.url), {
+      requestInit: { headers: upstream.headers },
+      ...(fetchFn ? { fetch: fetchFn } : {}),
+      // Resuming the stored upstream session: the SDK client then skips initialize.
+      ...(resume?.sessionId ? { sessionId: resume.sessionId } : {}),
+    });
+    if (resume?.sessionId && resume.protocolVersion) transport.setProtocolVersion(resume.protocolVersion);
+    await client.connect(transport, { timeout: UPSTREAM_DEADLINE_MS });
+    return client;
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    if (client) await (await client.catch(() => null))?.close().catch(() => undefined);
+  }
+
+  /** Ends the upstream's session too (the agent ended its own). */
+  async terminate(): Promise<void> {
+    const client = await this.client?.catch(() => null);
+    await (client?.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => undefined);
+    await this.close();
+  }
+}
+
+const upstreamSessionOf = (client: Client): McpSession['upstream'] => {
+  const transport = client.transport as StreamableHTTPClientTransport | undefined;
+  return {
+    ...(transport?.sessionId ? { sessionId: transport.sessionId } : {}),
+    ...(transport?.protocolVersion ? { protocolVersion: transport.protocolVersion } : {}),
+  };
+};
+
 /**
- * The MCP sessions this process serves, by session id. A session lives in the process that
- * opened it (its upstream connection too); it is closed on DELETE, when its transport closes,
- * after `idleMs` without a request, and at shutdown.
+ * The MCP sessions of `{base}/mcp/{name}` (DESIGN 6.13, decision 0020): each lives in the session
+ * store (Redis when distributed), so any replica serves any request of it, and a restart ends
+ * none. Each HTTP request gets its own SDK server and stateless transport built from the stored
+ * session; the upstream connection is resumed on the replica that needs it (the upstream's own
+ * session id is stored too).
  */
 @Injectable()
 export class McpSessions implements OnModuleDestroy {
-  private readonly sessions = new Map<string, McpProxySession>();
-  private readonly opening = new Set<McpProxySession>();
-  private readonly sweeper: NodeJS.Timeout;
-  private readonly perOrg = new Map<string, number>();
+  private readonly live = new Map<string, LiveUpstream>();
+  private readonly touched = new Map<string, number>();
   private readonly idleMs: number;
-  private readonly maxSessions: number;
-  private readonly maxSessionsPerOrg: number;
+  private readonly maxPerOrg: number;
+  private readonly maxConnections: number;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly enforce: EnforceMcpToolCallUseCase,
     private readonly listTools: ListMcpToolsUseCase,
+    @Inject(MCP_SESSION_STORE) private readonly store: McpSessionStore,
+    @Inject(MCP_UPSTREAMS) private readonly upstreams: McpUpstreams,
     @Optional() @Inject(MCP_SESSION_OPTIONS) private readonly options: McpSessionOptions = {},
   ) {
     this.idleMs = options.idleMs ?? 30 * 60_000;
-    this.maxSessions = options.maxSessions ?? 10_000;
-    this.maxSessionsPerOrg = options.maxSessionsPerOrg ?? 1_000;
-    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs)).unref();
+    this.maxPerOrg = options.maxSessionsPerOrg ?? 1_000;
+    this.maxConnections = options.maxConnections ?? 10_000;
+    this.sweeper = setInterval(() => void this.sweep(), Math.min(60_000, this.idleMs)).unref();
   }
 
-  get size(): number {
-    return this.sessions.size + this.opening.size;
-  }
-
-  /** Why `orgId` may not open another session now (the process or the org is at its cap), or null. */
-  refusal(orgId: string): string | null {
-    if (this.size >= this.maxSessions) return 'too many MCP sessions are open on this gateway; retry later';
-    if ((this.perOrg.get(orgId) ?? 0) >= this.maxSessionsPerOrg)
-      return `this organisation has ${this.maxSessionsPerOrg} MCP sessions open; end some (DELETE) or let them expire`;
-    return null;
-  }
-
-  private count(orgId: string, by: number): void {
-    const n = (this.perOrg.get(orgId) ?? 0) + by;
-    if (n > 0) this.perOrg.set(orgId, n);
-    else this.perOrg.delete(orgId);
-  }
-
-  /** The session `id` if `caller` owns it (same org and key) and it serves `name`; else null. */
-  find(id: string, caller: Caller, name: string): McpProxySession | null {
-    const session = this.sessions.get(id);
-    if (!session || session.owner.orgId !== caller.orgId || session.owner.keyId !== caller.keyId || session.serverName !== name) return null;
-    session.lastUsed = Date.now();
-    return session;
-  }
-
-  /** A new session (registered under its id once the initialize request went through it). */
-  async open(caller: Caller, mandatePath: boolean, upstream: OpenedMcpUpstream): Promise<McpProxySession> {
-    // Counted from the start: concurrent initializes cannot overshoot the org's cap.
-    this.count(caller.orgId, 1);
-    let session: McpProxySession;
-    try {
-      session = await this.create(caller, mandatePath, upstream);
-    } catch (err) {
-      this.count(caller.orgId, -1);
-      throw err;
-    }
-    this.opening.add(session);
-    return session;
-  }
-
-  private create(caller: Caller, mandatePath: boolean, upstream: OpenedMcpUpstream): Promise<McpProxySession> {
-    return McpProxySession.open(
-      caller,
+  /** A new session of `caller` on `upstream`, stored; rate_limited when the org holds its cap. */
+  async open(caller: Caller, mandatePath: boolean, upstream: OpenedMcpUpstream): Promise<McpSession> {
+    // The upstream is asked for its capabilities first (the agent sees them as the gateway's); an
+    // upstream that cannot be reached yet still gets a session offering tools, whose calls then
+    // answer upstream_unavailable until it is back.
+    const client = await LiveUpstream.open(upstream, this.options.fetch);
+    const session: McpSession = {
+      id: randomUUID(),
+      orgId: caller.orgId,
+      keyId: caller.keyId,
+      server: upstream.server.name,
       mandatePath,
-      upstream,
-      { enforce: this.enforce, listTools: this.listTools, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) },
-      (id, s) => {
-        this.opening.delete(s);
-        this.sessions.set(id, s);
-      },
-      (id) => this.forget(id),
-    );
+      capabilities: gatewayCapabilities(client?.getServerCapabilities()) as Record<string, unknown>,
+      ...(client?.getInstructions() ? { instructions: client.getInstructions() } : {}),
+      upstream: client ? upstreamSessionOf(client) : {},
+    };
+    if (!(await this.store.create(session, { idleMs: this.idleMs, maxPerOrg: this.maxPerOrg }))) {
+      await client?.close().catch(() => undefined);
+      throw new AppError('rate_limited', 'rate_limited', `this organisation has ${this.maxPerOrg} MCP sessions open; end some (DELETE) or let them expire`);
+    }
+    const live = this.liveFor(session, upstream);
+    if (client) live.adopt(client);
+    return session;
+  }
+
+  /** The session `id` if `caller` owns it on `name` (any replica opened it); else null (MCP: 404). */
+  async find(id: string, caller: Caller, name: string): Promise<McpSession | null> {
+    if (!MCP_SESSION_ID.test(id)) return null;
+    const session = await this.store.get(caller.orgId, id);
+    if (!session || !sessionOwnedBy(session, caller, name)) return null;
+    // Kept alive on use, at most once a tenth of the idle time per replica.
+    const now = Date.now();
+    if (now - (this.touched.get(id) ?? 0) > this.idleMs / 10) {
+      this.touched.set(id, now);
+      await this.store.touch(session, this.idleMs);
+    }
+    return session;
+  }
+
+  /**
+   * Serves one HTTP request of `session` with a fresh SDK server and stateless transport. Null
+   * when the session's server is no longer registered (the session ends: 404).
+   */
+  async serve(session: McpSession, req: IncomingMessage, res: ServerResponse, body: unknown, opening = false): Promise<boolean> {
+    const live = this.live.get(session.id) ?? (await this.resume(session));
+    if (live === null) return false;
+    const server = mcpRequestServer(session, live, { enforce: this.enforce, listTools: this.listTools });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.once('close', () => void server.close().catch(() => undefined));
+    await server.connect(transport);
+    // The stateless transport sends no session id: the agent learns the stored one here.
+    if (opening) res.setHeader('mcp-session-id', session.id);
+    await transport.handleRequest(req, res, body);
+    return true;
+  }
+
+  /** Ends the session on every replica, and its upstream session. */
+  async end(session: McpSession): Promise<void> {
+    await this.store.delete(session);
+    const live = this.live.get(session.id) ?? (await this.resume(session));
+    this.forget(session.id);
+    await live?.terminate();
+  }
+
+  private async resume(session: McpSession): Promise<LiveUpstream | null> {
+    const upstream = await this.upstreams.resolve(session.orgId, session.server);
+    if (upstream === null) {
+      await this.store.delete(session);
+      return null;
+    }
+    return this.liveFor(session, upstream);
+  }
+
+  private liveFor(session: McpSession, upstream: OpenedMcpUpstream): LiveUpstream {
+    const live = new LiveUpstream(upstream, session, this.options.fetch, (s) => this.store.update(s));
+    this.live.set(session.id, live);
+    if (this.live.size > this.maxConnections) void this.closeLeastUsed();
+    return live;
   }
 
   private forget(id: string): void {
-    const session = this.sessions.get(id);
-    if (session && this.sessions.delete(id)) this.count(session.owner.orgId, -1);
+    this.live.delete(id);
+    this.touched.delete(id);
   }
 
-  /** Forgets a session that never got an id (its initialize request failed). */
-  abandon(session: McpProxySession): void {
-    if (this.opening.delete(session)) {
-      this.count(session.owner.orgId, -1);
-      void session.close();
+  private async closeLeastUsed(): Promise<void> {
+    const excess = [...this.live.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed).slice(0, this.live.size - this.maxConnections);
+    for (const [id, live] of excess) {
+      this.forget(id);
+      await live.close();
     }
   }
 
-  private sweep(): void {
+  /** Closes upstream connections unused for the idle time (the sessions themselves expire in the store). */
+  private async sweep(): Promise<void> {
     const oldest = Date.now() - this.idleMs;
-    for (const [id, session] of this.sessions) {
-      if (session.lastUsed < oldest) {
+    for (const [id, live] of this.live) {
+      if (live.lastUsed < oldest) {
         this.forget(id);
-        void session.close();
+        await live.close();
       }
     }
   }
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweeper);
-    const all = [...this.sessions.values(), ...this.opening];
-    this.sessions.clear();
-    this.opening.clear();
-    this.perOrg.clear();
-    await Promise.all(all.map((s) => s.close()));
+    const all = [...this.live.values()];
+    this.live.clear();
+    this.touched.clear();
+    // Closed, not terminated: the sessions go on, on another replica or after the restart.
+    await Promise.all(all.map((l) => l.close()));
   }
 }

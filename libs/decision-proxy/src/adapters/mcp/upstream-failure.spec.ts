@@ -2,7 +2,10 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EnforceMcpToolCallUseCase } from '../../application/use-cases/enforce-mcp-tool-call.use-case';
 import type { ListMcpToolsUseCase } from '../../application/use-cases/list-mcp-tools.use-case';
-import { McpProxySession } from './mcp-proxy-session';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpSession } from '../../domain/mcp-session';
+import { mcpRequestServer, type UpstreamLink } from './mcp-request-server';
 import { UPSTREAM_FAILURE_MAX_CHARS, upstreamFailureText } from './upstream-failure';
 
 /** What a misbehaving upstream answers: a body the agent must never see. */
@@ -27,9 +30,8 @@ describe('upstreamFailureText', () => {
   });
 });
 
-describe('McpProxySession: an upstream answering an HTTP error', () => {
+describe('an MCP request server: an upstream answering an HTTP error', () => {
   it('tells the agent upstream_unavailable with the status line only, never the upstream body', async () => {
-    const fetchFn = (async () => new Response(LEAKY_BODY, { status: 502, headers: { 'content-type': 'text/html' } })) as typeof fetch;
     const enforce = {
       execute: async () => ({
         plan: { forward: true, tool: 'read', arguments: {}, maskResult: [] },
@@ -38,17 +40,19 @@ describe('McpProxySession: an upstream answering an HTTP error', () => {
       }),
     } as unknown as EnforceMcpToolCallUseCase;
     const server = { id: 'mcp_1', orgId: 'org_a', name: 'files', url: 'https://files.example.com/mcp', headerNames: [], shadow: false, createdAt: new Date(0) };
-    const session = await McpProxySession.open(
-      { orgId: 'org_a', keyId: 'key_1', scope: 'policy_write' } as never,
-      true,
-      { server, headers: {} },
-      { enforce, listTools: {} as ListMcpToolsUseCase, fetch: fetchFn },
-      () => undefined,
-      () => undefined,
-    );
+    const link: UpstreamLink = {
+      upstream: { server, headers: {} },
+      // What the SDK client throws when the upstream answers 502 with a body.
+      withClient: async (use) => use({ callTool: async () => Promise.reject(new StreamableHTTPError(502, LEAKY_BODY)) } as unknown as McpClient),
+    };
+    const session: McpSession = { id: 'x', orgId: 'org_a', keyId: 'key_1', server: 'files', mandatePath: true, capabilities: { tools: {} }, upstream: {} };
+    const mcp = mcpRequestServer(session, link, { enforce, listTools: {} as ListMcpToolsUseCase });
+    const [agentSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    const agent = new McpClient({ name: 'agent', version: '1' });
+    await agent.connect(agentSide);
     try {
-      const callTool = (session as unknown as { callTool: (p: object, m: null, s: AbortSignal) => Promise<CallToolResult> }).callTool.bind(session);
-      const result = await callTool({ name: 'read', arguments: {} }, null, new AbortController().signal);
+      const result = (await agent.callTool({ name: 'read', arguments: {} })) as CallToolResult;
       expect(result.isError).toBe(true);
       expect(result.content).toEqual([{ type: 'text', text: 'upstream_unavailable: upstream files failed: upstream answered HTTP 502' }]);
       expect(result.structuredContent).toEqual({
@@ -57,7 +61,7 @@ describe('McpProxySession: an upstream answering an HTTP error', () => {
       });
       expect(JSON.stringify(result)).not.toMatch(/hunter2|Traceback|10\.0\.0\.7/);
     } finally {
-      await session.close();
+      await agent.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { fetch as undiciFetch, Response as UndiciResponse } from 'undici';
 import { safeDispatcher } from '@igw/http';
-import { UPSTREAM_DEADLINE_MS } from './mcp-proxy-session';
+import { UPSTREAM_DEADLINE_MS } from './mcp-request-server';
 
 /** Largest answer the proxy reads from an upstream (one JSON body, or one SSE stream in all). */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 16 * 1024 * 1024;
