@@ -1,7 +1,8 @@
 // Intent cards: what a mandate may be dispensed for. Created from JSON; the API's validation
 // errors are shown next to the document, field by field.
 import { api } from '../api.js';
-import { ActionButton, ErrorMessage, html, Listing, useAction, usePagedList, useState } from '../ui.js';
+import { ListPage } from '../list-page.js';
+import { ActionButton, ErrorMessage, html, useAction, usePagedList, useState } from '../ui.js';
 
 const EXAMPLE = JSON.stringify(
   {
@@ -17,7 +18,8 @@ const EXAMPLE = JSON.stringify(
 );
 
 export function CardsPage() {
-  const { page, error, reload, pager } = usePagedList('/v1/intent-cards', { limit: 25 }, []);
+  const list = usePagedList('/v1/intent-cards', { limit: 25 }, []);
+  const { page, reload, pager } = list;
   const [text, setText] = useState(EXAMPLE);
   const [open, setOpen] = useState(null);
   const create = useAction();
@@ -43,9 +45,10 @@ export function CardsPage() {
         <button type="submit" aria-busy=${create.busy}>Install card</button>
       </form>
     </details>
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
+      paged=${false}
       empty="No intent cards."
       head=${['Name', 'Audiences', 'Scope', 'Max TTL', 'Rules', 'Version', '']}
       row=${(c) =>

@@ -2,7 +2,8 @@
 // or from the approval queue ("remember"); list, add, delete.
 import { api } from '../api.js';
 import { formatArguments, parseArguments } from '../calls.js';
-import { ErrorMessage, html, Listing, useAction, usePagedList, useState, when } from '../ui.js';
+import { ListPage } from '../list-page.js';
+import { ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
 
 const EMPTY = { name: '', args: '', covered: true };
 
@@ -10,7 +11,8 @@ export const Covered = ({ covered }) => (covered ? html`<span class="badge cover
 
 export function IntentionExamples({ intention, resource, onClose }) {
   const base = `/v1/${resource}/${intention.id}/examples`;
-  const { page, error, reload, pager } = usePagedList(base, { limit: 25 }, [intention.id]);
+  const list = usePagedList(base, { limit: 25 }, [intention.id]);
+  const { reload } = list;
   const [form, setForm] = useState(EMPTY);
   const add = useAction();
   const act = useAction();
@@ -39,9 +41,9 @@ export function IntentionExamples({ intention, resource, onClose }) {
         is never matched to it.</small
       >
     </p>
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
       empty="No examples yet: add one below, or approve a call with “remember”."
       head=${['Call', 'Covered', 'Source', 'Added', '']}
       row=${(x) =>
@@ -62,7 +64,6 @@ export function IntentionExamples({ intention, resource, onClose }) {
           </td>
         </tr>`}
     />
-    ${pager}
     <h3>Add an example</h3>
     <form onSubmit=${submit} aria-label="New example">
       <div class="grid">

@@ -2,7 +2,8 @@
 // archive; their tools (bindings) and examples (intention-examples.js).
 import { api } from '../api.js';
 import { InputError, parsePatterns, patternsText } from '../calls.js';
-import { Badge, ErrorMessage, html, Listing, useAction, usePagedList, useState } from '../ui.js';
+import { FilterSelect, ListPage } from '../list-page.js';
+import { Badge, ErrorMessage, html, useAction, usePagedList, useState } from '../ui.js';
 import { IntentionExamples } from './intention-examples.js';
 
 const CLASSES = ['lookup', 'reporting', 'analysis', 'export', 'write', 'admin', 'other'];
@@ -36,7 +37,8 @@ function dataElements(text) {
 export function IntentionsPage() {
   const [resource, setResource] = useState('intentions');
   const [status, setStatus] = useState('');
-  const { page, error, reload, pager } = usePagedList(`/v1/${resource}`, { status, limit: 25 }, [resource, status]);
+  const list = usePagedList(`/v1/${resource}`, { status, limit: 25 }, [resource, status]);
+  const { reload } = list;
   const [form, setForm] = useState(EMPTY);
   // The intention whose editor or examples are open below the list: {mode: 'edit' | 'examples', intention}.
   const [open, setOpen] = useState(null);
@@ -67,19 +69,8 @@ export function IntentionsPage() {
       await reload();
     });
   return html`<div class="filters">
-      <label
-        >Resource
-        <select name="resource" value=${resource} onChange=${(e) => setResource(e.target.value)}>
-          <option value="intentions">intentions</option>
-          <option value="purposes">purposes</option>
-        </select>
-      </label>
-      <label
-        >Status
-        <select name="status" value=${status} onChange=${(e) => setStatus(e.target.value)}>
-          ${['', 'draft', 'active', 'archived'].map((s) => html`<option value=${s}>${s || 'any'}</option>`)}
-        </select>
-      </label>
+      <${FilterSelect} label="Resource" name="resource" value=${resource} options=${['intentions', 'purposes']} onChange=${setResource} />
+      <${FilterSelect} label="Status" name="status" value=${status} options=${['', 'draft', 'active', 'archived']} onChange=${setStatus} />
     </div>
     <details>
       <summary role="button" class="outline">New ${resource === 'purposes' ? 'purpose' : 'intention'}</summary>
@@ -122,9 +113,9 @@ export function IntentionsPage() {
         <button type="submit" aria-busy=${create.busy}>Create draft</button>
       </form>
     </details>
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
       empty=${`No ${resource}.`}
       head=${['Label', 'Class', 'Status', 'Data elements', 'Tools', 'Approval', 'Version', '']}
       row=${(i) =>
@@ -146,7 +137,6 @@ export function IntentionsPage() {
           </td>
         </tr>`}
     />
-    ${pager}
     ${
       open &&
       open.mode === 'edit' &&

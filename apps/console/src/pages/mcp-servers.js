@@ -1,12 +1,14 @@
 // MCP servers: upstreams agents reach through the gateway at /mcp/{name}. Header values are
 // sealed by the gateway and never shown again; only their names are listed.
 import { api } from '../api.js';
-import { ActionButton, ErrorMessage, html, Listing, useAction, usePagedList, useState, when } from '../ui.js';
+import { ListPage } from '../list-page.js';
+import { ActionButton, ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
 
 const EMPTY = { name: '', url: '', headers: '', shadow: false };
 
 export function McpServersPage() {
-  const { page, error, reload, pager } = usePagedList('/v1/mcp-servers', { limit: 25 }, []);
+  const list = usePagedList('/v1/mcp-servers', { limit: 25 }, []);
+  const { reload } = list;
   const [form, setForm] = useState(EMPTY);
   const create = useAction();
   const act = useAction();
@@ -46,9 +48,9 @@ export function McpServersPage() {
         <button type="submit" aria-busy=${create.busy}>Register</button>
       </form>
     </details>
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
       empty="No MCP servers registered."
       head=${['Name', 'Agents connect to', 'Upstream', 'Headers', 'Shadow', 'Registered', '']}
       row=${(s) =>
@@ -63,6 +65,5 @@ export function McpServersPage() {
             <${ActionButton} action=${act} label="Remove" call=${() => api('DELETE', `/v1/mcp-servers/${s.id}`)} then=${reload} />
           </td>
         </tr>`}
-    />
-    ${pager}`;
+    />`;
 }

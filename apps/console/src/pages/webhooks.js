@@ -1,7 +1,8 @@
 // Webhooks: register (the signing secret is shown once), rotate the secret, re-enable, remove,
 // and each endpoint's deliveries.
 import { api } from '../api.js';
-import { ActionButton, Badge, ErrorMessage, html, Listing, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
+import { FilterSelect, ListPage } from '../list-page.js';
+import { ActionButton, Badge, ErrorMessage, html, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
 
 const EVENTS = [
   'intent.evaluated',
@@ -18,18 +19,18 @@ const EVENTS = [
 
 function Deliveries({ webhook }) {
   const [status, setStatus] = useState('');
-  const { page, error, pager } = usePagedList(`/v1/webhooks/${webhook.id}/deliveries`, { status, limit: 20 }, [webhook.id, status]);
+  const list = usePagedList(`/v1/webhooks/${webhook.id}/deliveries`, { status, limit: 20 }, [webhook.id, status]);
   return html`<section aria-label=${`Deliveries to ${webhook.url}`}>
     <h3>Deliveries to <code>${webhook.url}</code></h3>
-    <label
-      >Status
-      <select name="delivery-status" value=${status} onChange=${(e) => setStatus(e.target.value)}>
-        ${['', 'pending', 'succeeded', 'failed', 'exhausted', 'cancelled'].map((s) => html`<option value=${s}>${s || 'any'}</option>`)}
-      </select>
-    </label>
-    <${ErrorMessage} error=${error} />
-    <${Listing}
-      page=${page}
+    <${FilterSelect}
+      label="Status"
+      name="delivery-status"
+      value=${status}
+      options=${['', 'pending', 'succeeded', 'failed', 'exhausted', 'cancelled']}
+      onChange=${setStatus}
+    />
+    <${ListPage}
+      list=${list}
       empty="No deliveries."
       head=${['Created', 'Event', 'Status', 'Attempts', 'Last answer', 'Next attempt']}
       row=${(d) =>
@@ -42,12 +43,12 @@ function Deliveries({ webhook }) {
           <td>${when(d.next_attempt_at)}</td>
         </tr>`}
     />
-    ${pager}
   </section>`;
 }
 
 export function WebhooksPage() {
-  const { page, error, reload, pager } = usePagedList('/v1/webhooks', { limit: 25 }, []);
+  const list = usePagedList('/v1/webhooks', { limit: 25 }, []);
+  const { page, reload } = list;
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState(['decision.made', 'approval.requested']);
@@ -83,9 +84,9 @@ export function WebhooksPage() {
       </form>
     </details>
     ${secret && html`<${ShownOnce} label=${secret.label} value=${secret.value} onDone=${() => setSecret(null)} />`}
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
       empty="No webhooks."
       head=${['URL', 'Events', 'Status', 'Created', '']}
       row=${(w) =>
@@ -128,5 +129,5 @@ export function WebhooksPage() {
           </td>
         </tr>`}
     />
-    ${pager} ${open && page && page.data.some((w) => w.id === open) && html`<${Deliveries} webhook=${page.data.find((w) => w.id === open)} />`}`;
+    ${open && page && page.data.some((w) => w.id === open) && html`<${Deliveries} webhook=${page.data.find((w) => w.id === open)} />`}`;
 }
