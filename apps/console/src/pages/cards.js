@@ -2,7 +2,7 @@
 // errors are shown next to the document, field by field.
 import { api } from '../api.js';
 import { ListPage } from '../list-page.js';
-import { ActionButton, ErrorMessage, html, useAction, usePagedList, useState } from '../ui.js';
+import { ActionButton, FormSubmit, html, useAction, usePagedList, useState, useSubmit } from '../ui.js';
 
 const EXAMPLE = JSON.stringify(
   {
@@ -22,27 +22,22 @@ export function CardsPage() {
   const { page, reload, pager } = list;
   const [text, setText] = useState(EXAMPLE);
   const [open, setOpen] = useState(null);
-  const create = useAction();
   const act = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    create.run(async () => {
-      let body;
-      try {
-        body = JSON.parse(text);
-      } catch (err) {
-        throw new Error(`The card is not valid JSON: ${err.message}`);
-      }
-      await api('POST', '/v1/intent-cards', body);
-      await reload();
-    });
-  };
+  const [create, submit] = useSubmit(async () => {
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`The card is not valid JSON: ${err.message}`);
+    }
+    await api('POST', '/v1/intent-cards', body);
+    await reload();
+  });
   return html`<details>
       <summary role="button" class="outline">New intent card from JSON</summary>
       <form onSubmit=${submit} aria-label="New intent card">
         <label>Card (JSON) <textarea name="card" rows="14" spellcheck="false" value=${text} onInput=${(e) => setText(e.target.value)}></textarea></label>
-        <${ErrorMessage} error=${create.error} />
-        <button type="submit" aria-busy=${create.busy}>Install card</button>
+        <${FormSubmit} action=${create} label="Install card" />
       </form>
     </details>
     <${ListPage}

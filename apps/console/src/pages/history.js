@@ -2,7 +2,7 @@
 // the review queue, and a decision looked up by its id.
 import { api } from '../api.js';
 import { FilterSelect, ListSection } from '../list-page.js';
-import { Badge, ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
+import { Badge, ErrorMessage, html, useAction, usePagedList, useState, useSubmit, when } from '../ui.js';
 import { TeachFromHistory } from './history-teach.js';
 
 const OUTCOMES = ['', 'allowed', 'denied', 'pending_approval', 'approved', 'shadow_denied'];
@@ -125,11 +125,7 @@ function Reviews() {
 function DecisionLookup() {
   const [id, setId] = useState('');
   const [record, setRecord] = useState(null);
-  const act = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    act.run(async () => setRecord(await api('GET', `/v1/mcp-proxy/decisions/${encodeURIComponent(id.trim())}`)));
-  };
+  const [act, submit] = useSubmit(async () => setRecord(await api('GET', `/v1/mcp-proxy/decisions/${encodeURIComponent(id.trim())}`)));
   return html`<section aria-labelledby="decision-title">
     <h2 id="decision-title">Decision by id</h2>
     <form role="search" onSubmit=${submit}>

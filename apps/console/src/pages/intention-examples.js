@@ -3,7 +3,7 @@
 import { api } from '../api.js';
 import { formatArguments, parseArguments } from '../calls.js';
 import { ListPage } from '../list-page.js';
-import { ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
+import { FormSubmit, html, useAction, usePagedList, useState, useSubmit, when } from '../ui.js';
 
 const EMPTY = { name: '', args: '', covered: true };
 
@@ -14,17 +14,13 @@ export function IntentionExamples({ intention, resource, onClose }) {
   const list = usePagedList(base, { limit: 25 }, [intention.id]);
   const { reload } = list;
   const [form, setForm] = useState(EMPTY);
-  const add = useAction();
   const act = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    add.run(async () => {
-      const args = parseArguments(form.args, 'tool_call.arguments');
-      await api('POST', base, { tool_call: { name: form.name.trim(), ...(args ? { arguments: args } : {}) }, covered: form.covered });
-      setForm(EMPTY);
-      await reload();
-    });
-  };
+  const [add, submit] = useSubmit(async () => {
+    const args = parseArguments(form.args, 'tool_call.arguments');
+    await api('POST', base, { tool_call: { name: form.name.trim(), ...(args ? { arguments: args } : {}) }, covered: form.covered });
+    setForm(EMPTY);
+    await reload();
+  });
   const remove = (id) =>
     act.run(async () => {
       await api('DELETE', `${base}/${id}`);
@@ -92,8 +88,7 @@ export function IntentionExamples({ intention, resource, onClose }) {
         ><input name="covered" type="checkbox" checked=${form.covered} onChange=${(e) => setForm({ ...form, covered: e.target.checked })} /> Covered (uncheck
         for a call this intention must never match)</label
       >
-      <${ErrorMessage} error=${add.error} />
-      <button type="submit" aria-busy=${add.busy}>Add example</button>
+      <${FormSubmit} action=${add} label="Add example" />
     </form>
   </section>`;
 }

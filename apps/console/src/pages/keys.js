@@ -1,7 +1,7 @@
 // API keys: mint (the key is shown once), list, revoke. A key is stored hashed by the gateway.
 import { api } from '../api.js';
 import { FilterSelect, ListPage } from '../list-page.js';
-import { ActionButton, Badge, ErrorMessage, html, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
+import { ActionButton, Badge, ErrorMessage, html, ShownOnce, useAction, usePagedList, useState, useSubmit, when } from '../ui.js';
 
 export function KeysPage() {
   const list = usePagedList('/v1/api-keys', {}, []);
@@ -9,17 +9,13 @@ export function KeysPage() {
   const [name, setName] = useState('');
   const [scope, setScope] = useState('read_only');
   const [minted, setMinted] = useState(null);
-  const create = useAction();
   const act = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    create.run(async () => {
-      const created = await api('POST', '/v1/api-keys', { name: name.trim(), scope });
-      setMinted(created);
-      setName('');
-      await reload();
-    });
-  };
+  const [create, submit] = useSubmit(async () => {
+    const created = await api('POST', '/v1/api-keys', { name: name.trim(), scope });
+    setMinted(created);
+    setName('');
+    await reload();
+  });
   return html`<form onSubmit=${submit} aria-label="Mint an API key" class="filters">
       <label>Name <input name="key-name" required placeholder="ci-bot" value=${name} onInput=${(e) => setName(e.target.value)} /></label>
       <${FilterSelect} label="Scope" name="key-scope" value=${scope} options=${['read_only', 'policy_write', 'admin']} onChange=${setScope} />

@@ -2,7 +2,7 @@
 // sealed by the gateway and never shown again; only their names are listed.
 import { api } from '../api.js';
 import { ListPage } from '../list-page.js';
-import { ActionButton, ErrorMessage, html, useAction, usePagedList, useState, when } from '../ui.js';
+import { ActionButton, fieldSetter, FormSubmit, html, useAction, usePagedList, useState, useSubmit, when } from '../ui.js';
 
 const EMPTY = { name: '', url: '', headers: '', shadow: false };
 
@@ -10,25 +10,21 @@ export function McpServersPage() {
   const list = usePagedList('/v1/mcp-servers', { limit: 25 }, []);
   const { reload } = list;
   const [form, setForm] = useState(EMPTY);
-  const create = useAction();
   const act = useAction();
-  const set = (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
-  const submit = (e) => {
-    e.preventDefault();
-    create.run(async () => {
-      let headers;
-      if (form.headers.trim()) {
-        try {
-          headers = JSON.parse(form.headers);
-        } catch (err) {
-          throw new Error(`Headers must be a JSON object: ${err.message}`);
-        }
+  const set = fieldSetter(form, setForm);
+  const [create, submit] = useSubmit(async () => {
+    let headers;
+    if (form.headers.trim()) {
+      try {
+        headers = JSON.parse(form.headers);
+      } catch (err) {
+        throw new Error(`Headers must be a JSON object: ${err.message}`);
       }
-      await api('POST', '/v1/mcp-servers', { name: form.name.trim(), url: form.url.trim(), shadow: form.shadow, ...(headers ? { headers } : {}) });
-      setForm(EMPTY);
-      await reload();
-    });
-  };
+    }
+    await api('POST', '/v1/mcp-servers', { name: form.name.trim(), url: form.url.trim(), shadow: form.shadow, ...(headers ? { headers } : {}) });
+    setForm(EMPTY);
+    await reload();
+  });
   return html`<details>
       <summary role="button" class="outline">Register an MCP server</summary>
       <form onSubmit=${submit} aria-label="Register an MCP server">
@@ -44,8 +40,7 @@ export function McpServersPage() {
           ><input name="shadow" type="checkbox" role="switch" checked=${form.shadow} onChange=${set('shadow')} /> Shadow (decide and record, forward
           anyway)</label
         >
-        <${ErrorMessage} error=${create.error} />
-        <button type="submit" aria-busy=${create.busy}>Register</button>
+        <${FormSubmit} action=${create} label="Register" />
       </form>
     </details>
     <${ListPage}

@@ -2,7 +2,7 @@
 // and each endpoint's deliveries.
 import { api } from '../api.js';
 import { FilterSelect, ListPage } from '../list-page.js';
-import { ActionButton, Badge, ErrorMessage, html, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
+import { ActionButton, Badge, FormSubmit, html, ShownOnce, useAction, usePagedList, useState, useSubmit, when } from '../ui.js';
 
 const EVENTS = [
   'intent.evaluated',
@@ -54,17 +54,13 @@ export function WebhooksPage() {
   const [events, setEvents] = useState(['decision.made', 'approval.requested']);
   const [secret, setSecret] = useState(null);
   const [open, setOpen] = useState(null);
-  const create = useAction();
   const act = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    create.run(async () => {
-      const created = await api('POST', '/v1/webhooks', { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) });
-      setSecret({ label: `Signing secret of ${created.url}`, value: created.secret });
-      setUrl('');
-      await reload();
-    });
-  };
+  const [create, submit] = useSubmit(async () => {
+    const created = await api('POST', '/v1/webhooks', { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) });
+    setSecret({ label: `Signing secret of ${created.url}`, value: created.secret });
+    setUrl('');
+    await reload();
+  });
   const toggle = (ev) => setEvents(events.includes(ev) ? events.filter((x) => x !== ev) : [...events, ev]);
   return html`<details>
       <summary role="button" class="outline">Register a webhook</summary>
@@ -79,8 +75,7 @@ export function WebhooksPage() {
           <legend>Events</legend>
           ${EVENTS.map((ev) => html`<label><input type="checkbox" name="events" value=${ev} checked=${events.includes(ev)} onChange=${() => toggle(ev)} /> ${ev}</label>`)}
         </fieldset>
-        <${ErrorMessage} error=${create.error} />
-        <button type="submit" aria-busy=${create.busy}>Register</button>
+        <${FormSubmit} action=${create} label="Register" />
       </form>
     </details>
     ${secret && html`<${ShownOnce} label=${secret.label} value=${secret.value} onDone=${() => setSecret(null)} />`}
