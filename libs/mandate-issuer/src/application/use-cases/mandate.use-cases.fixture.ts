@@ -1,22 +1,13 @@
 // The mandate use-case specs' world (dispense-mandate.use-case.spec.ts, mandate.use-cases.spec.ts):
-// importing it registers the key generation (beforeAll) and a 30 s timeout for the importing spec.
-import { randomBytes } from 'node:crypto';
-import { Logger } from '@nestjs/common';
+// importing it registers the signing key's generation (beforeAll, realMandateSigning) in the importing spec.
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { parseEvent, type DispenseMandateDto, type MandateEventV1 } from '@igw/contracts';
 import { type Caller } from '@igw/kernel';
-// Signing and sealing are the real crypto edge, so credentials are checked with jose and sealed
-// handles are real ciphertexts:
-// eslint-disable-next-line no-restricted-imports
-import { KeyEncryption } from '../../adapters/crypto/key-encryption';
-// eslint-disable-next-line no-restricted-imports
-import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
 import { type BrokerKind } from '../brokers';
-import { dispenseDto as crmDispenseDto, mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
+import { dispenseDto as crmDispenseDto, mandateWorld } from '../testing/mandate-world.fake';
+import { realMandateSigning } from '../testing/real-mandate-signing.fixture';
 import { MANDATE_ISSUER } from './dispense-mandate.use-case';
 import { InspectMandateUseCase } from './inspect-mandate.use-case';
-
-jest.setTimeout(30_000);
 
 export const ORG = 'org_acme';
 export const caller: Caller = { orgId: ORG, keyId: 'key_writer', scope: 'policy_write' };
@@ -26,19 +17,13 @@ export const T0 = new Date('2026-03-01T10:00:00.250Z');
 export const T0_S = Math.floor(T0.getTime() / 1000);
 export const iso = (seconds: number) => new Date((T0_S + seconds) * 1000).toISOString();
 
-export const signing = new RsaMandateSigning(new KeyEncryption(randomBytes(32)));
-let signingKey: GeneratedSigningKey;
+const real = realMandateSigning();
+export const signing = real.signing;
 /** The kid of the key the worlds sign with (generated once, before the first spec). */
-export const signingKid = () => signingKey.kid;
-
-beforeAll(async () => {
-  for (const level of ['log', 'warn', 'error'] as const) jest.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
-  // One RSA key for the whole file, installed in each fresh store as a signer active for a day.
-  signingKey = await signing.generate();
-});
+export const signingKid = () => real.signingKey().kid;
 
 export async function setup(kinds: BrokerKind[] = ['vault', 'conjur'], options: { loadKeys?: boolean } = {}) {
-  const world = await mandateWorld({ now: T0, signing, signingKey, kinds, orgs: [ORG], loadKeys: options.loadKeys });
+  const world = await mandateWorld({ now: T0, signing, signingKey: real.signingKey(), kinds, orgs: [ORG], loadKeys: options.loadKeys });
   return { ...world, sign: jest.spyOn(world.ring, 'sign'), inspect: new InspectMandateUseCase(world.mandates, world.clock) };
 }
 export type World = Awaited<ReturnType<typeof setup>>;
