@@ -104,6 +104,23 @@ export function useAction() {
   return { error, busy, run, setError };
 }
 
+/** A form's submit handler that runs `fn` as an action (its `busy` and `error` for the form): `[action, submit]`. */
+export function useSubmit(fn) {
+  const action = useAction();
+  const submit = (e) => {
+    e.preventDefault();
+    action.run(fn);
+  };
+  return [action, submit];
+}
+
+/** `set(field)`: an input's handler that stores its value (a checkbox's checked) as `field` of `form`. */
+export const fieldSetter = (form, setForm) => (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
+
+/** The end of a form: the error of its `action` (from useSubmit), then its submit button. */
+export const FormSubmit = ({ action, label }) =>
+  html`<${ErrorMessage} error=${action.error} /> <button type="submit" aria-busy=${action.busy}>${label}</button>`;
+
 export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
 export const Badge = ({ value }) => html`<span class=${`badge ${value}`}>${value}</span>`;
 export const Empty = ({ children }) => html`<p><em>${children}</em></p>`;

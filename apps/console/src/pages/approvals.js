@@ -4,7 +4,8 @@
 import { api } from '../api.js';
 import { IntentionSelect, useActiveIntentions } from './intention-select.js';
 import { formatArguments, percent, reasonText, teachable } from '../calls.js';
-import { Badge, ErrorMessage, html, Listing, useAction, useEffect, usePagedList, useState, when } from '../ui.js';
+import { FilterSelect, ListPage } from '../list-page.js';
+import { Badge, ErrorMessage, html, useAction, useEffect, usePagedList, useState, when } from '../ui.js';
 
 /** Why a human is asked, and with an uncertain match the candidates the classifier weighed. */
 function Why({ approval: a }) {
@@ -108,24 +109,17 @@ function Row({ approval: a, reload }) {
 
 export function ApprovalsPage() {
   const [status, setStatus] = useState('pending');
-  const { page, error, reload, pager } = usePagedList('/v1/approvals', { status, limit: 25 }, [status], 3000);
+  const list = usePagedList('/v1/approvals', { status, limit: 25 }, [status], 3000);
   return html`<section aria-labelledby="queue">
     <div class="filters">
-      <label
-        >Status
-        <select name="status" value=${status} onChange=${(e) => setStatus(e.target.value)}>
-          ${['pending', 'approved', 'denied', 'expired', ''].map((s) => html`<option value=${s}>${s || 'any'}</option>`)}
-        </select>
-      </label>
+      <${FilterSelect} label="Status" name="status" value=${status} options=${['pending', 'approved', 'denied', 'expired', '']} onChange=${setStatus} />
       <p id="queue"><small>Refreshes every 3 seconds. “Remember” teaches the gateway: calls like this one are decided the same way from then on.</small></p>
     </div>
-    <${ErrorMessage} error=${error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
       empty=${`No ${status} approvals.`}
       head=${['Requested', 'What is asked', 'Why', 'By key', 'Status', 'Expires', 'Decision']}
-      row=${(a) => html`<${Row} key=${a.id} approval=${a} reload=${reload} />`}
+      row=${(a) => html`<${Row} key=${a.id} approval=${a} reload=${list.reload} />`}
     />
-    ${pager}
   </section>`;
 }

@@ -1,7 +1,8 @@
 // Intent cards: what a mandate may be dispensed for. Created from JSON; the API's validation
 // errors are shown next to the document, field by field.
 import { api } from '../api.js';
-import { ActionButton, ErrorMessage, html, Listing, useAction, usePagedList, useState } from '../ui.js';
+import { ListPage } from '../list-page.js';
+import { ActionButton, FormSubmit, html, useAction, usePagedList, useState, useSubmit } from '../ui.js';
 
 const EXAMPLE = JSON.stringify(
   {
@@ -17,35 +18,32 @@ const EXAMPLE = JSON.stringify(
 );
 
 export function CardsPage() {
-  const { page, error, reload, pager } = usePagedList('/v1/intent-cards', { limit: 25 }, []);
+  const list = usePagedList('/v1/intent-cards', { limit: 25 }, []);
+  const { page, reload, pager } = list;
   const [text, setText] = useState(EXAMPLE);
   const [open, setOpen] = useState(null);
-  const create = useAction();
   const act = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    create.run(async () => {
-      let body;
-      try {
-        body = JSON.parse(text);
-      } catch (err) {
-        throw new Error(`The card is not valid JSON: ${err.message}`);
-      }
-      await api('POST', '/v1/intent-cards', body);
-      await reload();
-    });
-  };
+  const [create, submit] = useSubmit(async () => {
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`The card is not valid JSON: ${err.message}`);
+    }
+    await api('POST', '/v1/intent-cards', body);
+    await reload();
+  });
   return html`<details>
       <summary role="button" class="outline">New intent card from JSON</summary>
       <form onSubmit=${submit} aria-label="New intent card">
         <label>Card (JSON) <textarea name="card" rows="14" spellcheck="false" value=${text} onInput=${(e) => setText(e.target.value)}></textarea></label>
-        <${ErrorMessage} error=${create.error} />
-        <button type="submit" aria-busy=${create.busy}>Install card</button>
+        <${FormSubmit} action=${create} label="Install card" />
       </form>
     </details>
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
+      paged=${false}
       empty="No intent cards."
       head=${['Name', 'Audiences', 'Scope', 'Max TTL', 'Rules', 'Version', '']}
       row=${(c) =>

@@ -2,7 +2,8 @@
 // or from the approval queue ("remember"); list, add, delete.
 import { api } from '../api.js';
 import { formatArguments, parseArguments } from '../calls.js';
-import { ErrorMessage, html, Listing, useAction, usePagedList, useState, when } from '../ui.js';
+import { ListPage } from '../list-page.js';
+import { FormSubmit, html, useAction, usePagedList, useState, useSubmit, when } from '../ui.js';
 
 const EMPTY = { name: '', args: '', covered: true };
 
@@ -10,19 +11,16 @@ export const Covered = ({ covered }) => (covered ? html`<span class="badge cover
 
 export function IntentionExamples({ intention, resource, onClose }) {
   const base = `/v1/${resource}/${intention.id}/examples`;
-  const { page, error, reload, pager } = usePagedList(base, { limit: 25 }, [intention.id]);
+  const list = usePagedList(base, { limit: 25 }, [intention.id]);
+  const { reload } = list;
   const [form, setForm] = useState(EMPTY);
-  const add = useAction();
   const act = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    add.run(async () => {
-      const args = parseArguments(form.args, 'tool_call.arguments');
-      await api('POST', base, { tool_call: { name: form.name.trim(), ...(args ? { arguments: args } : {}) }, covered: form.covered });
-      setForm(EMPTY);
-      await reload();
-    });
-  };
+  const [add, submit] = useSubmit(async () => {
+    const args = parseArguments(form.args, 'tool_call.arguments');
+    await api('POST', base, { tool_call: { name: form.name.trim(), ...(args ? { arguments: args } : {}) }, covered: form.covered });
+    setForm(EMPTY);
+    await reload();
+  });
   const remove = (id) =>
     act.run(async () => {
       await api('DELETE', `${base}/${id}`);
@@ -39,9 +37,9 @@ export function IntentionExamples({ intention, resource, onClose }) {
         is never matched to it.</small
       >
     </p>
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
       empty="No examples yet: add one below, or approve a call with “remember”."
       head=${['Call', 'Covered', 'Source', 'Added', '']}
       row=${(x) =>
@@ -62,7 +60,6 @@ export function IntentionExamples({ intention, resource, onClose }) {
           </td>
         </tr>`}
     />
-    ${pager}
     <h3>Add an example</h3>
     <form onSubmit=${submit} aria-label="New example">
       <div class="grid">
@@ -91,8 +88,7 @@ export function IntentionExamples({ intention, resource, onClose }) {
         ><input name="covered" type="checkbox" checked=${form.covered} onChange=${(e) => setForm({ ...form, covered: e.target.checked })} /> Covered (uncheck
         for a call this intention must never match)</label
       >
-      <${ErrorMessage} error=${add.error} />
-      <button type="submit" aria-busy=${add.busy}>Add example</button>
+      <${FormSubmit} action=${add} label="Add example" />
     </form>
   </section>`;
 }

@@ -2,7 +2,8 @@
 // archive; their tools (bindings) and examples (intention-examples.js).
 import { api } from '../api.js';
 import { InputError, parsePatterns, patternsText } from '../calls.js';
-import { Badge, ErrorMessage, html, Listing, useAction, usePagedList, useState } from '../ui.js';
+import { FilterSelect, ListPage } from '../list-page.js';
+import { Badge, fieldSetter, FormSubmit, html, useAction, usePagedList, useState, useSubmit } from '../ui.js';
 import { IntentionExamples } from './intention-examples.js';
 
 const CLASSES = ['lookup', 'reporting', 'analysis', 'export', 'write', 'admin', 'other'];
@@ -21,6 +22,19 @@ const TOOLS_HELP = 'Tool-name patterns, comma- or line-separated: * within a dot
 /** An intention's tools as code chips (or what empty means). */
 export const Tools = ({ tools }) => (tools && tools.length > 0 ? html`${tools.map((t) => html`<code>${t}</code> `)}` : html`<small>classifier decides</small>`);
 
+/** The fields the create and edit forms share: the tools (with their help) and the approval switch. */
+function ToolsAndApproval({ form, set, rows, placeholder, helpId }) {
+  return html`<label
+      >Tools
+      <textarea name="tools" rows=${rows} placeholder=${placeholder} value=${form.tools} onInput=${set('tools')} aria-describedby=${helpId}></textarea>
+      <small id=${helpId}>${TOOLS_HELP}</small>
+    </label>
+    <label
+      ><input name="approval_required" type="checkbox" role="switch" checked=${form.approval_required} onChange=${set('approval_required')} /> Approval
+      required</label
+    >`;
+}
+
 /** `source:path` per line → data elements. */
 function dataElements(text) {
   return text
@@ -36,50 +50,36 @@ function dataElements(text) {
 export function IntentionsPage() {
   const [resource, setResource] = useState('intentions');
   const [status, setStatus] = useState('');
-  const { page, error, reload, pager } = usePagedList(`/v1/${resource}`, { status, limit: 25 }, [resource, status]);
+  const list = usePagedList(`/v1/${resource}`, { status, limit: 25 }, [resource, status]);
+  const { reload } = list;
   const [form, setForm] = useState(EMPTY);
   // The intention whose editor or examples are open below the list: {mode: 'edit' | 'examples', intention}.
   const [open, setOpen] = useState(null);
-  const create = useAction();
   const act = useAction();
-  const set = (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
-  const submit = (e) => {
-    e.preventDefault();
-    create.run(async () => {
-      const body = {
-        label: form.label.trim(),
-        intent_class: form.intent_class,
-        approval_required: form.approval_required,
-        ...(form.display_name.trim() ? { display_name: form.display_name.trim() } : {}),
-        ...(form.description.trim() ? { description: form.description.trim() } : {}),
-        ...(form.ttl_minutes !== '' ? { ttl_minutes: Number(form.ttl_minutes) } : {}),
-        ...(form.data_elements.trim() ? { data_elements: dataElements(form.data_elements) } : {}),
-        ...(form.tools.trim() ? { tools: parsePatterns(form.tools) } : {}),
-      };
-      await api('POST', `/v1/${resource}`, body);
-      setForm(EMPTY);
-      await reload();
-    });
-  };
+  const set = fieldSetter(form, setForm);
+  const [create, submit] = useSubmit(async () => {
+    const body = {
+      label: form.label.trim(),
+      intent_class: form.intent_class,
+      approval_required: form.approval_required,
+      ...(form.display_name.trim() ? { display_name: form.display_name.trim() } : {}),
+      ...(form.description.trim() ? { description: form.description.trim() } : {}),
+      ...(form.ttl_minutes !== '' ? { ttl_minutes: Number(form.ttl_minutes) } : {}),
+      ...(form.data_elements.trim() ? { data_elements: dataElements(form.data_elements) } : {}),
+      ...(form.tools.trim() ? { tools: parsePatterns(form.tools) } : {}),
+    };
+    await api('POST', `/v1/${resource}`, body);
+    setForm(EMPTY);
+    await reload();
+  });
   const transition = (id, verb) =>
     act.run(async () => {
       await api('POST', `/v1/${resource}/${id}/${verb}`);
       await reload();
     });
   return html`<div class="filters">
-      <label
-        >Resource
-        <select name="resource" value=${resource} onChange=${(e) => setResource(e.target.value)}>
-          <option value="intentions">intentions</option>
-          <option value="purposes">purposes</option>
-        </select>
-      </label>
-      <label
-        >Status
-        <select name="status" value=${status} onChange=${(e) => setStatus(e.target.value)}>
-          ${['', 'draft', 'active', 'archived'].map((s) => html`<option value=${s}>${s || 'any'}</option>`)}
-        </select>
-      </label>
+      <${FilterSelect} label="Resource" name="resource" value=${resource} options=${['intentions', 'purposes']} onChange=${setResource} />
+      <${FilterSelect} label="Status" name="status" value=${status} options=${['', 'draft', 'active', 'archived']} onChange=${setStatus} />
     </div>
     <details>
       <summary role="button" class="outline">New ${resource === 'purposes' ? 'purpose' : 'intention'}</summary>
@@ -102,29 +102,13 @@ export function IntentionsPage() {
           </label>
           <label>Grant TTL (minutes) <input name="ttl_minutes" type="number" min="1" value=${form.ttl_minutes} onInput=${set('ttl_minutes')} /></label>
         </div>
-        <label
-          >Tools
-          <textarea
-            name="tools"
-            rows="2"
-            placeholder="erp.fetch_ledger_*, stripe.get_payout"
-            value=${form.tools}
-            onInput=${set('tools')}
-            aria-describedby="tools-help"
-          ></textarea>
-          <small id="tools-help">${TOOLS_HELP}</small>
-        </label>
-        <label
-          ><input name="approval_required" type="checkbox" role="switch" checked=${form.approval_required} onChange=${set('approval_required')} /> Approval
-          required</label
-        >
-        <${ErrorMessage} error=${create.error} />
-        <button type="submit" aria-busy=${create.busy}>Create draft</button>
+        <${ToolsAndApproval} form=${form} set=${set} rows="2" placeholder="erp.fetch_ledger_*, stripe.get_payout" helpId="tools-help" />
+        <${FormSubmit} action=${create} label="Create draft" />
       </form>
     </details>
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
       empty=${`No ${resource}.`}
       head=${['Label', 'Class', 'Status', 'Data elements', 'Tools', 'Approval', 'Version', '']}
       row=${(i) =>
@@ -146,7 +130,6 @@ export function IntentionsPage() {
           </td>
         </tr>`}
     />
-    ${pager}
     ${
       open &&
       open.mode === 'edit' &&
@@ -188,16 +171,12 @@ function changes(intention, form) {
 /** Edits a draft or active intention: only the changed fields are sent (PATCH, a new version). */
 function EditIntention({ intention, resource, onClose, onSaved }) {
   const [form, setForm] = useState(editable(intention));
-  const save = useAction();
-  const set = (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
-  const submit = (e) => {
-    e.preventDefault();
-    save.run(async () => {
-      const body = changes(intention, form);
-      if (Object.keys(body).length === 0) throw new InputError('body', 'nothing changed');
-      onSaved(await api('PATCH', `/v1/${resource}/${intention.id}`, body));
-    });
-  };
+  const set = fieldSetter(form, setForm);
+  const [save, submit] = useSubmit(async () => {
+    const body = changes(intention, form);
+    if (Object.keys(body).length === 0) throw new InputError('body', 'nothing changed');
+    onSaved(await api('PATCH', `/v1/${resource}/${intention.id}`, body));
+  });
   return html`<section class="panel" aria-label=${`Edit ${intention.label}`}>
     <header class="panel-head">
       <h2>Edit <code>${intention.label}</code> <small>version ${intention.version}</small></h2>
@@ -209,17 +188,8 @@ function EditIntention({ intention, resource, onClose, onSaved }) {
         <label>Grant TTL (minutes) <input name="ttl_minutes" type="number" min="1" value=${form.ttl_minutes} onInput=${set('ttl_minutes')} /></label>
       </div>
       <label>Description <textarea name="description" rows="2" value=${form.description} onInput=${set('description')}></textarea></label>
-      <label
-        >Tools
-        <textarea name="tools" rows="3" value=${form.tools} onInput=${set('tools')} aria-describedby="edit-tools-help"></textarea>
-        <small id="edit-tools-help">${TOOLS_HELP}</small>
-      </label>
-      <label
-        ><input name="approval_required" type="checkbox" role="switch" checked=${form.approval_required} onChange=${set('approval_required')} /> Approval
-        required</label
-      >
-      <${ErrorMessage} error=${save.error} />
-      <button type="submit" aria-busy=${save.busy}>Save changes</button>
+      <${ToolsAndApproval} form=${form} set=${set} rows="3" helpId="edit-tools-help" />
+      <${FormSubmit} action=${save} label="Save changes" />
     </form>
   </section>`;
 }

@@ -1,38 +1,32 @@
 // API keys: mint (the key is shown once), list, revoke. A key is stored hashed by the gateway.
 import { api } from '../api.js';
-import { ActionButton, Badge, ErrorMessage, html, Listing, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
+import { FilterSelect, ListPage } from '../list-page.js';
+import { ActionButton, Badge, ErrorMessage, html, ShownOnce, useAction, usePagedList, useState, useSubmit, when } from '../ui.js';
 
 export function KeysPage() {
-  const { page, error, reload } = usePagedList('/v1/api-keys', {}, []);
+  const list = usePagedList('/v1/api-keys', {}, []);
+  const { reload } = list;
   const [name, setName] = useState('');
   const [scope, setScope] = useState('read_only');
   const [minted, setMinted] = useState(null);
-  const create = useAction();
   const act = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    create.run(async () => {
-      const created = await api('POST', '/v1/api-keys', { name: name.trim(), scope });
-      setMinted(created);
-      setName('');
-      await reload();
-    });
-  };
+  const [create, submit] = useSubmit(async () => {
+    const created = await api('POST', '/v1/api-keys', { name: name.trim(), scope });
+    setMinted(created);
+    setName('');
+    await reload();
+  });
   return html`<form onSubmit=${submit} aria-label="Mint an API key" class="filters">
       <label>Name <input name="key-name" required placeholder="ci-bot" value=${name} onInput=${(e) => setName(e.target.value)} /></label>
-      <label
-        >Scope
-        <select name="key-scope" value=${scope} onChange=${(e) => setScope(e.target.value)}>
-          ${['read_only', 'policy_write', 'admin'].map((s) => html`<option value=${s}>${s}</option>`)}
-        </select>
-      </label>
+      <${FilterSelect} label="Scope" name="key-scope" value=${scope} options=${['read_only', 'policy_write', 'admin']} onChange=${setScope} />
       <button type="submit" aria-busy=${create.busy}>Mint key</button>
     </form>
     <${ErrorMessage} error=${create.error} />
     ${minted && html`<${ShownOnce} label=${`New key “${minted.name}” (${minted.scope})`} value=${minted.key} onDone=${() => setMinted(null)} />`}
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
+      paged=${false}
       empty="No API keys."
       head=${['Name', 'Prefix', 'Scope', 'Created', 'Status', '']}
       row=${(k) =>

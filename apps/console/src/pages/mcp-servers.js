@@ -1,32 +1,30 @@
 // MCP servers: upstreams agents reach through the gateway at /mcp/{name}. Header values are
 // sealed by the gateway and never shown again; only their names are listed.
 import { api } from '../api.js';
-import { ActionButton, ErrorMessage, html, Listing, useAction, usePagedList, useState, when } from '../ui.js';
+import { ListPage } from '../list-page.js';
+import { ActionButton, fieldSetter, FormSubmit, html, useAction, usePagedList, useState, useSubmit, when } from '../ui.js';
 
 const EMPTY = { name: '', url: '', headers: '', shadow: false };
 
 export function McpServersPage() {
-  const { page, error, reload, pager } = usePagedList('/v1/mcp-servers', { limit: 25 }, []);
+  const list = usePagedList('/v1/mcp-servers', { limit: 25 }, []);
+  const { reload } = list;
   const [form, setForm] = useState(EMPTY);
-  const create = useAction();
   const act = useAction();
-  const set = (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
-  const submit = (e) => {
-    e.preventDefault();
-    create.run(async () => {
-      let headers;
-      if (form.headers.trim()) {
-        try {
-          headers = JSON.parse(form.headers);
-        } catch (err) {
-          throw new Error(`Headers must be a JSON object: ${err.message}`);
-        }
+  const set = fieldSetter(form, setForm);
+  const [create, submit] = useSubmit(async () => {
+    let headers;
+    if (form.headers.trim()) {
+      try {
+        headers = JSON.parse(form.headers);
+      } catch (err) {
+        throw new Error(`Headers must be a JSON object: ${err.message}`);
       }
-      await api('POST', '/v1/mcp-servers', { name: form.name.trim(), url: form.url.trim(), shadow: form.shadow, ...(headers ? { headers } : {}) });
-      setForm(EMPTY);
-      await reload();
-    });
-  };
+    }
+    await api('POST', '/v1/mcp-servers', { name: form.name.trim(), url: form.url.trim(), shadow: form.shadow, ...(headers ? { headers } : {}) });
+    setForm(EMPTY);
+    await reload();
+  });
   return html`<details>
       <summary role="button" class="outline">Register an MCP server</summary>
       <form onSubmit=${submit} aria-label="Register an MCP server">
@@ -42,13 +40,12 @@ export function McpServersPage() {
           ><input name="shadow" type="checkbox" role="switch" checked=${form.shadow} onChange=${set('shadow')} /> Shadow (decide and record, forward
           anyway)</label
         >
-        <${ErrorMessage} error=${create.error} />
-        <button type="submit" aria-busy=${create.busy}>Register</button>
+        <${FormSubmit} action=${create} label="Register" />
       </form>
     </details>
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
       empty="No MCP servers registered."
       head=${['Name', 'Agents connect to', 'Upstream', 'Headers', 'Shadow', 'Registered', '']}
       row=${(s) =>
@@ -63,6 +60,5 @@ export function McpServersPage() {
             <${ActionButton} action=${act} label="Remove" call=${() => api('DELETE', `/v1/mcp-servers/${s.id}`)} then=${reload} />
           </td>
         </tr>`}
-    />
-    ${pager}`;
+    />`;
 }

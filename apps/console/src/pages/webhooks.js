@@ -1,7 +1,8 @@
 // Webhooks: register (the signing secret is shown once), rotate the secret, re-enable, remove,
 // and each endpoint's deliveries.
 import { api } from '../api.js';
-import { ActionButton, Badge, ErrorMessage, html, Listing, ShownOnce, useAction, usePagedList, useState, when } from '../ui.js';
+import { FilterSelect, ListPage } from '../list-page.js';
+import { ActionButton, Badge, FormSubmit, html, ShownOnce, useAction, usePagedList, useState, useSubmit, when } from '../ui.js';
 
 const EVENTS = [
   'intent.evaluated',
@@ -18,18 +19,18 @@ const EVENTS = [
 
 function Deliveries({ webhook }) {
   const [status, setStatus] = useState('');
-  const { page, error, pager } = usePagedList(`/v1/webhooks/${webhook.id}/deliveries`, { status, limit: 20 }, [webhook.id, status]);
+  const list = usePagedList(`/v1/webhooks/${webhook.id}/deliveries`, { status, limit: 20 }, [webhook.id, status]);
   return html`<section aria-label=${`Deliveries to ${webhook.url}`}>
     <h3>Deliveries to <code>${webhook.url}</code></h3>
-    <label
-      >Status
-      <select name="delivery-status" value=${status} onChange=${(e) => setStatus(e.target.value)}>
-        ${['', 'pending', 'succeeded', 'failed', 'exhausted', 'cancelled'].map((s) => html`<option value=${s}>${s || 'any'}</option>`)}
-      </select>
-    </label>
-    <${ErrorMessage} error=${error} />
-    <${Listing}
-      page=${page}
+    <${FilterSelect}
+      label="Status"
+      name="delivery-status"
+      value=${status}
+      options=${['', 'pending', 'succeeded', 'failed', 'exhausted', 'cancelled']}
+      onChange=${setStatus}
+    />
+    <${ListPage}
+      list=${list}
       empty="No deliveries."
       head=${['Created', 'Event', 'Status', 'Attempts', 'Last answer', 'Next attempt']}
       row=${(d) =>
@@ -42,28 +43,24 @@ function Deliveries({ webhook }) {
           <td>${when(d.next_attempt_at)}</td>
         </tr>`}
     />
-    ${pager}
   </section>`;
 }
 
 export function WebhooksPage() {
-  const { page, error, reload, pager } = usePagedList('/v1/webhooks', { limit: 25 }, []);
+  const list = usePagedList('/v1/webhooks', { limit: 25 }, []);
+  const { page, reload } = list;
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState(['decision.made', 'approval.requested']);
   const [secret, setSecret] = useState(null);
   const [open, setOpen] = useState(null);
-  const create = useAction();
   const act = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    create.run(async () => {
-      const created = await api('POST', '/v1/webhooks', { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) });
-      setSecret({ label: `Signing secret of ${created.url}`, value: created.secret });
-      setUrl('');
-      await reload();
-    });
-  };
+  const [create, submit] = useSubmit(async () => {
+    const created = await api('POST', '/v1/webhooks', { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) });
+    setSecret({ label: `Signing secret of ${created.url}`, value: created.secret });
+    setUrl('');
+    await reload();
+  });
   const toggle = (ev) => setEvents(events.includes(ev) ? events.filter((x) => x !== ev) : [...events, ev]);
   return html`<details>
       <summary role="button" class="outline">Register a webhook</summary>
@@ -78,14 +75,13 @@ export function WebhooksPage() {
           <legend>Events</legend>
           ${EVENTS.map((ev) => html`<label><input type="checkbox" name="events" value=${ev} checked=${events.includes(ev)} onChange=${() => toggle(ev)} /> ${ev}</label>`)}
         </fieldset>
-        <${ErrorMessage} error=${create.error} />
-        <button type="submit" aria-busy=${create.busy}>Register</button>
+        <${FormSubmit} action=${create} label="Register" />
       </form>
     </details>
     ${secret && html`<${ShownOnce} label=${secret.label} value=${secret.value} onDone=${() => setSecret(null)} />`}
-    <${ErrorMessage} error=${error || act.error} />
-    <${Listing}
-      page=${page}
+    <${ListPage}
+      list=${list}
+      error=${act.error}
       empty="No webhooks."
       head=${['URL', 'Events', 'Status', 'Created', '']}
       row=${(w) =>
@@ -128,5 +124,5 @@ export function WebhooksPage() {
           </td>
         </tr>`}
     />
-    ${pager} ${open && page && page.data.some((w) => w.id === open) && html`<${Deliveries} webhook=${page.data.find((w) => w.id === open)} />`}`;
+    ${open && page && page.data.some((w) => w.id === open) && html`<${Deliveries} webhook=${page.data.find((w) => w.id === open)} />`}`;
 }

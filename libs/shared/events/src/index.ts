@@ -6,3 +6,4 @@ export * from './adapters/kafka/kafka-event-bus';
 export * from './version-board';
 export * from './read-model/exact-read-model';
 export { provisionTopics } from './adapters/kafka/kafka-topics';
+export * from './read-model/read-model-feed';

@@ -1,4 +1,5 @@
-import { affirmativeSentences, tokenize } from './tokenize';
+import { affirmativeSentences } from './exclusions';
+import { tokenize } from './tokenize';
 
 /**
  * What the classifier needs of an intention (the evaluator's read model, fed by intention

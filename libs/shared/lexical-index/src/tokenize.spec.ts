@@ -1,5 +1,5 @@
 import { inflectionStem, stem } from './stem';
-import { ACTION_VERBS, affirmativeSentences, canonical, exclusionTerms, splitExclusions, splitWords, tokenize } from './tokenize';
+import { ACTION_VERBS, affirmativeSentences, canonical, exclusionTerms, splitExclusions, splitWords, tokenize } from './index';
 
 describe('splitWords', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { InvalidEventError, parseEvent, Topics, type IntentCardEventV1, type MandateEventV1 } from '@igw/contracts';
-import { EVENT_BUS, type EventBus } from '@igw/events';
+import { parseEvent, Topics, type IntentCardEventV1, type MandateEventV1 } from '@igw/contracts';
+import { EVENT_BUS, subscribeReadModel, type EventBus } from '@igw/events';
 import { IntentCardsReadModel } from '../../application/read-model/intent-cards.read-model';
 import { RevocationsReadModel } from '../../application/read-model/revocations.read-model';
 
@@ -26,21 +26,14 @@ export class ProxyEventsConsumer implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.bus.subscribe({
+    await subscribeReadModel(this.bus, {
       group: this.group,
       topics: [...CARD_TOPICS, Topics.MandateRevoked.name],
-      // Each replica's group is new at every start: history is not needed (a model that is behind
-      // loads a snapshot), so a new group starts at the end of the topics.
-      startAt: 'latest',
-      handler: async (event) => {
-        try {
-          if (CARD_TOPICS.includes(event.type)) this.cards.apply(event.org_id, parseEvent<IntentCardEventV1>(event));
-          else this.revocations.apply(event.org_id, parseEvent<MandateEventV1>(event));
-        } catch (err) {
-          if (!(err instanceof InvalidEventError)) throw err;
-          this.logger.warn(`skipping malformed event ${event.id}: ${err.message}`);
-        }
+      apply: (event) => {
+        if (CARD_TOPICS.includes(event.type)) this.cards.apply(event.org_id, parseEvent<IntentCardEventV1>(event));
+        else this.revocations.apply(event.org_id, parseEvent<MandateEventV1>(event));
       },
+      skipped: (event, err) => this.logger.warn(`skipping malformed event ${event.id}: ${err.message}`),
     });
   }
 }

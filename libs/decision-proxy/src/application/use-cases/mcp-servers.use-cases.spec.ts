@@ -1,6 +1,6 @@
 import { AppError, FixedClock, type Caller, type PageKey } from '@igw/kernel';
 import type { RegisterMcpServerDto } from '@igw/contracts';
-import type { HeaderSealer } from '../mcp-header-sealing';
+import { RecordingSealer } from '@igw/testing/unit';
 import type { McpServerRepository, StoredMcpServer } from '../ports/mcp-server.repository.port';
 import type { UpstreamDestinationCheck } from '../ports/upstream-destination.port';
 import { RegisteredMcpUpstreams } from '../registered-mcp-upstreams';
@@ -11,22 +11,6 @@ import { RegisterMcpServerUseCase } from './register-mcp-server.use-case';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const caller = (orgId = 'org_a'): Caller => ({ orgId, keyId: 'key_writer', scope: 'policy_write' as Caller['scope'] });
-
-/** Seals by reference: the stored form never contains the plain text; opening checks the aad. */
-class RecordingSealer implements HeaderSealer {
-  readonly kekId = 'kek_test';
-  readonly sealed: { plain: string; aad: string; sealed: string }[] = [];
-  seal(plain: Buffer, aad: string): string {
-    const sealed = `sealed#${this.sealed.length + 1}`;
-    this.sealed.push({ plain: plain.toString(), aad, sealed });
-    return sealed;
-  }
-  open(sealed: string, aad: string): Buffer {
-    const entry = this.sealed.find((s) => s.sealed === sealed);
-    if (!entry || entry.aad !== aad) throw new Error('cannot open');
-    return Buffer.from(entry.plain);
-  }
-}
 
 class MemoryServers implements McpServerRepository {
   readonly rows = new Map<string, StoredMcpServer>();

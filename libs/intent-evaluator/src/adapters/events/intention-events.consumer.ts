@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { InvalidEventError, parseEvent, Topics, type IntentionEventV1, type IntentionExampleEventV1 } from '@igw/contracts';
-import { EVENT_BUS, type EventBus } from '@igw/events';
+import { parseEvent, Topics, type IntentionEventV1, type IntentionExampleEventV1 } from '@igw/contracts';
+import { EVENT_BUS, subscribeReadModel, type EventBus } from '@igw/events';
 import { ActiveIntentionsReadModel } from '../../application/read-model/active-intentions.read-model';
 
 export const INTENTION_EVENTS_GROUP = Symbol('INTENTION_EVENTS_GROUP');
@@ -28,21 +28,14 @@ export class IntentionEventsConsumer implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.bus.subscribe({
+    await subscribeReadModel(this.bus, {
       group: this.group,
       topics: [...INTENTION_TOPICS, ...INTENTION_EXAMPLE_TOPICS],
-      // A replica's group is new at every start and the read model loads a snapshot when behind:
-      // no need to replay the topics' history.
-      startAt: 'latest',
-      handler: async (event) => {
-        try {
-          if (EXAMPLE_TOPICS.has(event.type)) this.readModel.applyExample(event.org_id, parseEvent<IntentionExampleEventV1>(event));
-          else this.readModel.apply(event.org_id, parseEvent<IntentionEventV1>(event));
-        } catch (err) {
-          if (!(err instanceof InvalidEventError)) throw err;
-          this.logger.warn(`skipping malformed intention event ${event.id}: ${err.message}`);
-        }
+      apply: (event) => {
+        if (EXAMPLE_TOPICS.has(event.type)) this.readModel.applyExample(event.org_id, parseEvent<IntentionExampleEventV1>(event));
+        else this.readModel.apply(event.org_id, parseEvent<IntentionEventV1>(event));
       },
+      skipped: (event, err) => this.logger.warn(`skipping malformed intention event ${event.id}: ${err.message}`),
     });
   }
 }

@@ -1,31 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { Logger } from '@nestjs/common';
 import { decodeJwt } from 'jose';
 import type { DispenseMandateDto } from '@igw/contracts';
 import type { Caller } from '@igw/kernel';
-// Signing is the real crypto edge (as in mandate.use-cases.spec.ts):
-// eslint-disable-next-line no-restricted-imports
-import { KeyEncryption } from '../../adapters/crypto/key-encryption';
-// eslint-disable-next-line no-restricted-imports
-import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
-import { dispenseDto, mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
+import { dispenseDto, mandateWorld } from '../testing/mandate-world.fake';
+import { realMandateSigning } from '../testing/real-mandate-signing.fixture';
 import { InspectMandateUseCase } from './inspect-mandate.use-case';
-
-jest.setTimeout(30_000);
 
 /** DESIGN 6.8: in `requested_scope` only `operations` is required; `resources` and `forbidden_operations` default to `[]`. */
 const ORG = 'org_acme';
 const caller: Caller = { orgId: ORG, keyId: 'key_writer', scope: 'policy_write' };
 const T0 = new Date('2026-03-01T10:00:00.000Z');
-const signing = new RsaMandateSigning(new KeyEncryption(randomBytes(32)));
-let signingKey: GeneratedSigningKey;
+const { signing, signingKey } = realMandateSigning();
 
-beforeAll(async () => {
-  for (const level of ['log', 'warn', 'error'] as const) jest.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
-  signingKey = await signing.generate();
-});
-
-const world = () => mandateWorld({ now: T0, signing, signingKey, kinds: [], orgs: [ORG] });
+const world = () => mandateWorld({ now: T0, signing, signingKey: signingKey(), kinds: [], orgs: [ORG] });
 const operationsOnly = (extra: Partial<DispenseMandateDto> = {}) => dispenseDto({ requested_scope: { operations: ['crm.contacts.read'] }, ...extra });
 
 describe('DispenseMandateUseCase: a requested_scope with only operations', () => {

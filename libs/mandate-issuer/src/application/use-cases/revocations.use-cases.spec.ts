@@ -1,17 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { Logger } from '@nestjs/common';
 import { decodeJwt } from 'jose';
 import { parseEvent, Topics, type DispensedMandateDto, type MandateEventV1 } from '@igw/contracts';
 import { AppError, type Caller } from '@igw/kernel';
-// The real crypto edge, as in mandate.use-cases.spec:
-// eslint-disable-next-line no-restricted-imports
-import { KeyEncryption } from '../../adapters/crypto/key-encryption';
-// eslint-disable-next-line no-restricted-imports
-import { RsaMandateSigning } from '../../adapters/crypto/rsa-mandate-signing';
-import { dispenseDto, mandateWorld, type GeneratedSigningKey } from '../testing/mandate-world.fake';
+import { dispenseDto, mandateWorld } from '../testing/mandate-world.fake';
+import { realMandateSigning } from '../testing/real-mandate-signing.fixture';
 import { REVOCATION_LISTED_AFTER_EXPIRY_SECONDS, RevocationsSinceUseCase } from './revocations-since.use-case';
-
-jest.setTimeout(30_000);
 
 const ORG = 'org_acme';
 const OTHER = 'org_other';
@@ -19,16 +11,10 @@ const caller: Caller = { orgId: ORG, keyId: 'key_writer', scope: 'policy_write' 
 const other: Caller = { orgId: OTHER, keyId: 'key_other', scope: 'policy_write' };
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 
-const signing = new RsaMandateSigning(new KeyEncryption(randomBytes(32)));
-let signingKey: GeneratedSigningKey;
-
-beforeAll(async () => {
-  for (const level of ['log', 'warn', 'error'] as const) jest.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
-  signingKey = await signing.generate();
-});
+const { signing, signingKey } = realMandateSigning();
 
 async function setup() {
-  const world = await mandateWorld({ now: T0, signing, signingKey, kinds: ['vault'], orgs: [ORG, OTHER] });
+  const world = await mandateWorld({ now: T0, signing, signingKey: signingKey(), kinds: ['vault'], orgs: [ORG, OTHER] });
   return { ...world, revocations: new RevocationsSinceUseCase(world.mandates, world.clock) };
 }
 type World = Awaited<ReturnType<typeof setup>>;

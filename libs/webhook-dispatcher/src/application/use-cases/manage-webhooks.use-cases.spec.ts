@@ -1,10 +1,11 @@
 import { AppError, FixedClock, type Caller, type PageKey } from '@igw/kernel';
+import { RecordingSealer } from '@igw/testing/unit';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
 import { ROTATION_OVERLAP_MS, type AttemptOutcome, type Delivery, type DeliveryStatus, type Webhook, type WebhookSecret } from '../../domain';
 import type { ClaimedDelivery, DeliveryRepository, WebhookRepository } from '../ports/webhook.repository.port';
 import type { OutgoingWebhook, WebhookSender } from '../ports/webhook-sender.port';
-import { openSecret, type SecretSealer } from '../webhook-secrets';
+import { openSecret } from '../webhook-secrets';
 import { EnableWebhookUseCase } from './enable-webhook.use-case';
 import { ListDeliveriesUseCase } from './list-deliveries.use-case';
 import { RegisterWebhookUseCase } from './register-webhook.use-case';
@@ -12,21 +13,6 @@ import { RotateWebhookSecretUseCase } from './rotate-webhook-secret.use-case';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const caller = (orgId = 'org_a'): Caller => ({ orgId, keyId: 'key_admin', scope: 'admin' as Caller['scope'] });
-
-/** Seals by reference: the stored form never contains the plain text; records every call. */
-class RecordingSealer implements SecretSealer {
-  readonly sealed: { plain: string; aad: string; sealed: string }[] = [];
-  seal(plain: Buffer, aad: string): string {
-    const sealed = `sealed#${this.sealed.length + 1}`;
-    this.sealed.push({ plain: plain.toString(), aad, sealed });
-    return sealed;
-  }
-  open(sealed: string, aad: string): Buffer {
-    const entry = this.sealed.find((s) => s.sealed === sealed);
-    if (!entry || entry.aad !== aad) throw new Error('cannot open');
-    return Buffer.from(entry.plain);
-  }
-}
 
 class MemoryWebhooks implements WebhookRepository {
   readonly rows = new Map<string, Webhook>();
