@@ -14,6 +14,7 @@ import { setupOpenApi, type OpenApiOptions } from './openapi-document';
 import { processMetrics } from './metrics/prom-metrics';
 import { installTracingHooks, requestContext, tracingEnabled } from './tracing';
 import { createValidationPipe } from './validation';
+import { DRAINING_HEADER } from './internal-client/upstream-pool';
 import { context } from '@opentelemetry/api';
 
 export const BODY_LIMIT = 256 * 1024;
@@ -141,6 +142,8 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
   fastify.addHook('onRequest', (req, reply, done) => {
     if (draining) {
       reply.header('connection', 'close');
+      // Tells a calling service the request was not run: it may send it to another replica.
+      reply.header(DRAINING_HEADER, '1');
       return done(unavailable('this replica is shutting down; retry the request'));
     }
     reply.header('x-request-id', req.id);

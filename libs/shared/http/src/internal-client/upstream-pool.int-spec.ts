@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { neverReached, requestAnyReplica, serviceUrls, upstreamPool } from './upstream-pool';
+import { DRAINING_HEADER, neverReached, requestAnyReplica, serviceUrls, upstreamPool } from './upstream-pool';
 
 /** Real sockets: two replicas answering their name, one of them stopped half way. */
 describe('upstream pool over replicas', () => {
@@ -41,5 +41,32 @@ describe('upstream pool over replicas', () => {
     expect(neverReached(new Error('socket hang up'))).toBe(false);
     expect(neverReached(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).toBe(false);
     await dead.close();
+  });
+
+  it('sends a POST a draining replica refused unrun (503 marked draining) to another replica, and nothing else twice', async () => {
+    const runs: string[] = [];
+    const drainingOnce = createServer((req, res) => {
+      if (runs.length === 0 && req.url === '/drain') {
+        runs.push('refused');
+        res.writeHead(503, { [DRAINING_HEADER]: '1', connection: 'close' }).end('{"code":"unavailable"}');
+        return;
+      }
+      runs.push(req.url ?? '');
+      res.writeHead(req.url === '/plain503' ? 503 : 200).end('ran');
+    });
+    servers.push(drainingOnce);
+    const url = await new Promise<string>((resolve) =>
+      drainingOnce.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(drainingOnce.address() as AddressInfo).port}`)),
+    );
+    const pool = upstreamPool(url, { connections: 2 });
+    const drained = await requestAnyReplica(pool, { method: 'POST', path: '/drain', body: '{}' });
+    expect([drained.statusCode, await drained.body.text()]).toEqual([200, 'ran']);
+    expect(runs).toEqual(['refused', '/drain']);
+    // A 503 without the mark may have been run: it is answered as it is, never sent again.
+    const plain = await requestAnyReplica(pool, { method: 'POST', path: '/plain503', body: '{}' });
+    expect(plain.statusCode).toBe(503);
+    await plain.body.dump();
+    expect(runs).toEqual(['refused', '/drain', '/plain503']);
+    await pool.close();
   });
 });

@@ -35,6 +35,9 @@ export function neverReached(err: unknown): boolean {
   return false;
 }
 
+/** On a 503: the replica was shutting down and did not run the request. */
+export const DRAINING_HEADER = 'igw-draining';
+
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const socketClosed = (err: unknown) => (err as { code?: string }).code === 'UND_ERR_SOCKET';
 
@@ -42,13 +45,21 @@ const socketClosed = (err: unknown) => (err as { code?: string }).code === 'UND_
  * Sends `options` through `pool`, trying another replica while the request never reached one (a
  * replica that is down or restarting), or — for an idempotent method only — while a replica closed
  * the connection without answering (the keep-alive race of a replica that is draining). Anything
- * else, and the last failure, is thrown: a POST that may have been handled is never sent twice.
+ * else, and the last failure, is thrown: a POST that may have been handled is never sent twice. A
+ * 503 marked DRAINING_HEADER (a replica that refused the request as it shut down, before running
+ * it) is sent to another replica too, whatever the method.
  */
 export async function requestAnyReplica(pool: UpstreamPool, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
   const attempts = Math.max(2, upstreamCount(pool));
   for (let i = 1; ; i++) {
     try {
-      return await pool.request(options);
+      const res = await pool.request(options);
+      // A draining replica refused it before running it (any method): another replica may run it.
+      if (res.statusCode === 503 && res.headers[DRAINING_HEADER] === '1' && i < attempts) {
+        await res.body.dump();
+        continue;
+      }
+      return res;
     } catch (err) {
       const retry = neverReached(err) || (socketClosed(err) && IDEMPOTENT.has(String(options.method).toUpperCase()));
       if (i >= attempts || !retry) throw err;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
+import { startTcpBalancer, type TcpBalancer } from '../infra/tcp-balancer';
 import { freePorts } from '../infra/free-port';
 import { startApp, type AppProcess } from './app-process';
 
@@ -112,8 +113,16 @@ export async function startEmbeddedSystem(
 }
 
 export async function startDistributedSystem(
-  opts: { gateways?: number; decisionProxies?: number; replicas?: number; databaseUrl?: string; env?: Record<string, string> } = {},
-): Promise<TestSystem & { databaseUrl: string; internalToken: string }> {
+  opts: {
+    gateways?: number;
+    decisionProxies?: number;
+    /** The decision-proxy replicas behind one round-robin TCP balancer, as a Kubernetes Service puts them. */
+    balanceDecisionProxies?: boolean;
+    replicas?: number;
+    databaseUrl?: string;
+    env?: Record<string, string>;
+  } = {},
+): Promise<TestSystem & { databaseUrl: string; internalToken: string; balancer?: TcpBalancer }> {
   const db = opts.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = opts.databaseUrl ?? db!.url;
   const adminKey = randomKey('admin');
@@ -160,8 +169,10 @@ export async function startDistributedSystem(
     launches.set(p, { app, env, port: o.port });
     return p;
   };
+  const balancer = opts.balanceDecisionProxies ? await startTcpBalancer(proxyPorts.map((port) => ({ host: '127.0.0.1', port: port! }))) : undefined;
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
+    await balancer?.close();
     await db?.drop();
   };
   try {
@@ -191,7 +202,7 @@ export async function startDistributedSystem(
           {
             ...common,
             ...serviceUrls,
-            ...(replicas > 1 ? {} : { DECISION_PROXY_URL: `http://127.0.0.1:${proxyPorts[i % proxies]}` }),
+            ...(replicas > 1 ? {} : { DECISION_PROXY_URL: balancer ? balancer.url : `http://127.0.0.1:${proxyPorts[i % proxies]}` }),
             BOOTSTRAP_ADMIN_KEY: adminKey,
             PLATFORM_ADMIN_KEY: platformKey,
           },
@@ -219,6 +230,7 @@ export async function startDistributedSystem(
     processes,
     databaseUrl,
     internalToken,
+    ...(balancer ? { balancer } : {}),
     output: () => processes.map((p) => p.output()).join('\n'),
     restartService: async (app: string, signal?: NodeJS.Signals, replica?: number) => {
       const i = indexOf(app, replica);
