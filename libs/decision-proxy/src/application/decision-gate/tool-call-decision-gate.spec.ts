@@ -1,4 +1,4 @@
-import { DECISION_HTTP_STATUS } from '@igw/contracts';
+import { createHash } from 'node:crypto';
 import type {
   ApprovalDto,
   ApprovalsApi,
@@ -6,7 +6,6 @@ import type {
   IntentCardEventV1,
   IntentCardsSnapshotDto,
   MandateIssuerApi,
-  McpProxyCallDto,
   PolicyRegistryApi,
   RevocationsDto,
 } from '@igw/contracts';
@@ -14,16 +13,15 @@ import { cardsKey, MemoryVersionBoard, revocationsKey, type VersionBoard } from 
 import { toErrorResponse } from '@igw/http';
 import { AppError, DependencyUnavailableError, FixedClock, type Caller } from '@igw/kernel';
 import { intentCardEventFixture, rejectionOf } from '@igw/testing/unit';
-import { DEFAULT_ACR_LEVELS, type DecisionRecord } from '../../domain';
+import { DEFAULT_ACR_LEVELS, type DecisionRecord, type ToolCallCommand, type ToolCallDecision } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult } from '../ports/decision.repository.port';
 import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
 import { RevocationsReadModel } from '../read-model/revocations.read-model';
 import type { MandateVerification, MandateVerifier, MandateVerifyOptions, VerifiedMandateClaims } from '../verification/mandate-verifier.port';
 import { InMemoryRevocationSet } from '../verification/revocation-set';
-import { DecideToolCallUseCase, type DecidedCall } from './decide-tool-call.use-case';
+import { ToolCallDecisionGate } from './tool-call-decision-gate';
 
-/** The status the controller answers with: it follows the decision kind. */
-const statusOf = (d: DecidedCall): number => DECISION_HTTP_STATUS[d.body.decision.kind];
+const kindOf = (d: ToolCallDecision): string => d.decision.kind;
 
 const T0 = new Date('2026-11-22T12:00:00.000Z');
 const ORG = 'org_1';
@@ -169,7 +167,7 @@ class FakeRepository implements DecisionRepository {
   }
 }
 
-const request = (over: Partial<McpProxyCallDto['action']> = {}, rest: Partial<McpProxyCallDto> = {}): McpProxyCallDto => ({
+const request = (over: Partial<ToolCallCommand['action']> = {}, rest: Partial<ToolCallCommand> = {}): ToolCallCommand => ({
   action: { surface: 'sdk', operation: 'crm.contacts.read', arguments: { id: 42 }, target_resource: 'crm://contacts/42', ...over },
   context: { actor: 'agent-1', prompt_id: 'prm_1' },
   audience: 'crm-api',
@@ -184,7 +182,7 @@ function nested(depth: number): Record<string, unknown> {
 
 const failure = (p: Promise<unknown>): Promise<AppError> => rejectionOf(p, AppError);
 
-describe('DecideToolCallUseCase', () => {
+describe('ToolCallDecisionGate', () => {
   let clock: FixedClock;
   let revocationSet: InMemoryRevocationSet;
   let verifier: FakeVerifier;
@@ -193,10 +191,10 @@ describe('DecideToolCallUseCase', () => {
   let board: MemoryVersionBoard;
   let approvals: FakeApprovals;
   let repository: FakeRepository;
-  let useCase: DecideToolCallUseCase;
+  let gate: ToolCallDecisionGate;
 
   const build = (over: { board?: VersionBoard } = {}) =>
-    new DecideToolCallUseCase(
+    new ToolCallDecisionGate(
       verifier,
       new RevocationsReadModel(revocationSet, issuer, over.board ?? board),
       new IntentCardsReadModel(registry, over.board ?? board),
@@ -217,10 +215,10 @@ describe('DecideToolCallUseCase', () => {
     await board.advance(cardsKey(ORG), 1);
     approvals = new FakeApprovals();
     repository = new FakeRepository();
-    useCase = build();
+    gate = build();
   });
 
-  const call = (req: McpProxyCallDto = request(), token: string | undefined = TOKEN): Promise<DecidedCall> => useCase.execute(CALLER, token, req);
+  const call = (req: ToolCallCommand = request(), token: string | undefined = TOKEN): Promise<ToolCallDecision> => gate.verifyAndDecide(CALLER, token, req);
 
   describe('before the engine (DESIGN 6.9 steps 2–4)', () => {
     it.each([
@@ -228,7 +226,7 @@ describe('DecideToolCallUseCase', () => {
       ['empty', ''],
       ['blank', '   '],
     ])('refuses a %s X-Service-Mandate: 401 mandate_invalid, the verifier not asked', async (_name, token) => {
-      const err = await failure(useCase.execute(CALLER, token, request()));
+      const err = await failure(gate.verifyAndDecide(CALLER, token, request()));
       expect(err.code).toBe('mandate_invalid');
       expect(toErrorResponse(err).status).toBe(401);
       // The refusal names the header and what goes in it.
@@ -280,11 +278,11 @@ describe('DecideToolCallUseCase', () => {
       expect((await failure(call())).code).toBe('intent_not_found');
       registry.snapshot = { version: 2, cards: [cardEvent('crm', { org_version: 2 }), cardEvent('hr', { org_version: 2 })] };
       await board.advance(cardsKey(ORG), 2);
-      expect(statusOf(await call())).toBe(200);
+      expect(kindOf(await call())).toBe('allow');
     });
 
     it('fails closed with DependencyUnavailableError (503) when the version board throws', async () => {
-      useCase = build({ board: { current: () => Promise.reject(new Error('redis down')), advance: async () => undefined } });
+      gate = build({ board: { current: () => Promise.reject(new Error('redis down')), advance: async () => undefined } });
       const err = await failure(call());
       expect(err).toBeInstanceOf(DependencyUnavailableError);
       expect(toErrorResponse(err).status).toBe(503);
@@ -308,23 +306,20 @@ describe('DecideToolCallUseCase', () => {
     });
 
     it('accepts arguments nested within the limit', async () => {
-      expect(statusOf(await call(request({ arguments: nested(60) })))).toBe(200);
+      expect(kindOf(await call(request({ arguments: nested(60) })))).toBe('allow');
     });
   });
 
   describe('allow', () => {
-    it('records the decision before it answers 200 with the decision and the mandate', async () => {
+    it('records the decision before it answers allow with the decision and the verified mandate', async () => {
       const res = await call();
-      expect(statusOf(res)).toBe(200);
-      expect(res.body).toEqual({
-        decision: { kind: 'allow', decision_id: expect.stringMatching(/^dec_[0-9a-f]{32}$/) },
-        mandate: { cred_id: 'mnd_1', prompt_id: 'prm_1', intent_id: 'crm' },
-      });
-      expect(res.body.decision).not.toHaveProperty('rule_id');
+      expect(res.decision).toEqual({ kind: 'allow', decision_id: expect.stringMatching(/^dec_[0-9a-f]{32}$/) });
+      expect(res.mandate).toMatchObject({ jti: 'mnd_1', prompt_id: 'prm_1', intent_id: 'crm' });
+      expect(res.decision).not.toHaveProperty('rule_id');
       expect(repository.recorded).toHaveLength(1);
       const record = repository.recorded[0]!;
       expect(record).toMatchObject({
-        decisionId: res.body.decision.decision_id,
+        decisionId: res.decision.decision_id,
         orgId: ORG,
         keyId: 'key_1',
         kind: 'allow',
@@ -344,32 +339,29 @@ describe('DecideToolCallUseCase', () => {
         reviewStatus: null,
         createdAt: T0,
       });
-      expect(record.decision).toEqual(res.body.decision);
+      expect(record.decision).toEqual(res.decision);
       expect(record.argumentsSha256).toMatch(/^[0-9a-f]{64}$/);
     });
 
-    it('a mandate bound to no prompt: any context.prompt_id passes, the answer and the record carry prompt_id null', async () => {
+    it('a mandate bound to no prompt: any context.prompt_id passes, the record carries prompt_id null', async () => {
       const { prompt_id: _prompt, ...unbound } = claims();
       verifier.verdict = { ok: true, claims: unbound };
       const res = await call(request({}, { context: { actor: 'agent-1', prompt_id: 'prm_whatever' } }));
-      expect(statusOf(res)).toBe(200);
-      expect(res.body).toEqual({
-        decision: { kind: 'allow', decision_id: expect.any(String) },
-        mandate: { cred_id: 'mnd_1', prompt_id: null, intent_id: 'crm' },
-      });
+      expect(res.decision).toEqual({ kind: 'allow', decision_id: expect.any(String) });
+      expect(res.mandate).toMatchObject({ jti: 'mnd_1', intent_id: 'crm' });
+      expect(res.mandate).not.toHaveProperty('prompt_id');
       expect(repository.recorded[0]).toMatchObject({ promptId: null, actor: 'agent-1' });
     });
 
     it('gives every decision its own id', async () => {
       const a = await call();
       const b = await call();
-      expect(a.body.decision.decision_id).not.toBe(b.body.decision.decision_id);
+      expect(a.decision.decision_id).not.toBe(b.decision.decision_id);
     });
 
     it('carries rule_id and the kind fields when a rule decided', async () => {
       const res = await call(request({ arguments: { limit: 500 } }));
-      expect(statusOf(res)).toBe(200);
-      expect(res.body.decision).toEqual({ kind: 'allow_with_log_extra', decision_id: expect.any(String), rule_id: 'log-bulk', log_fields: { bulk: true } });
+      expect(res.decision).toEqual({ kind: 'allow_with_log_extra', decision_id: expect.any(String), rule_id: 'log-bulk', log_fields: { bulk: true } });
       expect(repository.recorded[0]).toMatchObject({ ruleId: 'log-bulk', stage: 'rule' });
     });
 
@@ -382,10 +374,9 @@ describe('DecideToolCallUseCase', () => {
   });
 
   describe('deny', () => {
-    it('records a rule deny with its reason and rule_id: 403', async () => {
+    it('records a rule deny with its reason and rule_id', async () => {
       const res = await call(request({ arguments: { secret: 'x' } }));
-      expect(statusOf(res)).toBe(403);
-      expect(res.body.decision).toEqual({
+      expect(res.decision).toEqual({
         kind: 'deny',
         decision_id: expect.any(String),
         rule_id: 'no-secrets',
@@ -397,9 +388,8 @@ describe('DecideToolCallUseCase', () => {
 
     it('denies a confused deputy without a rule_id', async () => {
       const res = await call(request({}, { context: { actor: 'someone-else' } }));
-      expect(statusOf(res)).toBe(403);
-      expect(res.body.decision).toMatchObject({ kind: 'deny', reason: 'confused_deputy' });
-      expect(res.body.decision).not.toHaveProperty('rule_id');
+      expect(res.decision).toMatchObject({ kind: 'deny', reason: 'confused_deputy' });
+      expect(res.decision).not.toHaveProperty('rule_id');
       expect(repository.recorded[0]).toMatchObject({ stage: 'confused_deputy', ruleId: null });
     });
   });
@@ -408,10 +398,9 @@ describe('DecideToolCallUseCase', () => {
     const exportCall = (args: Record<string, unknown> = { format: 'csv', fields: ['name', 'email'] }, target = 'crm://contacts/all') =>
       call(request({ operation: 'crm.contacts.export', arguments: args, target_resource: target }));
 
-    it('opens an approval request (source mcp_proxy, with a fingerprint) and answers 428 with its id', async () => {
+    it('opens an approval request (source mcp_proxy, with a fingerprint) and answers approval with its id', async () => {
       const res = await exportCall();
-      expect(statusOf(res)).toBe(428);
-      expect(res.body.decision).toEqual({ kind: 'approval', decision_id: expect.any(String), rule_id: 'export-needs-approval', approval_request_id: 'apr_1' });
+      expect(res.decision).toEqual({ kind: 'approval', decision_id: expect.any(String), rule_id: 'export-needs-approval', approval_request_id: 'apr_1' });
       expect(approvals.consumed).toHaveLength(1);
       expect(approvals.created).toHaveLength(1);
       const { caller, request: created } = approvals.created[0]!;
@@ -423,20 +412,19 @@ describe('DecideToolCallUseCase', () => {
       expect(repository.recorded[0]).toMatchObject({ kind: 'approval', approvalRequestId: 'apr_1', ruleId: 'export-needs-approval' });
     });
 
-    it('lets the same call through once after the request was approved: 200 allow with approval_request_id', async () => {
+    it('lets the same call through once after the request was approved: allow with approval_request_id', async () => {
       await exportCall();
       approvals.approve(approvals.created[0]!.request, 'apr_1');
 
       const res = await exportCall({ fields: ['name', 'email'], format: 'csv' });
-      expect(statusOf(res)).toBe(200);
-      expect(res.body.decision).toEqual({ kind: 'allow', decision_id: expect.any(String), rule_id: 'export-needs-approval', approval_request_id: 'apr_1' });
+      expect(res.decision).toEqual({ kind: 'allow', decision_id: expect.any(String), rule_id: 'export-needs-approval', approval_request_id: 'apr_1' });
       expect(approvals.created).toHaveLength(1);
       expect(repository.recorded[1]).toMatchObject({ kind: 'allow', approvalRequestId: 'apr_1', ruleId: 'export-needs-approval' });
 
       // Spent: the next identical call asks again.
       const again = await exportCall();
-      expect(statusOf(again)).toBe(428);
-      expect(again.body.decision['approval_request_id']).toBe('apr_2');
+      expect(kindOf(again)).toBe('approval');
+      expect(again.decision['approval_request_id']).toBe('apr_2');
     });
 
     it('recognises the same action whatever the key order of its arguments, and only that action', async () => {
@@ -453,11 +441,16 @@ describe('DecideToolCallUseCase', () => {
       expect(new Set([same, otherArgs, otherOrder, otherTarget, otherMandate]).size).toBe(5);
     });
 
+    it('keys the approval on the v1 rendering of the action: approvals opened before still match', async () => {
+      await exportCall({ format: 'csv', fields: ['name', 'email'] });
+      const v1 = '{"args":{"fields":["name","email"],"format":"csv"},"cred":"mnd_1","op":"crm.contacts.export","target":"crm://contacts/all","v":1}';
+      expect(approvals.created[0]?.request.fingerprint).toBe(createHash('sha256').update(v1).digest('hex'));
+    });
+
     it('opens no request when the card is in shadow: allow_with_shadow', async () => {
       registry.snapshot = { version: 1, cards: [cardEvent('crm', { shadow: true })] };
       const res = await exportCall();
-      expect(statusOf(res)).toBe(200);
-      expect(res.body.decision).toMatchObject({
+      expect(res.decision).toMatchObject({
         kind: 'allow_with_shadow',
         rule_id: 'export-needs-approval',
         shadow_decision: { kind: 'approval', approval_request_id: null },
@@ -468,10 +461,9 @@ describe('DecideToolCallUseCase', () => {
   });
 
   describe('defer', () => {
-    it('stores the decision at once with a pending review and answers 202 with review_id', async () => {
+    it('stores the decision at once with a pending review and answers defer with review_id', async () => {
       const res = await call(request({ operation: 'crm.contacts.update', arguments: { id: 42, name: 'Ada' } }));
-      expect(statusOf(res)).toBe(202);
-      expect(res.body.decision).toEqual({
+      expect(res.decision).toEqual({
         kind: 'defer',
         decision_id: expect.any(String),
         rule_id: 'updates-reviewed',
@@ -481,11 +473,92 @@ describe('DecideToolCallUseCase', () => {
       expect(repository.recorded[0]).toMatchObject({
         kind: 'defer',
         ruleId: 'updates-reviewed',
-        reviewId: res.body.decision['review_id'],
+        reviewId: res.decision['review_id'],
         reviewStatus: 'pending',
         reviewedAt: null,
-        decision: res.body.decision,
+        decision: res.decision,
       });
+    });
+  });
+
+  describe('each decision kind, as the engine gives it and as it is answered and recorded', () => {
+    const DECIDES = { id: 'r', when: 'action.operation == "crm.contacts.read"' };
+    type RuleDecision = IntentCardEventV1['rules'][number]['decision'];
+    const withRule = (decision: RuleDecision) => {
+      registry.snapshot = { version: 1, cards: [cardEvent('crm', { rules: [{ ...DECIDES, decision }] })] };
+    };
+    const id = expect.any(String);
+    const none = { reason: null, shadowKind: null, approvalRequestId: null, reviewId: null, reviewStatus: null };
+
+    it.each<[string, RuleDecision, Record<string, unknown>, Partial<DecisionRecord>]>([
+      ['allow', { kind: 'allow' }, {}, none],
+      ['allow_with_log_extra', { kind: 'allow_with_log_extra', log_fields: { bulk: true } }, { log_fields: { bulk: true } }, none],
+      ['allow_with_redact', { kind: 'allow_with_redact', redact_fields: ['arguments.id'] }, { redact_fields: ['arguments.id'] }, none],
+      [
+        'allow_with_downgrade',
+        { kind: 'allow_with_downgrade', downgraded_action: { operation: 'crm.contacts.read' } },
+        { downgraded_action: { operation: 'crm.contacts.read' } },
+        none,
+      ],
+      [
+        'allow_with_shadow',
+        { kind: 'allow_with_shadow', shadow_decision: { kind: 'deny' } },
+        { shadow_decision: { kind: 'deny', reason: 'rule_denied', message: 'denied by rule r' } },
+        { ...none, shadowKind: 'deny' },
+      ],
+      [
+        'defer',
+        { kind: 'defer' },
+        { review_id: expect.stringMatching(/^rev_/) },
+        { ...none, reviewId: expect.stringMatching(/^rev_/), reviewStatus: 'pending' },
+      ],
+      [
+        'negotiate',
+        { kind: 'negotiate', suggested_action: { operation: 'crm.contacts.read' }, message: 'ask less' },
+        { suggested_action: { operation: 'crm.contacts.read' }, message: 'ask less' },
+        none,
+      ],
+      [
+        'substitute',
+        { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } },
+        { replacement_action: { operation: 'crm.contacts.read' } },
+        none,
+      ],
+      ['approval', { kind: 'approval' }, { approval_request_id: 'apr_1' }, { ...none, approvalRequestId: 'apr_1' }],
+      ['step_up', { kind: 'step_up', required_acr: 'mfa' }, { required_acr: 'mfa' }, none],
+      ['deny', { kind: 'deny', reason: 'no_reads', message: 'not today' }, { reason: 'no_reads', message: 'not today' }, { ...none, reason: 'no_reads' }],
+      ['deny_with_reroute', { kind: 'deny_with_reroute', reroute_card_id: 'hr', message: 'use hr' }, { reroute_card_id: 'hr', message: 'use hr' }, none],
+    ])('%s', async (kind, ruleDecision, fields, recorded) => {
+      withRule(ruleDecision);
+      const res = await call();
+      expect(res.decision).toEqual({ kind, decision_id: id, rule_id: 'r', ...fields });
+      expect(repository.recorded).toHaveLength(1);
+      expect(repository.recorded[0]).toMatchObject({ kind, ruleId: 'r', stage: 'rule', decisionId: res.decision.decision_id, ...recorded });
+      // The answer is the decision as recorded, the very object.
+      expect(repository.recorded[0]?.decision).toBe(res.decision);
+    });
+  });
+
+  describe('decide: a mandate verified before (the MCP proxy, once per HTTP request)', () => {
+    it('decides and records without asking the verifier, the board or the registry again', async () => {
+      const verified = await gate.verifyMandate(CALLER, TOKEN, 'crm-api');
+      expect(verified.claims.jti).toBe('mnd_1');
+      expect(verified.card.id).toBe('crm');
+      const [verifications, reads] = [verifier.calls.length, registry.calls];
+      board.current = () => Promise.reject(new Error('not asked'));
+      const res = await gate.decide(CALLER, verified, request());
+      expect(res.decision.kind).toBe('allow');
+      expect(res.mandate).toBe(verified.claims);
+      expect([verifier.calls.length, registry.calls]).toEqual([verifications, reads]);
+      expect(repository.recorded).toHaveLength(1);
+    });
+
+    it('verifyMandate refuses a missing card (intent_not_found) and an invalid mandate (mandate_invalid) before any decision', async () => {
+      verifier.verdict = { ok: true, claims: claims({ intent_id: 'gone' }) };
+      expect((await failure(gate.verifyMandate(CALLER, TOKEN, 'crm-api'))).code).toBe('intent_not_found');
+      verifier.verdict = { ok: false, reason: 'expired' };
+      expect((await failure(gate.verifyMandate(CALLER, TOKEN, 'crm-api'))).code).toBe('mandate_invalid');
+      expect(repository.recorded).toEqual([]);
     });
   });
 });
