@@ -1,190 +1,31 @@
 import { createHash } from 'node:crypto';
-import type {
-  ApprovalDto,
-  ApprovalsApi,
-  CreateApprovalRequestDto,
-  IntentCardEventV1,
-  IntentCardsSnapshotDto,
-  MandateIssuerApi,
-  PolicyRegistryApi,
-  RevocationsDto,
-} from '@igw/contracts';
-import { cardsKey, MemoryVersionBoard, revocationsKey, type VersionBoard } from '@igw/events';
+import { cardsKey, revocationsKey, type MemoryVersionBoard, type VersionBoard } from '@igw/events';
 import { toErrorResponse } from '@igw/http';
-import { AppError, DependencyUnavailableError, FixedClock, type Caller } from '@igw/kernel';
-import { intentCardEventFixture, rejectionOf } from '@igw/testing/unit';
-import { DEFAULT_ACR_LEVELS, type DecisionRecord, type ToolCallCommand, type ToolCallDecision } from '../../domain';
-import type { DecisionRepository, ResolveReviewResult } from '../ports/decision.repository.port';
-import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
-import { RevocationsReadModel } from '../read-model/revocations.read-model';
-import type { MandateVerification, MandateVerifier, MandateVerifyOptions, VerifiedMandateClaims } from '../verification/mandate-verifier.port';
-import { InMemoryRevocationSet } from '../verification/revocation-set';
-import { ToolCallDecisionGate } from './tool-call-decision-gate';
+import { AppError, DependencyUnavailableError } from '@igw/kernel';
+import type { ToolCallCommand, ToolCallDecision } from '../../domain';
+import type { ToolCallDecisionGate } from './tool-call-decision-gate';
+import {
+  CALLER,
+  cardEvent,
+  claims,
+  failure,
+  GateFixture,
+  nested,
+  ORG,
+  request,
+  T0,
+  TOKEN,
+  type FakeApprovals,
+  type FakeIssuer,
+  type FakeRegistry,
+  type FakeRepository,
+  type FakeVerifier,
+} from './tool-call-decision-gate.fixture';
 
 const kindOf = (d: ToolCallDecision): string => d.decision.kind;
 
-const T0 = new Date('2026-11-22T12:00:00.000Z');
-const ORG = 'org_1';
-const CALLER: Caller = { orgId: ORG, keyId: 'key_1', scope: 'read_only' };
-const TOKEN = 'header.payload.signature';
-
-const SCOPE = {
-  operations: ['crm.contacts.read', 'crm.contacts.update', 'crm.contacts.export'],
-  resources: ['crm://contacts/*'],
-  forbidden_operations: ['crm.*.delete'],
-};
-
-/** The card's rules: `{id, when: <CEL over action, context, mandate>, decision}`, first match wins. */
-const RULES: IntentCardEventV1['rules'] = [
-  { id: 'export-needs-approval', when: 'action.operation == "crm.contacts.export"', decision: { kind: 'approval' } },
-  { id: 'updates-reviewed', when: 'action.operation == "crm.contacts.update"', decision: { kind: 'defer' } },
-  { id: 'no-secrets', when: 'has(action.arguments.secret)', decision: { kind: 'deny', reason: 'secret_argument', message: 'no secrets' } },
-  {
-    id: 'log-bulk',
-    when: 'has(action.arguments.limit) && action.arguments.limit > 100',
-    decision: { kind: 'allow_with_log_extra', log_fields: { bulk: true } },
-  },
-];
-
-const cardEvent = (id: string, over: Partial<IntentCardEventV1> = {}): IntentCardEventV1 =>
-  intentCardEventFixture(id, { allowed_scope: structuredClone(SCOPE), rules: structuredClone(RULES), ...over });
-
-function claims(over: Partial<VerifiedMandateClaims> = {}): VerifiedMandateClaims {
-  return {
-    iss: 'intent-gateway',
-    sub: 'agent-1',
-    aud: 'crm-api',
-    org: ORG,
-    intent_id: 'crm',
-    prompt_id: 'prm_1',
-    scope: structuredClone(SCOPE),
-    ctx: {},
-    exp: Math.floor(T0.getTime() / 1000) + 300,
-    jti: 'mnd_1',
-    kid: 'k1',
-    ...over,
-  };
-}
-
-/** Answers the verdict it is given; like the real one, refuses a revoked jti from the shared set. */
-class FakeVerifier implements MandateVerifier {
-  verdict: MandateVerification = { ok: true, claims: claims() };
-  calls: [string, MandateVerifyOptions][] = [];
-  constructor(private readonly revoked: InMemoryRevocationSet) {}
-  async verify(token: string, options: MandateVerifyOptions): Promise<MandateVerification> {
-    this.calls.push([token, options]);
-    if (this.verdict.ok && this.revoked.isRevoked(this.verdict.claims.jti)) return { ok: false, reason: 'revoked' };
-    return structuredClone(this.verdict);
-  }
-}
-
-class FakeRegistry implements Pick<PolicyRegistryApi, 'intentCards' | 'orgsWith'> {
-  snapshot: IntentCardsSnapshotDto = { version: 1, cards: [cardEvent('crm')] };
-  calls = 0;
-  async intentCards(): Promise<IntentCardsSnapshotDto> {
-    this.calls++;
-    return structuredClone(this.snapshot);
-  }
-  async orgsWith() {
-    return { org_ids: [ORG] };
-  }
-}
-
-class FakeIssuer implements Pick<MandateIssuerApi, 'revocationsSince' | 'orgsWithRevocations'> {
-  page: RevocationsDto = { version: 0, revoked: [] };
-  async revocationsSince(): Promise<RevocationsDto> {
-    return structuredClone(this.page);
-  }
-  async orgsWithRevocations() {
-    return { org_ids: [ORG] };
-  }
-}
-
-class FakeApprovals implements ApprovalsApi {
-  /** fingerprint → an approved, unused approval. */
-  readonly approved = new Map<string, ApprovalDto>();
-  readonly created: { caller: { orgId: string; keyId: string }; request: CreateApprovalRequestDto }[] = [];
-  readonly consumed: string[] = [];
-  private n = 0;
-
-  async create(caller: { orgId: string; keyId: string }, request: CreateApprovalRequestDto): Promise<ApprovalDto> {
-    this.created.push({ caller, request });
-    return this.approval(`apr_${++this.n}`, 'pending', request);
-  }
-  async consume(_caller: { orgId: string; keyId: string }, fingerprint: string): Promise<ApprovalDto | null> {
-    this.consumed.push(fingerprint);
-    const found = this.approved.get(fingerprint) ?? null;
-    this.approved.delete(fingerprint);
-    return found;
-  }
-  /** An operator approves the request created with this fingerprint. */
-  approve(request: CreateApprovalRequestDto, id: string): void {
-    this.approved.set(request.fingerprint, this.approval(id, 'approved', request));
-  }
-  private approval(id: string, status: ApprovalDto['status'], r: CreateApprovalRequestDto): ApprovalDto {
-    return {
-      id,
-      org_id: ORG,
-      status,
-      source: r.source,
-      intent_label: null,
-      intent_card_id: r.intent_card_id ?? null,
-      tool_name: null,
-      operation: r.operation ?? null,
-      summary: r.summary,
-      requested_by_key_id: 'key_1',
-      user_id: r.user_id ?? null,
-      created_at: T0.toISOString(),
-      expires_at: new Date(T0.getTime() + 900_000).toISOString(),
-      decided_at: null,
-      decided_by_key_id: null,
-      reason: null,
-      reason_code: null,
-      candidates: [],
-      tool_call: null,
-    };
-  }
-}
-
-class FakeRepository implements DecisionRepository {
-  readonly recorded: DecisionRecord[] = [];
-  failure: Error | null = null;
-  async record(record: DecisionRecord): Promise<void> {
-    if (this.failure) throw this.failure;
-    this.recorded.push(record);
-  }
-  async listDecisions(): Promise<DecisionRecord[]> {
-    return [];
-  }
-  async listReviews(): Promise<DecisionRecord[]> {
-    return [];
-  }
-  async findByDecisionId(): Promise<DecisionRecord | null> {
-    return null;
-  }
-  async resolveReview(): Promise<ResolveReviewResult> {
-    return { ok: false, reason: 'not_found' };
-  }
-}
-
-const request = (over: Partial<ToolCallCommand['action']> = {}, rest: Partial<ToolCallCommand> = {}): ToolCallCommand => ({
-  action: { surface: 'sdk', operation: 'crm.contacts.read', arguments: { id: 42 }, target_resource: 'crm://contacts/42', ...over },
-  context: { actor: 'agent-1', prompt_id: 'prm_1' },
-  audience: 'crm-api',
-  ...rest,
-});
-
-function nested(depth: number): Record<string, unknown> {
-  let v: Record<string, unknown> = { leaf: true };
-  for (let i = 0; i < depth; i++) v = { child: v };
-  return v;
-}
-
-const failure = (p: Promise<unknown>): Promise<AppError> => rejectionOf(p, AppError);
-
 describe('ToolCallDecisionGate', () => {
-  let clock: FixedClock;
-  let revocationSet: InMemoryRevocationSet;
+  let fixture: GateFixture;
   let verifier: FakeVerifier;
   let registry: FakeRegistry;
   let issuer: FakeIssuer;
@@ -193,29 +34,11 @@ describe('ToolCallDecisionGate', () => {
   let repository: FakeRepository;
   let gate: ToolCallDecisionGate;
 
-  const build = (over: { board?: VersionBoard } = {}) =>
-    new ToolCallDecisionGate(
-      verifier,
-      new RevocationsReadModel(revocationSet, issuer, over.board ?? board),
-      new IntentCardsReadModel(registry, over.board ?? board),
-      over.board ?? board,
-      approvals,
-      repository,
-      { acrLevels: DEFAULT_ACR_LEVELS },
-      clock,
-    );
+  const build = (over: { board?: VersionBoard } = {}) => fixture.build(over);
 
   beforeEach(async () => {
-    clock = new FixedClock(T0);
-    revocationSet = new InMemoryRevocationSet(clock);
-    verifier = new FakeVerifier(revocationSet);
-    registry = new FakeRegistry();
-    issuer = new FakeIssuer();
-    board = new MemoryVersionBoard();
-    await board.advance(cardsKey(ORG), 1);
-    approvals = new FakeApprovals();
-    repository = new FakeRepository();
-    gate = build();
+    fixture = await GateFixture.create();
+    ({ verifier, registry, issuer, board, approvals, repository, gate } = fixture);
   });
 
   const call = (req: ToolCallCommand = request(), token: string | undefined = TOKEN): Promise<ToolCallDecision> => gate.verifyAndDecide(CALLER, token, req);
@@ -478,87 +301,6 @@ describe('ToolCallDecisionGate', () => {
         reviewedAt: null,
         decision: res.decision,
       });
-    });
-  });
-
-  describe('each decision kind, as the engine gives it and as it is answered and recorded', () => {
-    const DECIDES = { id: 'r', when: 'action.operation == "crm.contacts.read"' };
-    type RuleDecision = IntentCardEventV1['rules'][number]['decision'];
-    const withRule = (decision: RuleDecision) => {
-      registry.snapshot = { version: 1, cards: [cardEvent('crm', { rules: [{ ...DECIDES, decision }] })] };
-    };
-    const id = expect.any(String);
-    const none = { reason: null, shadowKind: null, approvalRequestId: null, reviewId: null, reviewStatus: null };
-
-    it.each<[string, RuleDecision, Record<string, unknown>, Partial<DecisionRecord>]>([
-      ['allow', { kind: 'allow' }, {}, none],
-      ['allow_with_log_extra', { kind: 'allow_with_log_extra', log_fields: { bulk: true } }, { log_fields: { bulk: true } }, none],
-      ['allow_with_redact', { kind: 'allow_with_redact', redact_fields: ['arguments.id'] }, { redact_fields: ['arguments.id'] }, none],
-      [
-        'allow_with_downgrade',
-        { kind: 'allow_with_downgrade', downgraded_action: { operation: 'crm.contacts.read' } },
-        { downgraded_action: { operation: 'crm.contacts.read' } },
-        none,
-      ],
-      [
-        'allow_with_shadow',
-        { kind: 'allow_with_shadow', shadow_decision: { kind: 'deny' } },
-        { shadow_decision: { kind: 'deny', reason: 'rule_denied', message: 'denied by rule r' } },
-        { ...none, shadowKind: 'deny' },
-      ],
-      [
-        'defer',
-        { kind: 'defer' },
-        { review_id: expect.stringMatching(/^rev_/) },
-        { ...none, reviewId: expect.stringMatching(/^rev_/), reviewStatus: 'pending' },
-      ],
-      [
-        'negotiate',
-        { kind: 'negotiate', suggested_action: { operation: 'crm.contacts.read' }, message: 'ask less' },
-        { suggested_action: { operation: 'crm.contacts.read' }, message: 'ask less' },
-        none,
-      ],
-      [
-        'substitute',
-        { kind: 'substitute', replacement_action: { operation: 'crm.contacts.read' } },
-        { replacement_action: { operation: 'crm.contacts.read' } },
-        none,
-      ],
-      ['approval', { kind: 'approval' }, { approval_request_id: 'apr_1' }, { ...none, approvalRequestId: 'apr_1' }],
-      ['step_up', { kind: 'step_up', required_acr: 'mfa' }, { required_acr: 'mfa' }, none],
-      ['deny', { kind: 'deny', reason: 'no_reads', message: 'not today' }, { reason: 'no_reads', message: 'not today' }, { ...none, reason: 'no_reads' }],
-      ['deny_with_reroute', { kind: 'deny_with_reroute', reroute_card_id: 'hr', message: 'use hr' }, { reroute_card_id: 'hr', message: 'use hr' }, none],
-    ])('%s', async (kind, ruleDecision, fields, recorded) => {
-      withRule(ruleDecision);
-      const res = await call();
-      expect(res.decision).toEqual({ kind, decision_id: id, rule_id: 'r', ...fields });
-      expect(repository.recorded).toHaveLength(1);
-      expect(repository.recorded[0]).toMatchObject({ kind, ruleId: 'r', stage: 'rule', decisionId: res.decision.decision_id, ...recorded });
-      // The answer is the decision as recorded, the very object.
-      expect(repository.recorded[0]?.decision).toBe(res.decision);
-    });
-  });
-
-  describe('decide: a mandate verified before (the MCP proxy, once per HTTP request)', () => {
-    it('decides and records without asking the verifier, the board or the registry again', async () => {
-      const verified = await gate.verifyMandate(CALLER, TOKEN, 'crm-api');
-      expect(verified.claims.jti).toBe('mnd_1');
-      expect(verified.card.id).toBe('crm');
-      const [verifications, reads] = [verifier.calls.length, registry.calls];
-      board.current = () => Promise.reject(new Error('not asked'));
-      const res = await gate.decide(CALLER, verified, request());
-      expect(res.decision.kind).toBe('allow');
-      expect(res.mandate).toBe(verified.claims);
-      expect([verifier.calls.length, registry.calls]).toEqual([verifications, reads]);
-      expect(repository.recorded).toHaveLength(1);
-    });
-
-    it('verifyMandate refuses a missing card (intent_not_found) and an invalid mandate (mandate_invalid) before any decision', async () => {
-      verifier.verdict = { ok: true, claims: claims({ intent_id: 'gone' }) };
-      expect((await failure(gate.verifyMandate(CALLER, TOKEN, 'crm-api'))).code).toBe('intent_not_found');
-      verifier.verdict = { ok: false, reason: 'expired' };
-      expect((await failure(gate.verifyMandate(CALLER, TOKEN, 'crm-api'))).code).toBe('mandate_invalid');
-      expect(repository.recorded).toEqual([]);
     });
   });
 });
