@@ -23,7 +23,7 @@ import { UPSTREAM_DESTINATION } from './application/ports/upstream-destination.p
 import { RegisteredMcpUpstreams } from './application/registered-mcp-upstreams';
 import { IntentCardsReadModel } from './application/read-model/intent-cards.read-model';
 import { RevocationsReadModel } from './application/read-model/revocations.read-model';
-import { DECISION_ENGINE_OPTIONS, DecideToolCallUseCase, type DecisionEngineSettings } from './application/use-cases/decide-tool-call.use-case';
+import { DECISION_ENGINE_OPTIONS, ToolCallDecisionGate, type DecisionEngineSettings } from './application/decision-gate/tool-call-decision-gate';
 import { GetDecisionUseCase } from './application/use-cases/get-decision.use-case';
 import { ListDecisionsUseCase } from './application/use-cases/list-decisions.use-case';
 import { ListReviewsUseCase } from './application/use-cases/list-reviews.use-case';
@@ -134,7 +134,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       IntentCardsReadModel,
       RevocationsReadModel,
       ProxyEventsConsumer,
-      DecideToolCallUseCase,
+      ToolCallDecisionGate,
       ListReviewsUseCase,
       ResolveReviewUseCase,
       GetDecisionUseCase,
@@ -150,7 +150,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       imports: options.imports ?? [],
       controllers: [McpProxyHttpController, McpServersHttpController, McpGatewayHttpController],
       providers,
-      exports: [DecideToolCallUseCase, DECISION_REPOSITORY, MCP_UPSTREAMS],
+      exports: [ToolCallDecisionGate, DECISION_REPOSITORY, MCP_UPSTREAMS],
     };
   }
 

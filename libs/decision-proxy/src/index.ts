@@ -4,7 +4,7 @@ export * from './decision-proxy.module';
 export * from './application/verification/mandate-verifier.port';
 export * from './application/verification/jwks-source.port';
 export * from './application/verification/revocation-set';
-export { DecideToolCallUseCase } from './application/use-cases/decide-tool-call.use-case';
+export { ToolCallDecisionGate, type VerifiedMandate } from './application/decision-gate/tool-call-decision-gate';
 export { JoseMandateVerifier } from './adapters/jose/jose-mandate.verifier';
 export { HttpJwksSource, ReplicatedJwksSource } from './adapters/http/http-jwks.source';
 export * from './application/ports/mcp-upstreams.port';

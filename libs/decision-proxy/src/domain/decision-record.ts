@@ -1,8 +1,12 @@
 import { REVIEW_STATUSES, type DecisionKind, type ReviewStatus } from '@igw/kernel';
 import type { DecisionStage } from './decision';
 
-/** A decision as it goes on the wire: `kind`, `decision_id`, `rule_id` when a rule decided, the kind's fields. */
-export type WireDecision = { kind: DecisionKind; decision_id: string; rule_id?: string } & Record<string, unknown>;
+/**
+ * A decision as it was answered and is kept: `kind`, `decision_id`, `rule_id` when a rule decided,
+ * the kind's fields (`approval_request_id` also on an `allow` that spent an approval). The REST
+ * answer and the MCP proxy's tool result show it as it is.
+ */
+export type AnsweredDecision = { kind: DecisionKind; decision_id: string; rule_id?: string } & Record<string, unknown>;
 
 /** The review queue's states (`ReviewDto.status`). */
 export { REVIEW_STATUSES, type ReviewStatus };
@@ -24,7 +28,7 @@ export interface DecisionRecord {
   reason: string | null;
   /** The kind a shadow decision stands for (allow_with_shadow), else null. */
   shadowKind: DecisionKind | null;
-  decision: WireDecision;
+  decision: AnsweredDecision;
   credId: string;
   intentId: string;
   /** null: the mandate was bound to no prompt. */

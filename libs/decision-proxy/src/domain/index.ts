@@ -6,3 +6,5 @@ export * from './decision-record';
 export * from './mcp-server';
 export * from './mcp-enforcement';
 export * from './decision-list-query';
+export * from './approval-fingerprint';
+export * from './tool-call-decision';

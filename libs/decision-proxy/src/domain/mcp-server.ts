@@ -24,12 +24,13 @@ export const MCP_SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export interface McpToolAction {
   surface: 'mcp';
   operation: string;
-  target_resource: string;
   arguments: Record<string, unknown>;
+  target_resource: string;
 }
 
+/** Members in the order of a REST call's action: a `negotiate`'s suggested_action reads the same on both paths. */
 export function mcpToolAction(server: string, tool: string, args: Record<string, unknown> | undefined): McpToolAction {
-  return { surface: 'mcp', operation: `${server}.${tool}`, target_resource: `mcp://${server}/${tool}`, arguments: args ?? {} };
+  return { surface: 'mcp', operation: `${server}.${tool}`, arguments: args ?? {}, target_resource: `mcp://${server}/${tool}` };
 }
 
 /** The tool an operation names on `server` (`S.T` → `T`), or null when it names another server. */

@@ -2,7 +2,6 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } fro
 import { ApiExtraModels, ApiHeader, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
-  DECISION_HTTP_STATUS,
   DECISION_KINDS,
   DecisionRecordDto,
   DecisionRecordListDto,
@@ -16,7 +15,7 @@ import {
 } from '@igw/contracts';
 import { ApiErrors, ApiJsonBody, ApiOp, ApiStatusPage, CurrentCaller, PageQuery, RequireScope, type StatusPageQuery, ApiNotFound } from '@igw/http';
 import type { Caller } from '@igw/kernel';
-import { DecideToolCallUseCase } from '../../application/use-cases/decide-tool-call.use-case';
+import { ToolCallDecisionGate } from '../../application/decision-gate/tool-call-decision-gate';
 import { GetDecisionUseCase } from '../../application/use-cases/get-decision.use-case';
 import { ListDecisionsUseCase } from '../../application/use-cases/list-decisions.use-case';
 import { ListReviewsUseCase } from '../../application/use-cases/list-reviews.use-case';
@@ -37,6 +36,7 @@ import {
   RESOLVED_REVIEW_EXAMPLE,
   REVIEW_LIST_EXAMPLE,
 } from './mcp-proxy.examples';
+import { mcpProxyCallStatus, toMcpProxyCallResponse, toToolCallCommand } from './mcp-proxy-call.wire';
 
 /** The mandate path's decision point (DESIGN 6.9), its review queue and its decision records. */
 @ApiTags('mcp-proxy')
@@ -44,7 +44,7 @@ import {
 @Controller('v1/mcp-proxy')
 export class McpProxyHttpController {
   constructor(
-    private readonly decide: DecideToolCallUseCase,
+    private readonly gate: ToolCallDecisionGate,
     private readonly reviews: ListReviewsUseCase,
     private readonly resolveReview: ResolveReviewUseCase,
     private readonly decisions: GetDecisionUseCase,
@@ -120,9 +120,9 @@ export class McpProxyHttpController {
     @Body() body: McpProxyCallDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<McpProxyCallResponseDto> {
-    const decided = await this.decide.execute(caller, mandate, body);
-    reply.status(DECISION_HTTP_STATUS[decided.body.decision.kind]);
-    return decided.body;
+    const decided = await this.gate.verifyAndDecide(caller, mandate, toToolCallCommand(body));
+    reply.status(mcpProxyCallStatus(decided));
+    return toMcpProxyCallResponse(decided);
   }
 
   @Get('reviews')

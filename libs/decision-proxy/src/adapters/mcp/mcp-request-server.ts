@@ -23,8 +23,8 @@ import type { McpSession } from '../../domain/mcp-session';
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OpenedMcpUpstream } from '../../application/ports/mcp-upstreams.port';
-import type { VerifiedMandate } from '../../application/use-cases/decide-tool-call.use-case';
-import type { EnforceMcpToolCallUseCase } from '../../application/use-cases/enforce-mcp-tool-call.use-case';
+import type { VerifiedMandate } from '../../application/decision-gate/tool-call-decision-gate';
+import type { EnforceMcpToolCallUseCase, EnforcedMcpCall } from '../../application/use-cases/enforce-mcp-tool-call.use-case';
 import type { ListMcpToolsUseCase } from '../../application/use-cases/list-mcp-tools.use-case';
 import { upstreamFailureText } from './upstream-failure';
 
@@ -48,6 +48,16 @@ export function attachMandate(req: IncomingMessage, caller: Caller, mandate: Ver
 /** The mandate verified for the HTTP request that carried this MCP message; null: none was sent. */
 function mandateOf(extra: { authInfo?: AuthInfo }): VerifiedMandate | null {
   return (extra.authInfo?.extra?.['mandate'] as VerifiedMandate | null | undefined) ?? null;
+}
+
+/**
+ * How a decided call shows in the tool result: `_meta` names the decision (`igw/decision_id`,
+ * mandate path) or the evaluation (`igw/intent_event_id`, legacy path); a refusal's
+ * `structuredContent` carries `{decision}` or `{evaluation}`.
+ */
+function shownOf(enforced: EnforcedMcpCall): { meta: Record<string, string>; verdict: Record<string, unknown> } {
+  if (enforced.decision !== undefined) return { meta: { 'igw/decision_id': enforced.decision.decision_id }, verdict: { decision: enforced.decision } };
+  return { meta: { 'igw/intent_event_id': enforced.evaluation.intent_event_id }, verdict: { evaluation: enforced.evaluation } };
 }
 
 const toolError = (text: string, structured: Record<string, unknown>, meta: Record<string, unknown>): CallToolResult => ({
@@ -145,7 +155,8 @@ async function callTool(
     // Not decided (bad mandate, unknown card, a dependency down): never forwarded.
     return toolError(`${err.code}: ${err.message}`, { error: { code: err.code, message: err.message } }, {});
   }
-  const { plan, meta, verdict } = enforced;
+  const { plan } = enforced;
+  const { meta, verdict } = shownOf(enforced);
   if (!plan.forward) return toolError(plan.text, verdict, meta);
 
   let result: CallToolResult;

@@ -35,8 +35,7 @@ describe('an MCP request server: an upstream answering an HTTP error', () => {
     const enforce = {
       execute: async () => ({
         plan: { forward: true, tool: 'read', arguments: {}, maskResult: [] },
-        meta: { 'igw/decision_id': 'dec_1' },
-        verdict: { decision: { kind: 'allow' } },
+        decision: { kind: 'allow', decision_id: 'dec_1' },
       }),
     } as unknown as EnforceMcpToolCallUseCase;
     const server = { id: 'mcp_1', orgId: 'org_a', name: 'files', url: 'https://files.example.com/mcp', headerNames: [], shadow: false, createdAt: new Date(0) };
@@ -57,8 +56,9 @@ describe('an MCP request server: an upstream answering an HTTP error', () => {
       expect(result.content).toEqual([{ type: 'text', text: 'upstream_unavailable: upstream files failed: upstream answered HTTP 502' }]);
       expect(result.structuredContent).toEqual({
         error: { code: 'upstream_unavailable', message: 'upstream files failed: upstream answered HTTP 502' },
-        decision: { kind: 'allow' },
+        decision: { kind: 'allow', decision_id: 'dec_1' },
       });
+      expect(result._meta).toEqual({ 'igw/decision_id': 'dec_1' });
       expect(JSON.stringify(result)).not.toMatch(/hunter2|Traceback|10\.0\.0\.7/);
     } finally {
       await agent.close();

@@ -13,7 +13,7 @@ import {
 } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
-import { type DecisionListQuery, type DecisionRecord, type DecisionStage, type ReviewStatus, type WireDecision } from '../../domain';
+import { type DecisionListQuery, type DecisionRecord, type DecisionStage, type ReviewStatus, type AnsweredDecision } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult, ReviewPageQuery } from '../../application/ports/decision.repository.port';
 
 export const DECISION_DB = Symbol('DECISION_DB');
@@ -82,7 +82,7 @@ const fromRow = (r: Row): DecisionRecord => ({
   stage: r.stage as DecisionStage,
   reason: text(r.reason),
   shadowKind: text(r.shadow_kind) as DecisionKind | null,
-  decision: (typeof r.decision === 'string' ? JSON.parse(r.decision) : r.decision) as WireDecision,
+  decision: (typeof r.decision === 'string' ? JSON.parse(r.decision) : r.decision) as AnsweredDecision,
   credId: String(r.cred_id),
   intentId: String(r.intent_id),
   promptId: text(r.prompt_id),

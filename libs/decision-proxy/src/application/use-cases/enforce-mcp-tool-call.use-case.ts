@@ -1,19 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { INTENT_EVALUATOR_API, type IntentEvaluatorApi, type McpProxyCallDto } from '@igw/contracts';
+import { INTENT_EVALUATOR_API, type EvaluateIntentResponseDto, type IntentEvaluatorApi } from '@igw/contracts';
 import type { Caller } from '@igw/kernel';
-import { mcpToolAction, planLegacyMcpCall, planMcpCall, type McpCallPlan, type McpServer } from '../../domain';
-import { DecideToolCallUseCase, type VerifiedMandate } from './decide-tool-call.use-case';
+import { mcpToolAction, planLegacyMcpCall, planMcpCall, type AnsweredDecision, type McpCallPlan, type McpServer, type ToolCallCommand } from '../../domain';
+import { ToolCallDecisionGate, type VerifiedMandate } from '../decision-gate/tool-call-decision-gate';
 
 /** The `_meta` members of a `tools/call` that become the decision's context (DESIGN 6.13). */
 const CONTEXT_META = ['actor', 'on_behalf_of', 'prompt_id'] as const;
 
-export interface EnforcedMcpCall {
-  plan: McpCallPlan;
-  /** Goes into the `_meta` of the result: `igw/decision_id` (mandate path) or `igw/intent_event_id` (legacy). */
-  meta: Record<string, string>;
-  /** What a refusal shows in `structuredContent`: `{decision}` or `{evaluation}`. */
-  verdict: Record<string, unknown>;
-}
+/**
+ * A `tools/call` decided: the plan, and what it was decided with — the mandate path's decision
+ * (as answered and recorded) or the legacy path's evaluation (without its grant). The MCP adapter
+ * shows either to the agent (`_meta`, `structuredContent` of a refusal).
+ */
+export type EnforcedMcpCall = { plan: McpCallPlan } & (
+  { decision: AnsweredDecision; evaluation?: never } | { evaluation: Omit<EvaluateIntentResponseDto, 'grant'>; decision?: never }
+);
 
 /**
  * `tools/call` through the MCP proxy (DESIGN 6.13). With a mandate, the tool is the action
@@ -26,7 +27,7 @@ export interface EnforcedMcpCall {
 @Injectable()
 export class EnforceMcpToolCallUseCase {
   constructor(
-    private readonly decide: DecideToolCallUseCase,
+    private readonly gate: ToolCallDecisionGate,
     @Inject(INTENT_EVALUATOR_API) private readonly evaluator: IntentEvaluatorApi,
   ) {}
 
@@ -42,10 +43,9 @@ export class EnforceMcpToolCallUseCase {
     if (mandate === null) return this.legacy(caller, server, tool, args, meta);
     const context: Record<string, unknown> = {};
     for (const key of CONTEXT_META) if (meta[key] !== undefined) context[key] = meta[key];
-    const request = { action: mcpToolAction(server.name, tool, args), context, audience: server.name } as McpProxyCallDto;
-    const decided = await this.decide.decideVerified(caller, mandate, request);
-    const decision = decided.body.decision as unknown as Record<string, unknown> & { decision_id: string };
-    return { plan: planMcpCall(server.name, tool, args, decision), meta: { 'igw/decision_id': decision.decision_id }, verdict: { decision } };
+    const command: ToolCallCommand = { action: mcpToolAction(server.name, tool, args), context, audience: server.name };
+    const { decision } = await this.gate.decide(caller, mandate, command);
+    return { plan: planMcpCall(server.name, tool, args, decision), decision };
   }
 
   private async legacy(
@@ -63,6 +63,6 @@ export class EnforceMcpToolCallUseCase {
     });
     // The grant is for the agent calling the tool itself; through the proxy the call is made here.
     const { grant: _grant, ...shown } = evaluation;
-    return { plan: planLegacyMcpCall(tool, args, evaluation), meta: { 'igw/intent_event_id': evaluation.intent_event_id }, verdict: { evaluation: shown } };
+    return { plan: planLegacyMcpCall(tool, args, evaluation), evaluation: shown };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { actionInScope, mcpToolAction } from '../../domain';
-import type { VerifiedMandate } from './decide-tool-call.use-case';
+import type { VerifiedMandate } from '../decision-gate/tool-call-decision-gate';
 
 /**
  * `tools/list` through the MCP proxy (DESIGN 6.13): with a mandate (verified for the server's

@@ -1,9 +1,9 @@
-import type { EvaluateIntentRequestDto, EvaluateIntentResponseDto, IntentEvaluatorApi, McpProxyCallDto } from '@igw/contracts';
+import type { EvaluateIntentRequestDto, EvaluateIntentResponseDto, IntentEvaluatorApi } from '@igw/contracts';
 import { AppError, type Caller } from '@igw/kernel';
-import { compileCard, type CompiledCard } from '../../domain';
+import { compileCard, type AnsweredDecision, type CompiledCard, type ToolCallCommand } from '../../domain';
 import type { McpUpstreams, OpenedMcpUpstream } from '../ports/mcp-upstreams.port';
 import type { VerifiedMandateClaims } from '../verification/mandate-verifier.port';
-import type { DecideToolCallUseCase, VerifiedMandate } from './decide-tool-call.use-case';
+import type { ToolCallDecisionGate, VerifiedMandate } from '../decision-gate/tool-call-decision-gate';
 import { EnforceMcpToolCallUseCase } from './enforce-mcp-tool-call.use-case';
 import { ListMcpToolsUseCase } from './list-mcp-tools.use-case';
 import { OpenMcpUpstreamUseCase } from './open-mcp-upstream.use-case';
@@ -27,21 +27,21 @@ const claims = {
 } as unknown as VerifiedMandateClaims;
 const VERIFIED: VerifiedMandate = { claims, card };
 
-/** The engine as the MCP use cases see it: what they asked, and a decision to answer with. */
-function fakeDecide(decision: Record<string, unknown> = { kind: 'allow', decision_id: 'dec_1' }) {
-  const asked: { token?: string | undefined; mandate?: VerifiedMandate; request?: McpProxyCallDto; audience?: string }[] = [];
-  const decide = {
-    decideVerified: async (_caller: Caller, mandate: VerifiedMandate, request: McpProxyCallDto) => {
-      asked.push({ mandate, request });
-      return { body: { decision, mandate: { cred_id: 'cred_1', prompt_id: null, intent_id: 'files-agent' } } };
+/** The decision gate as the MCP use cases see it: what they asked, and a decision to answer with. */
+function fakeGate(decision: AnsweredDecision = { kind: 'allow', decision_id: 'dec_1' }) {
+  const asked: { token?: string | undefined; mandate?: VerifiedMandate; command?: ToolCallCommand; audience?: string }[] = [];
+  const gate: Pick<ToolCallDecisionGate, 'decide' | 'verifyMandate'> = {
+    decide: async (_caller: Caller, mandate: VerifiedMandate, command: ToolCallCommand) => {
+      asked.push({ mandate, command });
+      return { decision, mandate: mandate.claims };
     },
-    mandateAndCard: async (_caller: Caller, token: string | undefined, audience: string) => {
+    verifyMandate: async (_caller: Caller, token: string | undefined, audience: string) => {
       asked.push({ token, audience });
       if (token === 'revoked') throw new AppError('unauthenticated', 'mandate_invalid', 'mandate is not valid');
       return { claims, card };
     },
   };
-  return { decide: decide as unknown as DecideToolCallUseCase, asked };
+  return { gate: gate as ToolCallDecisionGate, asked };
 }
 
 function fakeEvaluator(outcome: EvaluateIntentResponseDto['outcome'], extra: Partial<EvaluateIntentResponseDto> = {}) {
@@ -64,40 +64,43 @@ function fakeEvaluator(outcome: EvaluateIntentResponseDto['outcome'], extra: Par
 
 describe('EnforceMcpToolCallUseCase', () => {
   it('mandate path: the tool is the action, _meta the context, the server the audience', async () => {
-    const { decide, asked } = fakeDecide();
-    const enforce = new EnforceMcpToolCallUseCase(decide, fakeEvaluator('allowed').evaluator);
+    const { gate, asked } = fakeGate();
+    const enforce = new EnforceMcpToolCallUseCase(gate, fakeEvaluator('allowed').evaluator);
     const out = await enforce.execute(CALLER, VERIFIED, SERVER, 'read', { path: '/a' }, { actor: 'agent-1', prompt_id: 'p1', progressToken: 7 });
     expect(asked[0]?.mandate).toBe(VERIFIED);
-    expect(asked[0]?.request).toEqual({
-      action: { surface: 'mcp', operation: 'files.read', target_resource: 'mcp://files/read', arguments: { path: '/a' } },
+    expect(asked[0]?.command).toEqual({
+      action: { surface: 'mcp', operation: 'files.read', arguments: { path: '/a' }, target_resource: 'mcp://files/read' },
       context: { actor: 'agent-1', prompt_id: 'p1' },
       audience: 'files',
     });
+    // In the order a REST call's action has (a negotiate echoes it back).
+    expect(Object.keys(asked[0]?.command?.action ?? {})).toEqual(['surface', 'operation', 'arguments', 'target_resource']);
     expect(out).toEqual({
       plan: { forward: true, tool: 'read', arguments: { path: '/a' }, maskResult: [] },
-      meta: { 'igw/decision_id': 'dec_1' },
-      verdict: { decision: { kind: 'allow', decision_id: 'dec_1' } },
+      decision: { kind: 'allow', decision_id: 'dec_1' },
     });
   });
 
   it('mandate path: a blocking decision is a refusal carrying the decision', async () => {
-    const decision = { kind: 'approval', decision_id: 'dec_2', approval_request_id: 'apr_1' };
-    const enforce = new EnforceMcpToolCallUseCase(fakeDecide(decision).decide, fakeEvaluator('allowed').evaluator);
+    const decision: AnsweredDecision = { kind: 'approval', decision_id: 'dec_2', approval_request_id: 'apr_1' };
+    const enforce = new EnforceMcpToolCallUseCase(fakeGate(decision).gate, fakeEvaluator('allowed').evaluator);
     const out = await enforce.execute(CALLER, VERIFIED, SERVER, 'export', {}, {});
     expect(out.plan.forward).toBe(false);
-    expect(out.verdict).toEqual({ decision });
+    expect(out.decision).toBe(decision);
+    expect(out.evaluation).toBeUndefined();
   });
 
   it('legacy path: evaluates S.T as the actor, in shadow mode on a shadow server, and never shows the grant', async () => {
     const { evaluator, asked } = fakeEvaluator('allowed');
-    const { decide, asked: decided } = fakeDecide();
-    const enforce = new EnforceMcpToolCallUseCase(decide, evaluator);
+    const { gate, asked: decided } = fakeGate();
+    const enforce = new EnforceMcpToolCallUseCase(gate, evaluator);
     const out = await enforce.execute(CALLER, null, { name: 'files', shadow: true }, 'read', { path: '/a' }, { actor: 'agent-1' });
     expect(decided).toHaveLength(0);
     expect(asked).toEqual([{ tool_call: { name: 'files.read', arguments: { path: '/a' } }, user_id: 'agent-1', shadow_mode: true }]);
     expect(out.plan).toEqual({ forward: true, tool: 'read', arguments: { path: '/a' }, maskResult: [] });
-    expect(out.meta).toEqual({ 'igw/intent_event_id': 'iev_1' });
-    expect(out.verdict['evaluation']).not.toHaveProperty('grant');
+    expect(out.evaluation).toMatchObject({ intent_event_id: 'iev_1', outcome: 'allowed' });
+    expect(out.evaluation).not.toHaveProperty('grant');
+    expect(out.decision).toBeUndefined();
   });
 
   it.each([
@@ -107,7 +110,7 @@ describe('EnforceMcpToolCallUseCase', () => {
     ['denied', false],
     ['pending_approval', false],
   ] as const)('legacy path: %s forwarded = %s', async (outcome, forwarded) => {
-    const enforce = new EnforceMcpToolCallUseCase(fakeDecide().decide, fakeEvaluator(outcome, { approval_request_id: 'apr_9' }).evaluator);
+    const enforce = new EnforceMcpToolCallUseCase(fakeGate().gate, fakeEvaluator(outcome, { approval_request_id: 'apr_9' }).evaluator);
     const out = await enforce.execute(CALLER, null, SERVER, 'read', {}, {});
     expect(out.plan.forward).toBe(forwarded);
     if (outcome === 'pending_approval' && !out.plan.forward) expect(out.plan.text).toMatch(/apr_9/);
@@ -139,7 +142,7 @@ describe('OpenMcpUpstreamUseCase', () => {
 
   it('resolves the org’s server by name', async () => {
     const registry = upstreams(opened);
-    await expect(new OpenMcpUpstreamUseCase(registry, fakeDecide().decide).execute(CALLER, 'files', undefined)).resolves.toEqual({
+    await expect(new OpenMcpUpstreamUseCase(registry, fakeGate().gate).execute(CALLER, 'files', undefined)).resolves.toEqual({
       upstream: opened,
       mandate: null,
     });
@@ -147,8 +150,8 @@ describe('OpenMcpUpstreamUseCase', () => {
   });
 
   it('verifies a mandate for the server (as audience) and hands it on, for the session and each request', async () => {
-    const { decide, asked } = fakeDecide();
-    const open = new OpenMcpUpstreamUseCase(upstreams(opened), decide);
+    const { gate, asked } = fakeGate();
+    const open = new OpenMcpUpstreamUseCase(upstreams(opened), gate);
     await expect(open.execute(CALLER, 'files', 'tok')).resolves.toEqual({ upstream: opened, mandate: VERIFIED });
     await expect(open.checkMandate(CALLER, 'files', 'tok')).resolves.toEqual(VERIFIED);
     await expect(open.checkMandate(CALLER, 'files', undefined)).resolves.toBeNull();
@@ -159,14 +162,14 @@ describe('OpenMcpUpstreamUseCase', () => {
   });
 
   it('an unknown server is 404', async () => {
-    await expect(new OpenMcpUpstreamUseCase(upstreams(null), fakeDecide().decide).execute(CALLER, 'nope', undefined)).rejects.toMatchObject({
+    await expect(new OpenMcpUpstreamUseCase(upstreams(null), fakeGate().gate).execute(CALLER, 'nope', undefined)).rejects.toMatchObject({
       kind: 'not_found',
     });
   });
 
   it('a refused mandate stops the request before the registry is asked', async () => {
     const registry = upstreams(opened);
-    await expect(new OpenMcpUpstreamUseCase(registry, fakeDecide().decide).execute(CALLER, 'files', 'revoked')).rejects.toMatchObject({
+    await expect(new OpenMcpUpstreamUseCase(registry, fakeGate().gate).execute(CALLER, 'files', 'revoked')).rejects.toMatchObject({
       code: 'mandate_invalid',
     });
     expect(registry.asked).toEqual([]);

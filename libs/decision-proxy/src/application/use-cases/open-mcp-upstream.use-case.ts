@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type Caller } from '@igw/kernel';
 import { MCP_UPSTREAMS, type McpUpstreams, type OpenedMcpUpstream } from '../ports/mcp-upstreams.port';
-import { DecideToolCallUseCase, type VerifiedMandate } from './decide-tool-call.use-case';
+import { ToolCallDecisionGate, type VerifiedMandate } from '../decision-gate/tool-call-decision-gate';
 
 /**
  * Every HTTP request to `{base}/mcp/{name}` (DESIGN 6.13), before any MCP traffic: a mandate, when
@@ -12,7 +12,7 @@ import { DecideToolCallUseCase, type VerifiedMandate } from './decide-tool-call.
 export class OpenMcpUpstreamUseCase {
   constructor(
     @Inject(MCP_UPSTREAMS) private readonly upstreams: McpUpstreams,
-    private readonly decide: DecideToolCallUseCase,
+    private readonly gate: ToolCallDecisionGate,
   ) {}
 
   /**
@@ -20,7 +20,7 @@ export class OpenMcpUpstreamUseCase {
    * the request's `tools/list` and `tools/call` are decided with.
    */
   async checkMandate(caller: Caller, name: string, token: string | undefined): Promise<VerifiedMandate | null> {
-    return token === undefined ? null : this.decide.mandateAndCard(caller, token, name);
+    return token === undefined ? null : this.gate.verifyMandate(caller, token, name);
   }
 
   /** The upstream a new session of `caller` on `name` talks to, and the opening request's mandate. */

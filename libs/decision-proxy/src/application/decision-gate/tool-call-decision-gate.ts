@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { APPROVALS_API, type ApprovalsApi, type McpProxyCallDto, type McpProxyCallResponseDto } from '@igw/contracts';
+import { APPROVALS_API, type ApprovalsApi } from '@igw/contracts';
 import { cardsKey, revocationsKey, VERSION_BOARD, type VersionBoard } from '@igw/events';
 import {
   AppError,
@@ -15,7 +15,17 @@ import {
   type Clock,
   type Metrics,
 } from '@igw/kernel';
-import { decide, type CompiledCard, type Decision, type DecisionRecord, type EngineResult, type WireDecision } from '../../domain';
+import {
+  canonicalApprovalAction,
+  decide as engineDecide,
+  type AnsweredDecision,
+  type CompiledCard,
+  type Decision,
+  type DecisionRecord,
+  type EngineResult,
+  type ToolCallCommand,
+  type ToolCallDecision,
+} from '../../domain';
 import { DECISION_REPOSITORY, type DecisionRepository } from '../ports/decision.repository.port';
 import { IntentCardsReadModel } from '../read-model/intent-cards.read-model';
 import { RevocationsReadModel } from '../read-model/revocations.read-model';
@@ -27,11 +37,6 @@ export interface DecisionEngineSettings {
   acrLevels: readonly string[];
 }
 
-/** The answer to one call; its HTTP status follows `body.decision.kind` (the controller maps it). */
-export interface DecidedCall {
-  body: McpProxyCallResponseDto;
-}
-
 /** A mandate verified for an audience and the intent card it names (DESIGN 6.9 steps 2–4). */
 export interface VerifiedMandate {
   claims: VerifiedMandateClaims;
@@ -41,13 +46,13 @@ export interface VerifiedMandate {
 /** sha256 of a canonical rendering: how a call is recognised again (approvals) and told apart in the audit. */
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** Bumped if the rendering of "the same action" ever changes. */
-const ACTION_FINGERPRINT_VERSION = 1;
-
 /**
- * `POST /v1/mcp-proxy/call` (DESIGN 6.9): the API key was checked by the guard; then the mandate
- * (revocations current first), the org, the card, the decision engine, the ids an approval or a
- * deferral needs, and the record — durable before the answer.
+ * The decision gate of the mandate path (DESIGN 6.9), behind `POST /v1/mcp-proxy/call` and every
+ * `tools/call` of the MCP proxy (6.13); it speaks the domain: a ToolCallCommand in, a
+ * ToolCallDecision out. The adapters map their wire to the command and the decision to their
+ * answer (the REST status follows the kind). The API key was checked by the guard; then the
+ * mandate (revocations current first), the org, the card, the decision engine, the ids an
+ * approval or a deferral needs, and the record — durable before the answer.
  *
  * The allow path reads only memory: the version board (memory in embedded mode, one Redis round
  * trip in distributed mode) tells whether the card and revocation models are current, the JWKS
@@ -56,7 +61,7 @@ const ACTION_FINGERPRINT_VERSION = 1;
  * approvals, store) is a 503, never an allow.
  */
 @Injectable()
-export class DecideToolCallUseCase {
+export class ToolCallDecisionGate {
   private readonly logger = new Logger('McpProxyDecision');
 
   constructor(
@@ -71,38 +76,31 @@ export class DecideToolCallUseCase {
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
-  async execute(caller: Caller, token: string | undefined, request: McpProxyCallDto): Promise<DecidedCall> {
-    return this.decideVerified(caller, await this.mandateAndCard(caller, token, request.audience), request);
+  /** The whole gate, for a call that carries its mandate: verifyMandate for `command.audience`, then decide. */
+  async verifyAndDecide(caller: Caller, token: string | undefined, command: ToolCallCommand): Promise<ToolCallDecision> {
+    return this.decide(caller, await this.verifyMandate(caller, token, command.audience), command);
   }
 
   /**
-   * Steps 5–9 and the record, for a mandate already verified for `request.audience` (the MCP proxy
-   * verifies it once per HTTP request, before any MCP traffic).
+   * Steps 5–9 and the record, for a mandate already verified for `command.audience` (the MCP
+   * proxy verifies it once per HTTP request, before any MCP traffic). The command's action and
+   * context must be plain JSON-like values: the rules' CEL reads them as they are.
    */
-  async decideVerified(caller: Caller, { claims, card }: VerifiedMandate, request: McpProxyCallDto): Promise<DecidedCall> {
+  async decide(caller: Caller, { claims, card }: VerifiedMandate, command: ToolCallCommand): Promise<ToolCallDecision> {
     // Rendered before the rules see it: a value nested too deep is a 400, never a stack overflow.
-    const argumentsJson = canonicalJson(request.action.arguments ?? {}, 'action.arguments');
-    if (request.context !== undefined) assertJsonDepth(request.context, 'context');
-    // Plain objects for the rules: CEL takes JSON-like values, not the validated DTO instances.
-    const a = request.action;
-    const action = {
-      surface: a.surface,
-      operation: a.operation,
-      ...(a.arguments !== undefined ? { arguments: a.arguments } : {}),
-      ...(a.target_resource !== undefined ? { target_resource: a.target_resource } : {}),
-    };
-    const result = decide(
-      { mandate: claims, card, request: { action, context: request.context, audience: request.audience } },
-      { acrLevels: this.settings.acrLevels },
-    );
-    return this.complete(caller, claims, card, request, argumentsJson, result);
+    const argumentsJson = canonicalJson(command.action.arguments ?? {}, 'action.arguments');
+    if (command.context !== undefined) assertJsonDepth(command.context, 'context');
+    const result = engineDecide({ mandate: claims, card, request: command }, { acrLevels: this.settings.acrLevels });
+    return this.complete(caller, claims, card, command, argumentsJson, result);
   }
 
   /**
    * Steps 2–4 of DESIGN 6.9: the mandate verified for `audience` (revocations current first), the
-   * org matched and the mandate's intent card found. Also what the MCP proxy checks each request with.
+   * org matched and the mandate's intent card found. Also what the MCP proxy checks each request
+   * with. Refuses with `mandate_invalid` (missing, or as the verifier says), `mandate_org_mismatch`,
+   * `intent_not_found`, or DependencyUnavailableError when the version board cannot be read.
    */
-  async mandateAndCard(caller: Caller, token: string | undefined, audience: string): Promise<VerifiedMandate> {
+  async verifyMandate(caller: Caller, token: string | undefined, audience: string): Promise<VerifiedMandate> {
     if (typeof token !== 'string' || token.trim() === '') throw mandateInvalid('missing');
     // Both counters in one go: in distributed mode that is one Redis round trip (auto-pipelined).
     let versions: [number, number];
@@ -125,13 +123,13 @@ export class DecideToolCallUseCase {
     caller: Caller,
     claims: VerifiedMandateClaims,
     card: CompiledCard,
-    request: McpProxyCallDto,
+    command: ToolCallCommand,
     argumentsJson: string,
     result: EngineResult,
-  ): Promise<DecidedCall> {
+  ): Promise<ToolCallDecision> {
     const now = this.clock.now();
     const decisionId = newId('dec');
-    const action = request.action;
+    const action = command.action;
     let decision: Decision = result.decision;
     let approvalRequestId: string | null = null;
     let reviewId: string | null = null;
@@ -139,7 +137,7 @@ export class DecideToolCallUseCase {
     if (result.assign === 'approval_request_id') {
       // The same action of the same mandate: operation, target and canonical arguments.
       const fingerprint = sha256(
-        `{"args":${argumentsJson},"cred":${JSON.stringify(claims.jti)},"op":${JSON.stringify(action.operation)},"target":${JSON.stringify(action.target_resource ?? null)},"v":${ACTION_FINGERPRINT_VERSION}}`,
+        canonicalApprovalAction({ credId: claims.jti, operation: action.operation, targetResource: action.target_resource, argumentsJson }),
       );
       const used = await this.approvals.consume(caller, fingerprint);
       if (used) {
@@ -167,13 +165,13 @@ export class DecideToolCallUseCase {
       decision = { kind: 'defer', review_id: reviewId };
     }
 
-    const wire: WireDecision = {
+    const answered: AnsweredDecision = {
       kind: decision.kind,
       decision_id: decisionId,
       ...(result.rule_id !== null ? { rule_id: result.rule_id } : {}),
       ...stripKind(decision),
     };
-    if (approvalRequestId !== null && decision.kind === 'allow') wire['approval_request_id'] = approvalRequestId;
+    if (approvalRequestId !== null && decision.kind === 'allow') answered['approval_request_id'] = approvalRequestId;
     const record: DecisionRecord = {
       decisionId,
       orgId: caller.orgId,
@@ -183,12 +181,12 @@ export class DecideToolCallUseCase {
       stage: result.stage,
       reason: decision.kind === 'deny' ? decision.reason : null,
       shadowKind: decision.kind === 'allow_with_shadow' ? decision.shadow_decision.kind : null,
-      decision: wire,
+      decision: answered,
       credId: claims.jti,
       intentId: claims.intent_id,
       promptId: claims.prompt_id ?? null,
       actor: claims.sub,
-      audience: request.audience,
+      audience: command.audience,
       surface: action.surface,
       operation: action.operation,
       targetResource: action.target_resource ?? null,
@@ -215,12 +213,7 @@ export class DecideToolCallUseCase {
         log_fields: decision.log_fields,
       });
     }
-    return {
-      body: {
-        decision: wire as McpProxyCallResponseDto['decision'],
-        mandate: { cred_id: claims.jti, prompt_id: claims.prompt_id ?? null, intent_id: claims.intent_id },
-      },
-    };
+    return { decision: answered, mandate: claims };
   }
 }
 
