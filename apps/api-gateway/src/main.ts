@@ -8,6 +8,7 @@ import {
   MetricsModule,
   ProbesController,
   READINESS_CHECKS,
+  closeHttpApp,
   createHttpApp,
   createLogger,
   serviceUrls,
@@ -67,7 +68,7 @@ runApp('api-gateway', async () => {
   logger.info({ port: config.PORT, mode: 'distributed', services }, 'api-gateway listening');
 
   return async () => {
-    await app.close();
+    await closeHttpApp(app);
     await infra.relay.stop();
     await bus.stop();
     redis?.disconnect();

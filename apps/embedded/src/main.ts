@@ -29,7 +29,16 @@ import {
   JWKS_SOURCE,
   type JwkSet,
 } from '@igw/decision-proxy';
-import { GATEWAY_API_DESCRIPTION, MetricsModule, ProbesController, READINESS_CHECKS, createHttpApp, createLogger, processMetrics } from '@igw/http';
+import {
+  GATEWAY_API_DESCRIPTION,
+  MetricsModule,
+  ProbesController,
+  READINESS_CHECKS,
+  closeHttpApp,
+  createHttpApp,
+  createLogger,
+  processMetrics,
+} from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
 import { ReadModelTracker } from '@igw/events';
 import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp } from '@igw/runtime';
@@ -148,7 +157,7 @@ runApp('intent-gateway', async () => {
   }
 
   return async () => {
-    await app.close();
+    await closeHttpApp(app);
     await Promise.all(relays.map((r) => r.stop()));
     await bus.stop();
     await closeEmbeddedDatabase();

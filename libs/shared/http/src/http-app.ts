@@ -62,6 +62,17 @@ export interface HttpAppOptions {
   accessLog?: boolean;
 }
 
+/**
+ * Closes an app built by createHttpApp in the order a restart needs: first the HTTP server (no new
+ * request is taken, those in flight finish with every module still up), then the modules' own
+ * shutdown (Nest runs module destroy hooks before it closes the server, so a request still in
+ * flight could meet a store already drained or a client already closed).
+ */
+export async function closeHttpApp(app: NestFastifyApplication): Promise<void> {
+  await app.getHttpAdapter().getInstance().close();
+  await app.close();
+}
+
 /** The one way every app builds its HTTP server: Fastify, limits, error model, request ids, logs. */
 export async function createHttpApp(rootModule: unknown, options: HttpAppOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({

@@ -7,6 +7,7 @@ import type { EventBus } from '@igw/events';
 import {
   CALLER_RESOLVER,
   CallerGuard,
+  closeHttpApp,
   createHttpApp,
   InternalCallerResolver,
   MetricsModule,
@@ -64,7 +65,7 @@ export async function serveService(options: ServiceAppOptions): Promise<() => Pr
 
   return async () => {
     // Closing the app first lets modules drain what they hold (e.g. queued intent events).
-    await app.close();
+    await closeHttpApp(app);
     await infra.relay.stop();
     await bus.stop();
     await options.release?.();

@@ -65,7 +65,7 @@ export class McpGatewayHttpController {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    await this.relay(caller, name, header(sessionId), header(mandate), req, reply);
+    await this.relay(caller, name, header(sessionId), header(mandate), req, reply, 'stream');
   }
 
   /** Ends the session (and its upstream session), on every replica. */
@@ -78,7 +78,7 @@ export class McpGatewayHttpController {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    await this.relay(caller, name, header(sessionId), header(mandate), req, reply, true);
+    await this.relay(caller, name, header(sessionId), header(mandate), req, reply, 'end');
   }
 
   private async relay(
@@ -88,7 +88,7 @@ export class McpGatewayHttpController {
     token: string | undefined,
     req: FastifyRequest,
     reply: FastifyReply,
-    ending = false,
+    what: 'message' | 'stream' | 'end' = 'message',
   ): Promise<void> {
     if (id === undefined) throw invalidRequest('mcp-session-id header is required');
     const session = await this.sessions.find(id, caller, name);
@@ -103,9 +103,19 @@ export class McpGatewayHttpController {
       throw invalidRequest('this MCP session was opened without a mandate (legacy path): open a new session to use one');
     }
     const mandate = await this.upstreams.checkMandate(caller, name, token);
-    if (ending) {
+    if (what === 'end') {
       await this.sessions.end(session);
       void reply.status(200).send();
+      return;
+    }
+    if (what === 'stream') {
+      // No standing server-to-agent stream: each request is served by whichever replica it
+      // reaches (decision 0020), so nothing could write to one. MCP: 405 says so; answers and
+      // their progress come on each POST's own response.
+      void reply
+        .status(405)
+        .header('allow', 'POST, DELETE')
+        .send({ code: 'method_not_allowed', message: 'this MCP endpoint offers no GET stream; send requests with POST' });
       return;
     }
     attachMandate(req.raw, caller, mandate);

@@ -26,8 +26,8 @@ describe('McpSessions over a shared store', () => {
     [one, two] = [replica(), replica()];
   });
   afterAll(async () => {
-    await one.onModuleDestroy();
-    await two.onModuleDestroy();
+    await one.onApplicationShutdown();
+    await two.onApplicationShutdown();
   });
 
   it('a session opened on one replica is found on the other, only by its key and server', async () => {

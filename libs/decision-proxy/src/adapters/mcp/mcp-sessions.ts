@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -122,7 +122,7 @@ const upstreamSessionOf = (client: Client): McpSession['upstream'] => {
  * session id is stored too).
  */
 @Injectable()
-export class McpSessions implements OnModuleDestroy {
+export class McpSessions implements OnApplicationShutdown {
   private readonly live = new Map<string, LiveUpstream>();
   private readonly touched = new Map<string, number>();
   private readonly idleMs: number;
@@ -247,7 +247,8 @@ export class McpSessions implements OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the HTTP server drained (not on module destroy: calls in flight still use their upstream). */
+  async onApplicationShutdown(): Promise<void> {
     clearInterval(this.sweeper);
     const all = [...this.live.values()];
     this.live.clear();

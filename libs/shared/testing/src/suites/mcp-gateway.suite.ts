@@ -312,7 +312,7 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
     it.each([
       ['a graceful stop (SIGTERM)', 'SIGTERM'],
       ['a crash (SIGKILL)', 'SIGKILL'],
-    ] as const)('after %s the registered servers and their sealed headers are back; old sessions are gone', async (_how, signal) => {
+    ] as const)('after %s the registered servers and their sealed headers are back; sessions survive where they are shared', async (_how, signal) => {
       const proxyApp = mode === 'embedded' ? 'embedded' : 'decision-proxy';
       const oldSession = (agent.transport as StreamableHTTPClientTransport).sessionId!;
       await sys.restartService(proxyApp, signal);
@@ -321,9 +321,16 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
 
       const listed = await writer.get('/v1/mcp-servers');
       expect(listed.body.data.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['files', 'down']));
-      // A session lives in the process that opened it: the agent opens a new one.
-      const headers = { accept: 'application/json, text/event-stream', 'x-service-mandate': mandate.credential, 'mcp-session-id': oldSession };
-      expect((await writer.post('/mcp/files', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, headers)).status).toBe(404);
+      // Distributed: sessions live in Redis, so the old one goes on (decision 0020). Embedded: the
+      // one process is the session store, so the agent opens a new one.
+      const headers = {
+        accept: 'application/json, text/event-stream',
+        'x-service-mandate': mandate.credential,
+        'mcp-session-id': oldSession,
+        'mcp-protocol-version': '2025-06-18',
+      };
+      const again = await writer.post('/mcp/files', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, headers);
+      expect(again.status).toBe(mode === 'distributed' ? 200 : 404);
       agent = await connect('files', { authorization: `Bearer ${writerKey}`, 'x-service-mandate': mandate.credential });
       const result = await call(agent, 'archive', { path: `/after-${signal}` });
       expect(result.isError).toBeFalsy();
