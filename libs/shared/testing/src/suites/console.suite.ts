@@ -253,7 +253,11 @@ export function describeConsole(mode: string, start: () => Promise<TestSystem>) 
       const form = row.getByRole('form', { name: `Teach from evaluation ${asked.body.intent_event_id}` });
       await expect(form.locator('pre').innerText()).resolves.toContain('"entry_id": "LE-30"');
       // A call that waited is most likely the intention it was matched to: that is the default.
-      await expect(form.getByRole('combobox', { name: /^Intention/ }).inputValue()).resolves.toBe('finance.ledger_lookup');
+      const picker = form.getByRole('combobox', { name: /^Intention/ });
+      // The org's intentions load first; the default is chosen once they are in.
+      await picker.locator('option[value="finance.ledger_lookup"]').waitFor({ state: 'attached' });
+      for (const deadline = Date.now() + 5000; (await picker.inputValue()) !== 'finance.ledger_lookup' && Date.now() < deadline;) await page.waitForTimeout(50);
+      await expect(picker.inputValue()).resolves.toBe('finance.ledger_lookup');
       expect(await form.getByLabel('Calls like this are this intention').isChecked()).toBe(true);
       await shot('history-teach');
       await form.getByRole('button', { name: 'Teach' }).click();
