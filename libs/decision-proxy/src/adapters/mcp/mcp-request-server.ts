@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -30,6 +31,13 @@ import { upstreamFailureText } from './upstream-failure';
 
 /** How long one upstream request may take before the agent gets `upstream_unavailable` (DESIGN 6.13). */
 export const UPSTREAM_DEADLINE_MS = 30_000;
+/**
+ * One JSON-schema validator for every per-request SDK server: the SDK builds a new Ajv (about a
+ * third of a millisecond) per instance otherwise. A server uses it only for elicitation schemas,
+ * which the gateway never sends, so its cache cannot grow. (Upstream clients keep their own: they
+ * compile the tools' output schemas, one client per session.)
+ */
+export const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 export const GATEWAY_INFO = { name: 'intent-gateway', version: '0.6.0' };
 /** MCP tool names (2025-06-18: 1–128 of these characters). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -90,7 +98,11 @@ export interface McpRequestDeps {
  */
 export function mcpRequestServer(session: McpSession, link: UpstreamLink, deps: McpRequestDeps): Server {
   const capabilities = session.capabilities as ServerCapabilities;
-  const server = new Server(GATEWAY_INFO, { capabilities, ...(session.instructions ? { instructions: session.instructions } : {}) });
+  const server = new Server(GATEWAY_INFO, {
+    capabilities,
+    jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
+    ...(session.instructions ? { instructions: session.instructions } : {}),
+  });
   const owner = { orgId: session.orgId, keyId: session.keyId, scope: 'read_only' as const };
   const name = session.server;
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
