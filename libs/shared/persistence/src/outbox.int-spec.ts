@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
 import { join } from 'node:path';
 import type { EventEnvelope } from '@igw/contracts';
 import { KafkaEventBus, OutboxRelay } from '@igw/events';
@@ -121,6 +122,19 @@ describe('transactional outbox on PostgreSQL and Kafka', () => {
       const warmup = event(topic, 'before');
       await relayBus.publish([warmup]);
       await until('the warm-up event', () => received.includes(warmup.id));
+      // The group's position must be committed before the broker goes: a consumer group that
+      // restarts before its first commit starts from the latest offset (fromBeginning: false),
+      // which is not what this test is about.
+      const admin = new Kafka({ brokers: own, logLevel: logLevel.NOTHING }).admin();
+      await admin.connect();
+      try {
+        await until('the warm-up offset committed', async () => {
+          const [offsets] = await admin.fetchOffsets({ groupId: `g-${topic}`, topics: [topic] });
+          return (offsets?.partitions ?? []).some((p) => Number(p.offset) >= 1);
+        });
+      } finally {
+        await admin.disconnect();
+      }
 
       await kafka.stop();
       const during = event(topic, 'during the outage');
