@@ -239,6 +239,8 @@ export class McpSessions implements OnApplicationShutdown {
   /** Closes upstream connections unused for the idle time (the sessions themselves expire in the store). */
   private async sweep(): Promise<void> {
     const oldest = Date.now() - this.idleMs;
+    // A session found here but served elsewhere since leaves only its touch time behind.
+    for (const [id, at] of this.touched) if (at < oldest) this.touched.delete(id);
     for (const [id, live] of this.live) {
       if (live.lastUsed < oldest) {
         this.forget(id);
