@@ -210,6 +210,9 @@ export async function startDistributedSystem(
         ),
       );
     }
+    // As a Kubernetes Service routes only to ready pods: the system is up when every process is
+    // ready (a decision proxy loads its read models behind `/readyz` after it listens).
+    await Promise.all(processes.map((p) => waitUntilReady(p)));
   } catch (err) {
     await stop();
     throw err;
@@ -249,4 +252,14 @@ export async function startDistributedSystem(
     },
     stop,
   };
+}
+
+async function waitUntilReady(p: AppProcess, timeoutMs = 60_000): Promise<void> {
+  let last = '';
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const res = await fetch(`${p.url}/readyz`, { signal: AbortSignal.timeout(5_000) }).catch((err: Error) => err);
+    if (!(res instanceof Error) && res.ok) return;
+    last = res instanceof Error ? res.message : `${res.status} ${await res.text().catch(() => '')}`;
+  }
+  throw new Error(`${p.name} on ${p.url} was not ready within ${timeoutMs} ms: ${last}`);
 }

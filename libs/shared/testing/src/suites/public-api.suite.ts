@@ -53,6 +53,8 @@ export function describePublicApi(mode: string, start: () => Promise<TestSystem>
       it('GET /v1/health reports mode, version and dependency checks to any key', async () => {
         const res = await reader.get('/v1/health');
         expect(res.status).toBe(200);
+        // The whole body on failure: which check warned, and its numbers.
+        if (res.body.status !== 'ok') throw new Error(`health is ${res.body.status}: ${JSON.stringify(res.body)}`);
         expect(res.body).toMatchObject({ status: 'ok', version: '0.6.0', mode });
         expect(res.body.checks).toMatchObject({ database: 'ok', events: 'ok', cache: 'ok' });
         expect((await client(sys.url).get('/v1/health')).status).toBe(401);
