@@ -348,13 +348,17 @@ export async function startDistributed() {
       REDIS_URL: redisUrl,
       INTERNAL_AUTH_TOKEN: randomBytes(32).toString('base64url'),
     };
-    const [registryPort, approvalsPort, evaluatorPort, issuerPort, proxyPort, webhooksPort, gatewayPort] = await freePorts(7);
+    // Decision-proxy replicas as the chart runs them (2): the gateway balances over both, and MCP
+    // sessions are served by whichever a request reaches (decision 0020).
+    const proxies = Number(process.env.BENCH_DECISION_PROXIES ?? 2);
+    if (!Number.isInteger(proxies) || proxies < 1 || proxies > 4) throw new Error('BENCH_DECISION_PROXIES must be 1 to 4');
+    const [registryPort, approvalsPort, evaluatorPort, issuerPort, webhooksPort, gatewayPort, ...proxyPorts] = await freePorts(6 + proxies);
     const urls = {
       POLICY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
       APPROVALS_URL: `http://127.0.0.1:${approvalsPort}`,
       INTENT_EVALUATOR_URL: `http://127.0.0.1:${evaluatorPort}`,
       MANDATE_ISSUER_URL: `http://127.0.0.1:${issuerPort}`,
-      DECISION_PROXY_URL: `http://127.0.0.1:${proxyPort}`,
+      DECISION_PROXY_URL: proxyPorts.map((p) => `http://127.0.0.1:${p}`).join(','),
       WEBHOOK_DISPATCHER_URL: `http://127.0.0.1:${webhooksPort}`,
     };
     const grantKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
@@ -363,13 +367,11 @@ export async function startDistributed() {
     apps.push(await startApp('intent-evaluator', { ...common, ...urls, GRANT_SIGNING_KEY: grantKey }, evaluatorPort));
     apps.push(await startApp('mandate-issuer', { ...common, ...urls, MANDATE_KEK: randomBytes(32).toString('base64url') }, issuerPort));
     // MCP_UPSTREAMS_ALLOW_PRIVATE: the mcp-tools-call scenario's upstream listens on 127.0.0.1.
-    apps.push(
-      await startApp(
-        'decision-proxy',
-        { ...common, ...urls, MCP_UPSTREAMS_KEK: randomBytes(32).toString('base64url'), MCP_UPSTREAMS_ALLOW_PRIVATE: 'true' },
-        proxyPort,
-      ),
-    );
+    // Replicas share the key that seals upstream headers (each opens what another sealed).
+    const mcpUpstreamsKek = randomBytes(32).toString('base64url');
+    for (const port of proxyPorts) {
+      apps.push(await startApp('decision-proxy', { ...common, ...urls, MCP_UPSTREAMS_KEK: mcpUpstreamsKek, MCP_UPSTREAMS_ALLOW_PRIVATE: 'true' }, port));
+    }
     // The gateway routes /v1/webhooks here (it refuses to start without WEBHOOK_DISPATCHER_URL);
     // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1.
     // A consumer group of its own per run: a new group starts at the latest offsets, so events other

@@ -35,7 +35,7 @@ import { PROXY_EVENTS_GROUP, ProxyEventsConsumer } from './adapters/events/proxy
 import { McpProxyHttpController } from './adapters/http/mcp-proxy.http.controller';
 import { McpGatewayHttpController } from './adapters/mcp/mcp-gateway.http.controller';
 import { MCP_SESSION_OPTIONS, McpSessions, type McpSessionOptions } from './adapters/mcp/mcp-sessions';
-import { upstreamFetch } from './adapters/mcp/upstream-fetch';
+import { upstreamDispatcher } from './adapters/mcp/upstream-dispatcher';
 import { EnforceMcpToolCallUseCase } from './application/use-cases/enforce-mcp-tool-call.use-case';
 import { ListMcpToolsUseCase } from './application/use-cases/list-mcp-tools.use-case';
 import { OpenMcpUpstreamUseCase } from './application/use-cases/open-mcp-upstream.use-case';
@@ -77,7 +77,7 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
   imports?: ModuleMetadata['imports'];
   providers?: Provider[];
   clock?: Clock;
-  /** The MCP enforcement proxy's sessions (`{base}/mcp/{name}`): upstream fetch, idle time, cap. */
+  /** The MCP enforcement proxy's sessions (`{base}/mcp/{name}`): upstream dispatcher, idle time, cap. */
   mcp?: McpSessionOptions;
   /** Where MCP sessions live: Redis when distributed (every replica), memory by default (embedded). */
   mcpSessionStore?: McpSessionStore;
@@ -114,7 +114,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: VERSION_BOARD, useValue: options.versionBoard },
       { provide: PROXY_EVENTS_GROUP, useValue: options.readModelGroup },
       { provide: DECISION_ENGINE_OPTIONS, useValue: settings },
-      { provide: MCP_SESSION_OPTIONS, useValue: { fetch: upstreamFetch(options.allowPrivateUpstreams === true), ...options.mcp } },
+      { provide: MCP_SESSION_OPTIONS, useValue: { dispatcher: upstreamDispatcher(options.allowPrivateUpstreams === true), ...options.mcp } },
       { provide: MCP_SESSION_STORE, useValue: options.mcpSessionStore ?? new MemoryMcpSessionStore() },
       { provide: DECISION_REPOSITORY, useValue: repository },
       { provide: DEAD_LETTERS, useValue: deadLetters },

@@ -74,8 +74,10 @@ export class ServiceProxy {
       throw unavailable('an internal service is unavailable; retry later');
     }
     claim();
-    res.writeHead(answer.statusCode, copyHeaders(answer.headers, STREAM_PASS_BACK));
-    res.flushHeaders();
+    const passed = copyHeaders(answer.headers, STREAM_PASS_BACK);
+    res.writeHead(answer.statusCode, passed);
+    // An event stream's headers go at once; a JSON answer's go with its body, in one write.
+    if (passed['content-type']?.startsWith('text/event-stream')) res.flushHeaders();
     await pipeline(answer.body, res).catch(() => undefined);
   }
 

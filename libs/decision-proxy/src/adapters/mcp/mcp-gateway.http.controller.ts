@@ -3,9 +3,13 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentCaller } from '@igw/http';
 import { AppError, invalidRequest, type Caller } from '@igw/kernel';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_SERVER_NAME } from '../../domain';
 import { OpenMcpUpstreamUseCase } from '../../application/use-cases/open-mcp-upstream.use-case';
-import { attachMandate } from './mcp-request-server';
+import type { McpSession } from '../../domain/mcp-session';
+import type { VerifiedMandate } from '../../application/decision-gate/tool-call-decision-gate';
+import { readMcpPost } from './mcp-post';
+import { requestAuth } from './mcp-session-server';
 import { McpSessions } from './mcp-sessions';
 
 const header = (v: string | string[] | undefined): string | undefined => {
@@ -17,9 +21,10 @@ const isInitialize = (body: unknown): boolean =>
   (Array.isArray(body) ? body : [body]).some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
 
 /**
- * `{base}/mcp/{name}` (DESIGN 6.13): MCP Streamable HTTP toward the agent, served by the official
- * SDK's transport of the caller's session. The API key (global guard) and the mandate, when sent,
- * are checked here first, so an auth failure is an HTTP `{code, message}` before any MCP traffic.
+ * `{base}/mcp/{name}` (DESIGN 6.13): MCP Streamable HTTP toward the agent, answered with JSON by
+ * the official SDK server of the caller's session. The API key (global guard) and the mandate,
+ * when sent, are checked here first, so an auth failure is an HTTP `{code, message}` before any
+ * MCP traffic.
  */
 @ApiExcludeController()
 @Controller('mcp')
@@ -43,13 +48,13 @@ export class McpGatewayHttpController {
     const id = header(sessionId);
     if (id === undefined) {
       if (!isInitialize(req.body)) throw invalidRequest('mcp-session-id header is required (open a session with initialize first)');
+      const post = readMcpPost(req.headers, req.body, true);
+      if ('status' in post) return void reply.status(post.status).send({ code: post.code, message: post.message });
       const { upstream, mandate } = await this.upstreams.execute(caller, name, token);
       const session = await this.sessions.open(caller, mandate !== null, upstream);
-      attachMandate(req.raw, caller, mandate);
-      reply.hijack();
-      await this.sessions.serve(session, req.raw, reply.raw, req.body, true);
+      const answered = await this.answer(session, post, caller, mandate, req, reply, true);
       // An initialize the SDK refused (bad protocol version, malformed): the session never began.
-      if (reply.raw.statusCode >= 400) await this.sessions.end(session).catch(() => undefined);
+      if (!answered) await this.sessions.end(session).catch(() => undefined);
       return;
     }
     await this.relay(caller, name, id, token, req, reply);
@@ -118,12 +123,51 @@ export class McpGatewayHttpController {
         .send({ code: 'method_not_allowed', message: 'this MCP endpoint offers no GET stream; send requests with POST' });
       return;
     }
-    attachMandate(req.raw, caller, mandate);
-    reply.hijack();
-    if (!(await this.sessions.serve(session, req.raw, reply.raw, req.body))) {
+    const post = readMcpPost(req.headers, req.body, false);
+    if ('status' in post) return void reply.status(post.status).send({ code: post.code, message: post.message });
+    if (!(await this.answer(session, post, caller, mandate, req, reply))) {
       // Its server was removed from the registry: the session is over.
-      const gone = notOpen(id, name);
-      reply.raw.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: gone.code, message: gone.message }));
+      if (!reply.sent) throw notOpen(id, name);
+    }
+  }
+
+  /**
+   * The session's server answers the POST's requests: one JSON answer (an array for a batch), or
+   * 202 when it carried only notifications. False when the session is gone or an initialize failed.
+   */
+  private async answer(
+    session: McpSession,
+    post: { messages: JSONRPCMessage[]; batch: boolean },
+    caller: Caller,
+    mandate: VerifiedMandate | null,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    opening = false,
+  ): Promise<boolean> {
+    // The agent went away before its answer: what still waits is cancelled.
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    };
+    reply.raw.once('close', onClose);
+    try {
+      const answers = await this.sessions.serve(session, post.messages, requestAuth(caller, mandate), gone.signal);
+      if (answers === null) return false;
+      if (answers.length === 0) {
+        void reply.status(202).send();
+        return true;
+      }
+      const [first] = answers;
+      const began = !opening || (first !== undefined && !('error' in first));
+      // The stored session id, sent back on the initialize's answer.
+      if (opening && began) void reply.header('mcp-session-id', session.id);
+      void reply
+        .status(200)
+        .header('content-type', 'application/json')
+        .send(JSON.stringify(post.batch ? answers : first));
+      return began;
+    } finally {
+      reply.raw.off('close', onClose);
     }
   }
 }

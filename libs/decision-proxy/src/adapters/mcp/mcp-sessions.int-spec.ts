@@ -55,7 +55,7 @@ describe('McpSessions over a shared store', () => {
     const opened = await one.open(caller('org_e'), false, upstream);
     registered = false;
     try {
-      expect(await two.serve(opened, {} as never, { once: () => undefined } as never, {})).toBe(false);
+      expect(await two.serve(opened, [], { token: '', clientId: 'key_org_e', scopes: [] }, new AbortController().signal)).toBeNull();
       expect(await one.find(opened.id, caller('org_e'), 'files')).toBeNull();
     } finally {
       registered = true;

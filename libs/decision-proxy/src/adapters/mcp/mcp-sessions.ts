@@ -1,21 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Agent, type Dispatcher } from 'undici';
 import { AppError, type Caller } from '@igw/kernel';
 import { MCP_SESSION_ID, sessionOwnedBy, type McpSession } from '../../domain/mcp-session';
 import { MCP_SESSION_STORE, type McpSessionStore } from '../../application/ports/mcp-session.store.port';
 import { MCP_UPSTREAMS, type McpUpstreams, type OpenedMcpUpstream } from '../../application/ports/mcp-upstreams.port';
 import { EnforceMcpToolCallUseCase } from '../../application/use-cases/enforce-mcp-tool-call.use-case';
 import { ListMcpToolsUseCase } from '../../application/use-cases/list-mcp-tools.use-case';
-import { GATEWAY_INFO, gatewayCapabilities, mcpRequestServer, UPSTREAM_DEADLINE_MS, type UpstreamLink } from './mcp-request-server';
+import { GATEWAY_INFO, gatewayCapabilities, mcpSessionServer, UPSTREAM_DEADLINE_MS, type UpstreamLink } from './mcp-session-server';
+import { AgentJsonRpcTransport } from './agent-json-rpc.transport';
+import { UpstreamHttpTransport } from './upstream-http.transport';
 
 export const MCP_SESSION_OPTIONS = Symbol('MCP_SESSION_OPTIONS');
 export interface McpSessionOptions {
-  /** Fetch for upstream requests (refuses private destinations unless allowed). */
-  fetch?: typeof fetch;
+  /** The pooled dispatcher of upstream requests (refuses private destinations unless allowed). */
+  dispatcher?: Dispatcher;
   /** A session unused this long ends (default 30 min). */
   idleMs?: number;
   /** Most live sessions of one organisation, across every replica (default 1,000). */
@@ -24,22 +28,26 @@ export interface McpSessionOptions {
   maxConnections?: number;
 }
 
-/** This replica's connection to a session's upstream: resumed from the stored upstream session. */
+/**
+ * A session as this replica serves it: the agent side (one SDK server on a JSON-RPC transport,
+ * built at first use) and the connection to its upstream, resumed from the stored upstream session.
+ */
 class LiveUpstream implements UpstreamLink {
   lastUsed = Date.now();
   private client: Promise<Client> | null = null;
+  agent: { server: Server; transport: AgentJsonRpcTransport } | null = null;
 
   constructor(
     readonly upstream: OpenedMcpUpstream,
     private session: McpSession,
-    private readonly fetchFn: typeof fetch | undefined,
+    private readonly dispatcher: Dispatcher,
     /** Told when the upstream had to be opened again (a new upstream session to store). */
     private readonly reopened: (session: McpSession) => Promise<void>,
   ) {}
 
   /** Opens a new upstream session (initialize); null when the upstream cannot be reached now. */
-  static async open(upstream: OpenedMcpUpstream, fetchFn: typeof fetch | undefined): Promise<Client | null> {
-    return LiveUpstream.connect(upstream, fetchFn, undefined).catch(() => null);
+  static async open(upstream: OpenedMcpUpstream, dispatcher: Dispatcher): Promise<Client | null> {
+    return LiveUpstream.connect(upstream, dispatcher, undefined).catch(() => null);
   }
 
   adopt(client: Client): void {
@@ -55,7 +63,7 @@ class LiveUpstream implements UpstreamLink {
       // The upstream forgot its session (restarted, expired): nothing was done; open a new one.
       if (!(err instanceof StreamableHTTPError && err.code === 404)) throw err;
       await this.close();
-      const fresh = LiveUpstream.connect(this.upstream, this.fetchFn, undefined);
+      const fresh = LiveUpstream.connect(this.upstream, this.dispatcher, undefined);
       this.client = fresh;
       const reopened = await fresh.catch((e: unknown) => {
         this.client = null;
@@ -69,7 +77,7 @@ class LiveUpstream implements UpstreamLink {
 
   private connected(): Promise<Client> {
     if (this.client === null) {
-      const pending = LiveUpstream.connect(this.upstream, this.fetchFn, this.session.upstream);
+      const pending = LiveUpstream.connect(this.upstream, this.dispatcher, this.session.upstream);
       this.client = pending;
       // A failed connection is forgotten so the next request retries.
       pending.catch(() => {
@@ -79,12 +87,12 @@ class LiveUpstream implements UpstreamLink {
     return this.client;
   }
 
-  private static async connect(upstream: OpenedMcpUpstream, fetchFn: typeof fetch | undefined, resume: McpSession['upstream'] | undefined): Promise<Client> {
+  private static async connect(upstream: OpenedMcpUpstream, dispatcher: Dispatcher, resume: McpSession['upstream'] | undefined): Promise<Client> {
     const client = new Client(GATEWAY_INFO, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(upstream.server.url), {
-      requestInit: { headers: upstream.headers },
-      ...(fetchFn ? { fetch: fetchFn } : {}),
-      // Resuming the stored upstream session: the SDK client then skips initialize.
+    // Resuming the stored upstream session: the SDK client then skips initialize.
+    const transport = new UpstreamHttpTransport(new URL(upstream.server.url), {
+      dispatcher,
+      headers: upstream.headers,
       ...(resume?.sessionId ? { sessionId: resume.sessionId } : {}),
     });
     if (resume?.sessionId && resume.protocolVersion) transport.setProtocolVersion(resume.protocolVersion);
@@ -98,16 +106,24 @@ class LiveUpstream implements UpstreamLink {
     if (client) await (await client.catch(() => null))?.close().catch(() => undefined);
   }
 
+  /** Closes both sides on this replica (the session itself lives on in the store). */
+  async dispose(): Promise<void> {
+    const agent = this.agent;
+    this.agent = null;
+    await agent?.server.close().catch(() => undefined);
+    await this.close();
+  }
+
   /** Ends the upstream's session too (the agent ended its own). */
   async terminate(): Promise<void> {
     const client = await this.client?.catch(() => null);
-    await (client?.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => undefined);
-    await this.close();
+    await (client?.transport as UpstreamHttpTransport | undefined)?.terminateSession().catch(() => undefined);
+    await this.dispose();
   }
 }
 
 const upstreamSessionOf = (client: Client): McpSession['upstream'] => {
-  const transport = client.transport as StreamableHTTPClientTransport | undefined;
+  const transport = client.transport as UpstreamHttpTransport | undefined;
   return {
     ...(transport?.sessionId ? { sessionId: transport.sessionId } : {}),
     ...(transport?.protocolVersion ? { protocolVersion: transport.protocolVersion } : {}),
@@ -124,6 +140,9 @@ const upstreamSessionOf = (client: Client): McpSession['upstream'] => {
 @Injectable()
 export class McpSessions implements OnApplicationShutdown {
   private readonly live = new Map<string, LiveUpstream>();
+  /** Resumptions under way, so concurrent first requests on this replica share one. */
+  private readonly resuming = new Map<string, Promise<LiveUpstream | null>>();
+  private readonly dispatcher: Dispatcher;
   private readonly touched = new Map<string, number>();
   private readonly idleMs: number;
   private readonly maxPerOrg: number;
@@ -140,6 +159,7 @@ export class McpSessions implements OnApplicationShutdown {
     this.idleMs = options.idleMs ?? 30 * 60_000;
     this.maxPerOrg = options.maxSessionsPerOrg ?? 1_000;
     this.maxConnections = options.maxConnections ?? 10_000;
+    this.dispatcher = options.dispatcher ?? new Agent();
     this.sweeper = setInterval(() => void this.sweep(), Math.min(60_000, this.idleMs)).unref();
   }
 
@@ -148,7 +168,7 @@ export class McpSessions implements OnApplicationShutdown {
     // The upstream is asked for its capabilities first (the agent sees them as the gateway's); an
     // upstream that cannot be reached yet still gets a session offering tools, whose calls then
     // answer upstream_unavailable until it is back.
-    const client = await LiveUpstream.open(upstream, this.options.fetch);
+    const client = await LiveUpstream.open(upstream, this.dispatcher);
     const session: McpSession = {
       id: randomUUID(),
       orgId: caller.orgId,
@@ -183,20 +203,21 @@ export class McpSessions implements OnApplicationShutdown {
   }
 
   /**
-   * Serves one HTTP request of `session` with a fresh SDK server and stateless transport. Null
-   * when the session's server is no longer registered (the session ends: 404).
+   * Hands one POST's messages to the session's server on this replica (built at first use) and
+   * answers its requests. Null when the session's server is no longer registered (the session
+   * ends: 404). `gone` aborts what is still waiting when the agent goes away.
    */
-  async serve(session: McpSession, req: IncomingMessage, res: ServerResponse, body: unknown, opening = false): Promise<boolean> {
+  async serve(session: McpSession, messages: JSONRPCMessage[], authInfo: AuthInfo, gone: AbortSignal): Promise<JSONRPCMessage[] | null> {
     const live = this.live.get(session.id) ?? (await this.resume(session));
-    if (live === null) return false;
-    const server = mcpRequestServer(session, live, { enforce: this.enforce, listTools: this.listTools });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.once('close', () => void server.close().catch(() => undefined));
-    await server.connect(transport);
-    // The stateless transport sends no session id: the agent learns the stored one here.
-    if (opening) res.setHeader('mcp-session-id', session.id);
-    await transport.handleRequest(req, res, body);
-    return true;
+    if (live === null) return null;
+    live.lastUsed = Date.now();
+    if (live.agent === null) {
+      const server = mcpSessionServer(session, live, { enforce: this.enforce, listTools: this.listTools });
+      const transport = new AgentJsonRpcTransport();
+      live.agent = { server, transport };
+      await server.connect(transport);
+    }
+    return live.agent.transport.receive(messages, authInfo, gone);
   }
 
   /** Ends the session on every replica, and its upstream session. */
@@ -207,17 +228,23 @@ export class McpSessions implements OnApplicationShutdown {
     await live?.terminate();
   }
 
-  private async resume(session: McpSession): Promise<LiveUpstream | null> {
-    const upstream = await this.upstreams.resolve(session.orgId, session.server);
-    if (upstream === null) {
-      await this.store.delete(session);
-      return null;
-    }
-    return this.liveFor(session, upstream);
+  private resume(session: McpSession): Promise<LiveUpstream | null> {
+    const pending = this.resuming.get(session.id);
+    if (pending) return pending;
+    const resumed = (async () => {
+      const upstream = await this.upstreams.resolve(session.orgId, session.server);
+      if (upstream === null) {
+        await this.store.delete(session);
+        return null;
+      }
+      return this.liveFor(session, upstream);
+    })().finally(() => this.resuming.delete(session.id));
+    this.resuming.set(session.id, resumed);
+    return resumed;
   }
 
   private liveFor(session: McpSession, upstream: OpenedMcpUpstream): LiveUpstream {
-    const live = new LiveUpstream(upstream, session, this.options.fetch, (s) => this.store.update(s));
+    const live = new LiveUpstream(upstream, session, this.dispatcher, (s) => this.store.update(s));
     this.live.set(session.id, live);
     if (this.live.size > this.maxConnections) void this.closeLeastUsed();
     return live;
@@ -232,7 +259,7 @@ export class McpSessions implements OnApplicationShutdown {
     const excess = [...this.live.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed).slice(0, this.live.size - this.maxConnections);
     for (const [id, live] of excess) {
       this.forget(id);
-      await live.close();
+      await live.dispose();
     }
   }
 
@@ -244,7 +271,7 @@ export class McpSessions implements OnApplicationShutdown {
     for (const [id, live] of this.live) {
       if (live.lastUsed < oldest) {
         this.forget(id);
-        await live.close();
+        await live.dispose();
       }
     }
   }
@@ -256,6 +283,6 @@ export class McpSessions implements OnApplicationShutdown {
     this.live.clear();
     this.touched.clear();
     // Closed, not terminated: the sessions go on, on another replica or after the restart.
-    await Promise.all(all.map((l) => l.close()));
+    await Promise.all(all.map((l) => l.dispose()));
   }
 }

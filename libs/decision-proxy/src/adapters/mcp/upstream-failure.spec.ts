@@ -5,7 +5,7 @@ import type { ListMcpToolsUseCase } from '../../application/use-cases/list-mcp-t
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpSession } from '../../domain/mcp-session';
-import { mcpRequestServer, type UpstreamLink } from './mcp-request-server';
+import { mcpSessionServer, type UpstreamLink } from './mcp-session-server';
 import { UPSTREAM_FAILURE_MAX_CHARS, upstreamFailureText } from './upstream-failure';
 
 /** What a misbehaving upstream answers: a body the agent must never see. */
@@ -30,7 +30,7 @@ describe('upstreamFailureText', () => {
   });
 });
 
-describe('an MCP request server: an upstream answering an HTTP error', () => {
+describe('an MCP session server: an upstream answering an HTTP error', () => {
   it('tells the agent upstream_unavailable with the status line only, never the upstream body', async () => {
     const enforce = {
       execute: async () => ({
@@ -45,7 +45,7 @@ describe('an MCP request server: an upstream answering an HTTP error', () => {
       withClient: async (use) => use({ callTool: async () => Promise.reject(new StreamableHTTPError(502, LEAKY_BODY)) } as unknown as McpClient),
     };
     const session: McpSession = { id: 'x', orgId: 'org_a', keyId: 'key_1', server: 'files', mandatePath: true, capabilities: { tools: {} }, upstream: {} };
-    const mcp = mcpRequestServer(session, link, { enforce, listTools: {} as ListMcpToolsUseCase });
+    const mcp = mcpSessionServer(session, link, { enforce, listTools: {} as ListMcpToolsUseCase });
     const [agentSide, serverSide] = InMemoryTransport.createLinkedPair();
     await mcp.connect(serverSide);
     const agent = new McpClient({ name: 'agent', version: '1' });

@@ -66,6 +66,8 @@ export interface SafeDispatcherOptions extends DestinationOptions {
   /** Connections per origin (undici's default otherwise). */
   connections?: number;
   keepAliveTimeout?: number;
+  /** Deadlines for the answer's headers and between its body's chunks (undici's 300 s otherwise). */
+  answerTimeoutMs?: number;
 }
 
 /**
@@ -87,6 +89,7 @@ export function safeDispatcher(options: SafeDispatcherOptions): Agent {
     connect,
     ...(options.connections !== undefined ? { connections: options.connections } : {}),
     ...(options.keepAliveTimeout !== undefined ? { keepAliveTimeout: options.keepAliveTimeout } : {}),
+    ...(options.answerTimeoutMs !== undefined ? { headersTimeout: options.answerTimeoutMs, bodyTimeout: options.answerTimeoutMs } : {}),
   });
 }
 

@@ -21,7 +21,6 @@ import {
 import { AppError, type Caller } from '@igw/kernel';
 import { maskToolResult } from '../../domain';
 import type { McpSession } from '../../domain/mcp-session';
-import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OpenedMcpUpstream } from '../../application/ports/mcp-upstreams.port';
 import type { VerifiedMandate } from '../../application/decision-gate/tool-call-decision-gate';
@@ -32,7 +31,7 @@ import { upstreamFailureText } from './upstream-failure';
 /** How long one upstream request may take before the agent gets `upstream_unavailable` (DESIGN 6.13). */
 export const UPSTREAM_DEADLINE_MS = 30_000;
 /**
- * One JSON-schema validator for every per-request SDK server: the SDK builds a new Ajv (about a
+ * One JSON-schema validator for every session's SDK server: the SDK builds a new Ajv (about a
  * third of a millisecond) per instance otherwise. A server uses it only for elicitation schemas,
  * which the gateway never sends, so its cache cannot grow. (Upstream clients keep their own: they
  * compile the tools' output schemas, one client per session.)
@@ -45,12 +44,11 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Hands the mandate the HTTP layer verified for a request to the MCP messages it carries (the
- * SDK passes `req.auth` to every handler as `authInfo`): one verification per request.
+ * What the server's handlers learn of the HTTP request that carried a message (the SDK passes it
+ * to every handler as `authInfo`): the mandate the HTTP layer verified, so one verification per request.
  */
-export function attachMandate(req: IncomingMessage, caller: Caller, mandate: VerifiedMandate | null): void {
-  const auth: AuthInfo = { token: '', clientId: caller.keyId, scopes: [], extra: { mandate } };
-  (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
+export function requestAuth(caller: Caller, mandate: VerifiedMandate | null): AuthInfo {
+  return { token: '', clientId: caller.keyId, scopes: [], extra: { mandate } };
 }
 
 /** The mandate verified for the HTTP request that carried this MCP message; null: none was sent. */
@@ -92,11 +90,12 @@ export interface McpRequestDeps {
 }
 
 /**
- * The agent-facing SDK `Server` for one HTTP request of a session (stateless transport): built
- * from what the session store holds, so any replica answers it. `tools/list` and `tools/call` are
- * decided; the other methods the upstream offers pass through unchanged.
+ * The agent-facing SDK `Server` of a session on the replica serving it: built from what the
+ * session store holds, so any replica can build it. `tools/list` and `tools/call` are decided;
+ * the other methods the upstream offers pass through unchanged. Each request's mandate comes
+ * with its message (`authInfo`), never from the server's state.
  */
-export function mcpRequestServer(session: McpSession, link: UpstreamLink, deps: McpRequestDeps): Server {
+export function mcpSessionServer(session: McpSession, link: UpstreamLink, deps: McpRequestDeps): Server {
   const capabilities = session.capabilities as ServerCapabilities;
   const server = new Server(GATEWAY_INFO, {
     capabilities,

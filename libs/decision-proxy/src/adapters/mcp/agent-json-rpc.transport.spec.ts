@@ -1,0 +1,51 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { AgentJsonRpcTransport } from './agent-json-rpc.transport';
+
+const auth = (clientId: string) => ({ token: '', clientId, scopes: [] });
+const call = (id: number, name = 'echo'): JSONRPCMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { id } } });
+
+describe('AgentJsonRpcTransport: one SDK server answering each POST', () => {
+  let release: () => void = () => undefined;
+  let transport: AgentJsonRpcTransport;
+  let server: Server;
+
+  beforeEach(async () => {
+    server = new Server({ name: 'gw', version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      if (req.params.name === 'slow') await new Promise<void>((r) => (release = r));
+      return { content: [{ type: 'text', text: `${extra.authInfo?.clientId}:${JSON.stringify(req.params.arguments)}` }] };
+    });
+    transport = new AgentJsonRpcTransport();
+    await server.connect(transport);
+  });
+  afterEach(() => server.close());
+
+  it("answers each request with its own POST's authInfo, in order, and notifications with nothing", async () => {
+    const live = new AbortController().signal;
+    const [a, b] = await Promise.all([transport.receive([call(1), call(2)], auth('key_a'), live), transport.receive([call(3)], auth('key_b'), live)]);
+    expect(a.map((m) => ('result' in m ? (m.result as { content: { text: string }[] }).content[0]!.text : m))).toEqual(['key_a:{"id":1}', 'key_a:{"id":2}']);
+    expect(b).toHaveLength(1);
+    expect(JSON.stringify(b[0])).toContain('key_b:{\\"id\\":3}');
+    expect(await transport.receive([{ jsonrpc: '2.0', method: 'notifications/initialized' }], auth('key_a'), live)).toEqual([]);
+  });
+
+  it('refuses a second request under an id still in flight', async () => {
+    const live = new AbortController().signal;
+    const first = transport.receive([call(7, 'slow')], auth('key_a'), live);
+    const [dup] = await transport.receive([call(7)], auth('key_a'), live);
+    expect(dup).toMatchObject({ id: 7, error: { code: -32600 } });
+    release();
+    expect((await first)[0]).toMatchObject({ id: 7, result: {} });
+  });
+
+  it('an agent gone before its answer cancels the request (the handler is told) and frees its id', async () => {
+    const gone = new AbortController();
+    const pending = transport.receive([call(9, 'slow')], auth('key_a'), gone.signal);
+    gone.abort();
+    expect((await pending)[0]).toMatchObject({ id: 9, error: { code: -32800 } });
+    release();
+    const [again] = await transport.receive([call(9)], auth('key_a'), new AbortController().signal);
+    expect(again).toMatchObject({ id: 9, result: {} });
+  });
+});

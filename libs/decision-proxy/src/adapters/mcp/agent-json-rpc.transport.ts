@@ -1,0 +1,87 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+
+type Answer = JSONRPCMessage;
+
+/**
+ * The agent side of one MCP session on this replica, as an SDK `Transport`: the session's
+ * long-lived SDK `Server` reads the messages of each HTTP POST from here, and each request's
+ * answer comes back to the POST that carried it (the JSON answer of Streamable HTTP). Built once
+ * per session and replica instead of a server and web-stream transport per request (decision 0020).
+ * Server-initiated messages have no stream to go to and are dropped, as the gateway sends none.
+ */
+export class AgentJsonRpcTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: { authInfo?: AuthInfo }) => void;
+  private readonly waiting = new Map<RequestId, (answer: Answer) => void>();
+
+  /** Nothing to open: each message is its own HTTP exchange. */
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    for (const [id, answer] of this.waiting) answer(errorAnswer(id, -32000, 'Connection closed'));
+    this.waiting.clear();
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return;
+    const id = message.id;
+    if (id === undefined) return;
+    const answer = this.waiting.get(id);
+    this.waiting.delete(id);
+    answer?.(message);
+  }
+
+  /**
+   * Hands the POST's messages to the server; resolves with the answers of its requests, in
+   * order. `gone` aborts the requests still waiting (the agent went away): the server is told
+   * with `notifications/cancelled`, as an agent would.
+   */
+  receive(messages: readonly JSONRPCMessage[], authInfo: AuthInfo, gone: AbortSignal): Promise<Answer[]> {
+    const answers: Promise<Answer>[] = [];
+    for (const message of messages) {
+      if (!isJSONRPCRequest(message)) {
+        this.onmessage?.(message, { authInfo });
+        continue;
+      }
+      answers.push(this.request(message, authInfo, gone));
+    }
+    return Promise.all(answers);
+  }
+
+  private request(message: JSONRPCRequest, authInfo: AuthInfo, gone: AbortSignal): Promise<Answer> {
+    const id = message.id;
+    // Ids are the agent's to choose; two requests in flight under one id could not be told apart.
+    if (this.waiting.has(id)) return Promise.resolve(errorAnswer(id, -32600, `Invalid Request: request ${String(id)} is already in flight`));
+    return new Promise<Answer>((resolve) => {
+      const cancel = () => {
+        if (!this.waiting.delete(id)) return;
+        this.onmessage?.(
+          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the agent closed the request' } },
+          { authInfo },
+        );
+        resolve(errorAnswer(id, -32800, 'Request cancelled'));
+      };
+      this.waiting.set(id, (answer) => {
+        gone.removeEventListener('abort', cancel);
+        resolve(answer);
+      });
+      gone.addEventListener('abort', cancel, { once: true });
+      this.onmessage?.(message, { authInfo });
+    });
+  }
+}
+
+const errorAnswer = (id: RequestId, code: number, message: string): Answer => ({ jsonrpc: '2.0', id, error: { code, message } });
