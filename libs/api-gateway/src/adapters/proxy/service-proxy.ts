@@ -65,8 +65,12 @@ export class ServiceProxy {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
+    // Cut when the agent goes away first (an answer sent in full needs no abort: building the
+    // abort's error on every close cost the gateway about 5% of its CPU under MCP load).
     const abort = new AbortController();
-    res.on('close', () => abort.abort());
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     let answer: Dispatcher.ResponseData;
     try {
       answer = await requestAnyReplica(this.streams, { method: req.method as Dispatcher.HttpMethod, path: req.url, headers, body, signal: abort.signal });

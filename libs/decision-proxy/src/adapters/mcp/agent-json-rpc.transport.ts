@@ -1,15 +1,13 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 type Answer = JSONRPCMessage;
+
+// Structural checks, not the SDK's zod guards: what arrives here was parsed by JSONRPCMessageSchema
+// at the HTTP edge, and what the server sends is its own.
+const isRequest = (m: JSONRPCMessage): m is JSONRPCRequest => 'method' in m && 'id' in m;
+const isAnswer = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId } => 'id' in m && ('result' in m || 'error' in m);
 
 /**
  * The agent side of one MCP session on this replica, as an SDK `Transport`: the session's
@@ -36,9 +34,8 @@ export class AgentJsonRpcTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return;
+    if (!isAnswer(message)) return;
     const id = message.id;
-    if (id === undefined) return;
     const answer = this.waiting.get(id);
     this.waiting.delete(id);
     answer?.(message);
@@ -52,7 +49,7 @@ export class AgentJsonRpcTransport implements Transport {
   receive(messages: readonly JSONRPCMessage[], authInfo: AuthInfo, gone: AbortSignal): Promise<Answer[]> {
     const answers: Promise<Answer>[] = [];
     for (const message of messages) {
-      if (!isJSONRPCRequest(message)) {
+      if (!isRequest(message)) {
         this.onmessage?.(message, { authInfo });
         continue;
       }

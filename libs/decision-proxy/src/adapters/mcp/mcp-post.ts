@@ -1,5 +1,5 @@
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import { isInitializeRequest, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** What a POST to `/mcp/{name}` carries, once read as Streamable HTTP (2025-06-18) requires. */
 export type McpPost = { messages: JSONRPCMessage[]; batch: boolean } | { status: 400 | 406; code: string; message: string };
@@ -27,7 +27,8 @@ export function readMcpPost(headers: Record<string, string | string[] | undefine
     if (!parsed.success) return invalid(`${batch ? `body[${i}]` : 'body'} must be a JSON-RPC 2.0 message`);
     messages.push(parsed.data);
   }
-  const initializes = messages.filter(isInitializeRequest).length;
+  // By method: the server's initialize handler checks the params with the SDK's schema.
+  const initializes = messages.filter((m) => 'method' in m && m.method === 'initialize').length;
   if (opening && (initializes !== 1 || messages.length !== 1)) return invalid('a session opens with one initialize request alone');
   if (!opening && initializes > 0) return invalid('this MCP session is already initialized (send initialize without mcp-session-id to open another)');
   const version = header(headers['mcp-protocol-version']);
