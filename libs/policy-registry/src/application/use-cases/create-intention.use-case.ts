@@ -4,6 +4,7 @@ import { Topics, type CreateIntentionDto, type IntentionDto } from '@igw/contrac
 import { envelope } from '@igw/events';
 import { createIntention } from '../../domain/intention';
 import { toIntentionDto, toIntentionEvent } from './views';
+import { newIntentionOf } from './intention-inputs';
 import { IntentionWriteUseCase } from './intention-use-case';
 
 /** Creates a draft intention (= purpose); the label is unique in the org (409 label_conflict). */
@@ -14,16 +15,7 @@ export class CreateIntentionUseCase extends IntentionWriteUseCase {
     const intention = createIntention(
       newId('int'),
       caller.orgId,
-      {
-        label: input.label,
-        intentClass: input.intent_class,
-        displayName: input.display_name,
-        description: input.description,
-        approvalRequired: input.approval_required,
-        ttlMinutes: input.ttl_minutes,
-        dataElements: input.data_elements?.map((d) => ({ dataSourceId: d.data_source_id, path: d.path })),
-        tools: input.tools,
-      },
+      newIntentionOf(input),
       now,
     );
     const saved = await this.intentions.create(intention, (i, orgVersion) => [
