@@ -17,8 +17,18 @@ const IN_FLIGHT = 32;
 
 const INTENTIONS = [
   { label: 'bench_replay.contacts', intent_class: 'lookup', description: 'Read CRM contacts.', tools: ['crm.get_contact', 'crm.search_contacts'] },
-  { label: 'bench_replay.ledger', intent_class: 'lookup', display_name: 'Look up ledger entries', description: 'Read general ledger entries and balances to answer a finance question.' },
-  { label: 'bench_replay.tickets', intent_class: 'lookup', display_name: 'Read support tickets', description: 'Read a Zendesk support ticket and its comments to answer a customer.' },
+  {
+    label: 'bench_replay.ledger',
+    intent_class: 'lookup',
+    display_name: 'Look up ledger entries',
+    description: 'Read general ledger entries and balances to answer a finance question.',
+  },
+  {
+    label: 'bench_replay.tickets',
+    intent_class: 'lookup',
+    display_name: 'Read support tickets',
+    description: 'Read a Zendesk support ticket and its comments to answer a customer.',
+  },
 ];
 const TOOLS = [
   (n) => ({ name: 'crm.get_contact', arguments: { contact_id: `c_${n}`, fields: ['email'] } }),

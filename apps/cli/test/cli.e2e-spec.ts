@@ -373,7 +373,9 @@ describe('igw CLI (embedded)', () => {
     const changed = await igw(['replay', '--intention-file', archive, '--since', '1h', '--json'], env);
     expect(changed.code).toBe(9);
     expect(changed.json.transitions).toContainEqual(expect.objectContaining({ from: 'allowed', to: 'denied' }));
-    expect(changed.json.calls).toContainEqual(expect.objectContaining({ id: live.body.intent_event_id, after: { outcome: 'denied', intent_label: 'ambient' } }));
+    expect(changed.json.calls).toContainEqual(
+      expect.objectContaining({ id: live.body.intent_event_id, after: { outcome: 'denied', intent_label: 'ambient' } }),
+    );
     const table = await igw(['replay', '--intention-file', archive], env);
     expect([table.code, table.stdout]).toEqual([9, expect.stringContaining('cli.replay_tool')]);
 

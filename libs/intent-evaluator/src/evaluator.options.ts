@@ -4,7 +4,10 @@ import { loadOrCreateEmbeddedGrantKey, parseGrantKeySetting } from './adapters/k
 import { classificationProviders, type EvaluatorConfig } from './evaluator.config';
 import type { IntentEvaluatorModuleOptions } from './intent-evaluator.module';
 
-export type EvaluatorSettings = Pick<IntentEvaluatorModuleOptions, 'grantKey' | 'classification' | 'callRetention' | 'callPurgeIntervalMs' | 'replayDeadlineMs'>;
+export type EvaluatorSettings = Pick<
+  IntentEvaluatorModuleOptions,
+  'grantKey' | 'classification' | 'callRetention' | 'callPurgeIntervalMs' | 'replayDeadlineMs'
+>;
 
 /** The module options that come from configuration: built here once for the embedded and the service root. */
 export function evaluatorSettings(config: EvaluatorConfig): EvaluatorSettings {

@@ -9,7 +9,8 @@ const UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_00
 /** `24h`, `90m`, `7d` → that long before `now`, as ISO 8601; anything else is sent as given (the gateway checks it). */
 export function relativeTime(value: string, now: Date): string {
   const m = /^(\d{1,6})([mhd])$/.exec(value);
-  return m ? new Date(now.getTime() - Number(m[1]) * UNITS_MS[m[2]!]!).toISOString() : value;
+  const unit = m ? UNITS_MS[m[2] ?? ''] : undefined;
+  return m && unit ? new Date(now.getTime() - Number(m[1]) * unit).toISOString() : value;
 }
 
 /** The draft file: `{"changes": [...]}` or the bare list of changes. */

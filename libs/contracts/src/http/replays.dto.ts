@@ -1,6 +1,21 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { EVALUATION_OUTCOMES, type EvaluationOutcome } from '@igw/kernel';
 import { CreateIntentionDto, UpdateIntentionDto } from './intentions.dto';
 
@@ -42,7 +57,7 @@ export class IntentionChangeDto {
 
   @ApiPropertyOptional({
     description: '`create`: the body of `POST /v1/intentions`; `update`: the body of `PATCH /v1/intentions/{id}`. Not for `archive`.',
-    oneOf: [{ $ref: getSchemaPath(CreateIntentionDto) }, { $ref: getSchemaPath(UpdateIntentionDto) }],
+    anyOf: [{ $ref: getSchemaPath(CreateIntentionDto) }, { $ref: getSchemaPath(UpdateIntentionDto) }],
   })
   @ValidateIf((o: IntentionChangeDto) => o.action !== 'archive')
   @IsDefined()
@@ -58,7 +73,11 @@ export class ReplayRequestDto {
   @IsIn(REPLAY_KINDS, { message: `kind must be one of ${REPLAY_KINDS.join(', ')}` })
   kind!: ReplayKind;
 
-  @ApiPropertyOptional({ type: [IntentionChangeDto], maxItems: REPLAY_MAX_CHANGES, description: 'For `intentions`: the draft, applied in order over the active intentions.' })
+  @ApiPropertyOptional({
+    type: [IntentionChangeDto],
+    maxItems: REPLAY_MAX_CHANGES,
+    description: 'For `intentions`: the draft, applied in order over the active intentions.',
+  })
   @ValidateIf((o: ReplayRequestDto) => o.kind === 'intentions')
   @IsDefined()
   @IsArray()
@@ -72,7 +91,10 @@ export class ReplayRequestDto {
   @IsObject()
   card?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Window start (ISO 8601 with a zone, or a date); default: the start of the retention window.', example: '2026-11-26T00:00:00Z' })
+  @ApiPropertyOptional({
+    description: 'Window start (ISO 8601 with a zone, or a date); default: the start of the retention window.',
+    example: '2026-11-26T00:00:00Z',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(64)
@@ -119,7 +141,10 @@ export class ReplayedCallDto {
 /** Answer of `POST /v1/replays`: every page describes the whole window; `calls` is one page of the changed ones. */
 export class ReplayResultDto {
   @ApiProperty({ type: 'integer', description: 'Calls of the window re-decided (all of them: a replay that cannot finish answers 503).' }) replayed!: number;
-  @ApiProperty({ type: [ReplayTransitionDto], description: 'Changed (from, to) outcome pairs with their counts; a label change under the same outcome is in `calls` only.' })
+  @ApiProperty({
+    type: [ReplayTransitionDto],
+    description: 'Changed (from, to) outcome pairs with their counts; a label change under the same outcome is in `calls` only.',
+  })
   transitions!: ReplayTransitionDto[];
   @ApiProperty({ type: [ReplayedCallDto], description: `Changed calls, oldest first, at most ${REPLAY_PAGE_SIZE}.` }) calls!: ReplayedCallDto[];
   @ApiProperty({ nullable: true, type: String, description: 'Send it as `cursor` with the same body for the next changed calls; null on the last page.' })

@@ -29,7 +29,12 @@ export class ReplaysHttpController {
     ].join('\n'),
   })
   @ApiJsonBody(ReplayRequestDto, REPLAY_REQUEST_EXAMPLES)
-  @ApiResponse({ status: 200, type: ReplayResultDto, description: 'The whole window re-decided; one page of the changed calls.', example: REPLAY_RESULT_EXAMPLE })
+  @ApiResponse({
+    status: 200,
+    type: ReplayResultDto,
+    description: 'The whole window re-decided; one page of the changed calls.',
+    example: REPLAY_RESULT_EXAMPLE,
+  })
   @ApiErrors({
     400: [
       { code: 'invalid_request', message: `limit must not be greater than ${REPLAY_LIMIT.max}` },

@@ -43,5 +43,7 @@ export async function classifyCall(cascade: ClassificationCascade, org: OrgInten
 
 /** The label and class an evaluation reports: the intention's, or the cascade's decision (ambient). */
 export function decidedIntent(intention: ActiveIntention | null, classified: CascadeResult): { label: string; intentClass: IntentClass } {
-  return intention ? { label: intention.label, intentClass: intention.intentClass } : { label: classified.decision.label, intentClass: classified.decision.intentClass };
+  return intention
+    ? { label: intention.label, intentClass: intention.intentClass }
+    : { label: classified.decision.label, intentClass: classified.decision.intentClass };
 }

@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { POLICY_REGISTRY_API, type ActiveIntentionsDto, type IntentClass, type IntentionEventV1, type IntentionExampleEventV1, type PolicyRegistryApi } from '@igw/contracts';
+import {
+  POLICY_REGISTRY_API,
+  type ActiveIntentionsDto,
+  type IntentClass,
+  type IntentionEventV1,
+  type IntentionExampleEventV1,
+  type PolicyRegistryApi,
+} from '@igw/contracts';
 import { ExactReadModel, intentionsKey, VERSION_BOARD, type ReadModelSource, type VersionBoard } from '@igw/events';
 import {
   ExampleIndex,

@@ -50,7 +50,12 @@ export class EvaluateIntentUseCase {
     });
 
     const org = await this.intentions.forOrg(caller.orgId);
-    const callToClassify = { toolName: call.name, arguments: call.arguments, conversationContext: request.conversation_context, dataSourceId: request.data_source_id };
+    const callToClassify = {
+      toolName: call.name,
+      arguments: call.arguments,
+      conversationContext: request.conversation_context,
+      dataSourceId: request.data_source_id,
+    };
     const { classified, match, ...first } = await classifyCall(this.cascade, org, callToClassify);
     const { verdict } = classified;
     let { intention, dataElements } = first;

@@ -9,8 +9,21 @@ const ORG = 'org_a';
 const caller: Caller = { orgId: ORG, keyId: 'key_1', scope: 'policy_write' };
 const NOW = new Date('2026-11-27T12:00:00.000Z');
 
-const contacts = intentionEvent({ id: 'int_contacts', label: 'crm.read_contacts', description: 'Read CRM contacts', tools: ['crm.get_contact'], data_elements: [] });
-const refunds = intentionEvent({ id: 'int_refunds', label: 'billing.refund', description: 'Refund an invoice', tools: [], data_elements: [], approval_required: true });
+const contacts = intentionEvent({
+  id: 'int_contacts',
+  label: 'crm.read_contacts',
+  description: 'Read CRM contacts',
+  tools: ['crm.get_contact'],
+  data_elements: [],
+});
+const refunds = intentionEvent({
+  id: 'int_refunds',
+  label: 'billing.refund',
+  description: 'Refund an invoice',
+  tools: [],
+  data_elements: [],
+  approval_required: true,
+});
 
 /** The registry's preview, reduced to what these specs need (its rules have their own spec). */
 class FakeRegistry {
@@ -80,7 +93,12 @@ describe('ReplayIntentionChangesUseCase', () => {
     expect(archived.replayed).toBe(2);
     expect(archived.transitions).toEqual([{ from: 'allowed', to: 'denied', count: 2 }]);
     expect(archived.calls).toEqual(
-      rows.map((r) => ({ id: r.id, tool_name: 'crm.get_contact', before: { outcome: 'allowed', intent_label: 'crm.read_contacts' }, after: { outcome: 'denied', intent_label: 'ambient' } })),
+      rows.map((r) => ({
+        id: r.id,
+        tool_name: 'crm.get_contact',
+        before: { outcome: 'allowed', intent_label: 'crm.read_contacts' },
+        after: { outcome: 'denied', intent_label: 'ambient' },
+      })),
     );
   });
 
@@ -89,9 +107,7 @@ describe('ReplayIntentionChangesUseCase', () => {
     const { useCase } = replayer(rows);
     const bound = await useCase.execute(
       caller,
-      request([
-        { action: 'update', id: 'int_refunds', intention: { tools: ['billing.issue_refund'], approval_required: false } as never },
-      ]),
+      request([{ action: 'update', id: 'int_refunds', intention: { tools: ['billing.issue_refund'], approval_required: false } as never }]),
     );
     expect(bound.transitions).toEqual([{ from: 'pending_approval', to: 'allowed', count: 1 }]);
     expect(bound.calls[0]?.after).toEqual({ outcome: 'allowed', intent_label: 'billing.refund' });

@@ -34,7 +34,8 @@ export const DEFAULT_REPLAY_DEADLINE_MS = 10_000;
 /** Kept calls read per keyset page: memory stays bounded whatever the window holds. */
 export const REPLAY_READ_BATCH = 500;
 
-const orderedAfter = (a: PageKey, b: PageKey) => a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
+const orderedAfter = (a: PageKey, b: PageKey) =>
+  a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
 const decisionDto = (d: ReplayedDecision) => ({ outcome: d.outcome, intent_label: d.intentLabel });
 
 /**
@@ -70,7 +71,9 @@ export class ReplayIntentionChangesUseCase {
     const limit = request.limit ?? REPLAY_LIMIT.default;
     const cursor = request.cursor !== undefined ? decodeReplayCursor(request.cursor) : null;
     const window = replayWindow({ since: request.since, until: request.until, limit, cursor }, started, retentionCutoff(started, this.retention));
-    const digest = createHash('sha256').update(JSON.stringify([changes, limit])).digest('base64url');
+    const digest = createHash('sha256')
+      .update(JSON.stringify([changes, limit]))
+      .digest('base64url');
 
     const snapshot = await this.registry.previewIntentionChanges(caller.orgId, changes);
     if (cursor && (cursor.digest !== digest || cursor.version !== snapshot.version)) {
@@ -115,11 +118,19 @@ export class ReplayIntentionChangesUseCase {
   /** The real cascade and outcome rules on a kept call; nothing the live path does besides. */
   private async redecide(org: OrgIntentions, recorded: RecordedCall): Promise<ReplayedDecision> {
     const { classified, match, intention, dataElements } = await classifyCall(this.cascade, org, recorded.call);
-    const decision = decideOutcome({ intention, match, dataElements, shadowMode: recorded.shadowMode, approvedApprovalAvailable: recorded.outcome === 'approved' });
+    const decision = decideOutcome({
+      intention,
+      match,
+      dataElements,
+      shadowMode: recorded.shadowMode,
+      approvedApprovalAvailable: recorded.outcome === 'approved',
+    });
     return { outcome: decision.outcome, intentLabel: decidedIntent(intention, classified).label };
   }
 
   private pastDeadline(replayed: number): AppError {
-    return new AppError('unavailable', 'replay_deadline', `the replay passed its deadline after ${replayed} calls; narrow the window or lower limit`, { replayed });
+    return new AppError('unavailable', 'replay_deadline', `the replay passed its deadline after ${replayed} calls; narrow the window or lower limit`, {
+      replayed,
+    });
   }
 }

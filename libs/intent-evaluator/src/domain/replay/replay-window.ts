@@ -91,7 +91,8 @@ export interface ReplayedDecision {
 }
 
 /** A call changed when its outcome or its label did. */
-export const changed = (before: ReplayedDecision, after: ReplayedDecision): boolean => before.outcome !== after.outcome || before.intentLabel !== after.intentLabel;
+export const changed = (before: ReplayedDecision, after: ReplayedDecision): boolean =>
+  before.outcome !== after.outcome || before.intentLabel !== after.intentLabel;
 
 /** Counts of changed outcome pairs, in the order first seen. */
 export class TransitionTally {

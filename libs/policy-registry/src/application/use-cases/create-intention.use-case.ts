@@ -12,12 +12,7 @@ import { IntentionWriteUseCase } from './intention-use-case';
 export class CreateIntentionUseCase extends IntentionWriteUseCase {
   async execute(caller: Caller, input: CreateIntentionDto): Promise<IntentionDto> {
     const now = this.clock.now();
-    const intention = createIntention(
-      newId('int'),
-      caller.orgId,
-      newIntentionOf(input),
-      now,
-    );
+    const intention = createIntention(newId('int'), caller.orgId, newIntentionOf(input), now);
     const saved = await this.intentions.create(intention, (i, orgVersion) => [
       envelope(Topics.IntentionCreated, i.orgId, toIntentionEvent(i, orgVersion), now),
     ]);

@@ -5,7 +5,8 @@ import { PreviewIntentionChangesUseCase } from './preview-intention-changes.use-
 
 const acme: Caller = { orgId: 'org_acme', keyId: 'key_1', scope: 'policy_write' };
 const other: Caller = { orgId: 'org_other', keyId: 'key_2', scope: 'policy_write' };
-const body = (label: string, extra: Partial<CreateIntentionDto> = {}): CreateIntentionDto => ({ label, intent_class: 'lookup', ...extra }) as CreateIntentionDto;
+const body = (label: string, extra: Partial<CreateIntentionDto> = {}): CreateIntentionDto =>
+  ({ label, intent_class: 'lookup', ...extra }) as CreateIntentionDto;
 
 async function world() {
   const s = intentionWorld();
@@ -39,17 +40,32 @@ describe('PreviewIntentionChangesUseCase', () => {
 
   it('refuses as the real writes do, naming the field under the change', async () => {
     const s = await world();
-    const refused = (changes: IntentionChangeDto[]) => s.preview.execute(acme.orgId, changes).catch((e: { kind: string; code: string; extra: { details?: { path: string; message: string }[] } }) => e);
-    expect(await refused([{ action: 'archive', id: s.published.id }, { action: 'create', intention: body('ok.one', { tools: ['bad tool'] }) }])).toMatchObject({
+    const refused = (changes: IntentionChangeDto[]) =>
+      s.preview.execute(acme.orgId, changes).catch((e: { kind: string; code: string; extra: { details?: { path: string; message: string }[] } }) => e);
+    expect(
+      await refused([
+        { action: 'archive', id: s.published.id },
+        { action: 'create', intention: body('ok.one', { tools: ['bad tool'] }) },
+      ]),
+    ).toMatchObject({
       kind: 'invalid',
       extra: { details: [{ path: 'changes[1].intention.tools[0]' }] },
     });
     const ttl = await refused([{ action: 'update', id: s.published.id, intention: { ttl_minutes: 0 } }]);
-    expect(ttl).toMatchObject({ kind: 'invalid', extra: { details: [{ path: 'changes[0].intention.ttl_minutes', message: expect.stringMatching(/^changes\[0\]\.intention\.ttl_minutes must be/) }] } });
-    expect(await refused([{ action: 'update', id: s.published.id, intention: {} }])).toMatchObject({ kind: 'invalid', extra: { details: [{ path: 'changes[0].intention' }] } });
+    expect(ttl).toMatchObject({
+      kind: 'invalid',
+      extra: { details: [{ path: 'changes[0].intention.ttl_minutes', message: expect.stringMatching(/^changes\[0\]\.intention\.ttl_minutes must be/) }] },
+    });
+    expect(await refused([{ action: 'update', id: s.published.id, intention: {} }])).toMatchObject({
+      kind: 'invalid',
+      extra: { details: [{ path: 'changes[0].intention' }] },
+    });
     expect(await refused([{ action: 'create', intention: body('crm.lookup') }])).toMatchObject({ kind: 'conflict', code: 'label_conflict' });
     await s.archive.execute(acme, s.draft.id);
-    expect(await refused([{ action: 'update', id: s.draft.id, intention: { description: 'x' } }])).toMatchObject({ kind: 'conflict', code: 'invalid_transition' });
+    expect(await refused([{ action: 'update', id: s.draft.id, intention: { description: 'x' } }])).toMatchObject({
+      kind: 'conflict',
+      code: 'invalid_transition',
+    });
   });
 
   it("never finds another org's intention (404 naming the change's id)", async () => {

@@ -37,7 +37,8 @@ export class PreviewIntentionChangesUseCase {
       }
       const id = change.id ?? '';
       const current = state.get(id) ?? (await this.intentions.findById(orgId, id));
-      if (!current) throw new AppError('not_found', 'not_found', `${at}.id: intention not found`, { details: [{ path: `${at}.id`, message: 'intention not found' }] });
+      if (!current)
+        throw new AppError('not_found', 'not_found', `${at}.id: intention not found`, { details: [{ path: `${at}.id`, message: 'intention not found' }] });
       if (change.action === 'archive') {
         if (archiveIntention(current, now) !== null) state.delete(id);
         continue;
