@@ -5,18 +5,16 @@ import {
   IsArray,
   IsDefined,
   IsIn,
-  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
-  Max,
   MaxLength,
-  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { EVALUATION_OUTCOMES, type EvaluationOutcome } from '@igw/kernel';
+import { OptionalIntRange } from './dto-rules';
 import { CreateIntentionDto, UpdateIntentionDto } from './intentions.dto';
 
 /** What `POST /v1/replays` replays (DESIGN 6.16): draft intentions (legacy path) or a draft intent card (mandate path). */
@@ -106,11 +104,8 @@ export class ReplayRequestDto {
   @MaxLength(64)
   until?: string;
 
-  @ApiPropertyOptional({ default: REPLAY_LIMIT.default, minimum: 1, maximum: REPLAY_LIMIT.max, description: 'Replay at most this many calls, oldest first.' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(REPLAY_LIMIT.max)
+  /** Replay at most this many calls, oldest first. */
+  @OptionalIntRange(1, REPLAY_LIMIT.max, REPLAY_LIMIT.default)
   limit?: number;
 
   @ApiPropertyOptional({ description: '`next_cursor` of the previous answer, sent with the same body: the next page of changed calls.' })

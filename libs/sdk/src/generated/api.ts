@@ -1551,10 +1551,7 @@ export interface components {
        * @example 2026-11-27T00:00:00Z
        */
       until?: string;
-      /**
-       * @description Replay at most this many calls, oldest first.
-       * @default 10000
-       */
+      /** @default 10000 */
       limit?: number;
       /** @description `next_cursor` of the previous answer, sent with the same body: the next page of changed calls. */
       cursor?: string;

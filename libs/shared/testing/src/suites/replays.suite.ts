@@ -1,5 +1,5 @@
 import { client, type Client } from '../e2e/http-client';
-import { mintKey, otherOrgClient } from '../e2e/org-keys';
+import { operatorAndAgent, publishIntention } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 import { LEDGER_INTENTION, ledgerCall, PAYOUTS_INTENTION } from '../e2e/uncertain-fixtures';
 
@@ -21,21 +21,8 @@ export function describeReplays(mode: string, start: () => Promise<TestSystem>) 
       await sys?.stop();
     });
 
-    /** A fresh org: an operator (policy_write), an agent and a reader (read_only). */
-    async function org(name: string): Promise<{ operator: Client; agent: Client }> {
-      const admin = await otherOrgClient(sys, name);
-      return {
-        operator: client(sys.url, await mintKey(admin, 'operator', 'policy_write')),
-        agent: client(sys.url, await mintKey(admin, 'agent', 'read_only')),
-      };
-    }
-
-    async function publish(c: Client, body: Record<string, unknown>): Promise<string> {
-      const created = await c.post('/v1/intentions', { intent_class: 'lookup', ...body });
-      expect(created.status).toBe(201);
-      expect((await c.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
-      return created.body.id;
-    }
+    /** A fresh org: an operator (policy_write) and an agent (read_only, evaluates). */
+    const org = (name: string) => operatorAndAgent(sys, name);
 
     const CONTACTS = { label: 'crm.read_contacts', description: 'Read CRM contacts.', tools: ['crm.get_contact'] };
     const lookup = (n: number) => ({ tool_call: { name: 'crm.get_contact', arguments: { contact_id: `c_${n}` } }, user_id: 'u_1' });
@@ -44,9 +31,9 @@ export function describeReplays(mode: string, start: () => Promise<TestSystem>) 
     /** An org with two allowed calls and one held (uncertain) call on record. */
     async function recorded(name: string) {
       const o = await org(name);
-      const contacts = await publish(o.operator, CONTACTS);
-      const ledger = await publish(o.operator, LEDGER_INTENTION);
-      await publish(o.operator, PAYOUTS_INTENTION);
+      const contacts = await publishIntention(o.operator, CONTACTS);
+      const ledger = await publishIntention(o.operator, LEDGER_INTENTION);
+      await publishIntention(o.operator, PAYOUTS_INTENTION);
       for (const n of [1, 2]) expect((await o.agent.post('/v1/intent/evaluate', lookup(n))).body.outcome).toBe('allowed');
       expect((await o.agent.post('/v1/intent/evaluate', UNSURE)).body.outcome).toBe('pending_approval');
       const draft = [
