@@ -1,4 +1,3 @@
-import { client, type Client } from '../e2e/http-client';
 import { operatorAndAgent, otherOrgClient, publishIntention } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 import { LEDGER_INTENTION, ledgerCall, PAYOUTS_INTENTION } from '../e2e/uncertain-fixtures';

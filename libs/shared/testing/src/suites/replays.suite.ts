@@ -1,4 +1,4 @@
-import { client, type Client } from '../e2e/http-client';
+import type { Client } from '../e2e/http-client';
 import { operatorAndAgent, publishIntention } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 import { LEDGER_INTENTION, ledgerCall, PAYOUTS_INTENTION } from '../e2e/uncertain-fixtures';
@@ -88,7 +88,9 @@ export function describeReplays(mode: string, start: () => Promise<TestSystem>) 
       const replays = Array.from({ length: 3 }, () => operator.post('/v1/replays', { kind: 'intentions', changes: draft }));
       const [decisions, answers] = await Promise.all([Promise.all(live), Promise.all(replays)]);
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-      expect(decisions.map((d) => [d.status, d.body.outcome ?? d.body.message, d.body.intent_label])).toEqual(decisions.map(() => [200, 'allowed', 'crm.read_contacts']));
+      expect(decisions.map((d) => [d.status, d.body.outcome ?? d.body.message, d.body.intent_label])).toEqual(
+        decisions.map(() => [200, 'allowed', 'crm.read_contacts']),
+      );
       expect((await agent.post('/v1/intent/evaluate', UNSURE)).body.outcome).toBe('pending_approval');
     });
 
