@@ -32,11 +32,13 @@
 //   teardown(params)  optional, runs in loader.mjs after the load
 //
 // Besides node: built-ins this module imports only proxy-card.mjs (constants, no side effects),
-// webhook-delivery.mjs (node: built-ins and proxy-card.mjs; importing it starts nothing) and
-// mcp-tools-call.mjs (node: built-ins; it loads the MCP SDK only when it runs).
+// webhook-delivery.mjs (node: built-ins and proxy-card.mjs; importing it starts nothing),
+// mcp-tools-call.mjs (node: built-ins; it loads the MCP SDK only when it runs) and replay-10k.mjs
+// (no imports).
 import { BENCH_CALL, PROXY_CARD, PROXY_DISPENSE, PROXY_RULES, SETUP_PROBE_RULE, probeCall, until404Ends } from './proxy-card.mjs';
 import { mcpToolsCallScenario } from './mcp-tools-call.mjs';
 import { webhookDeliveryScenario } from './webhook-delivery.mjs';
+import { replay10kScenario } from './replay-10k.mjs';
 
 /** Intentions the list scenario reads back (one page: the list returns up to 200 full objects). */
 const LIST_SEED = 20;
@@ -415,6 +417,9 @@ scenarios.push(webhookDeliveryScenario);
 // Custom (run(ctx)): an MCP tools/call through the gateway's /mcp/{name} against the same SDK
 // clients calling the upstream directly, in the same run (overhead per call).
 scenarios.push(mcpToolsCallScenario);
+
+// Custom (run(ctx)): 10,000 kept calls re-decided against a one-intention change (what-if replay).
+scenarios.push(replay10kScenario);
 
 export function findScenario(name) {
   const s = scenarios.find((x) => x.name === name);

@@ -19,6 +19,8 @@ export const EXIT = {
   network: 7,
   /** The gateway answered, and refused the call: `evaluate` denied or pending approval, `call` deny / approval / step_up. */
   refused: 8,
+  /** `replay`: the draft would change at least one recorded decision (0: none would). */
+  changed: 9,
 } as const;
 
 /** A mistake on the command line (exit 1). */

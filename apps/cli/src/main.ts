@@ -3,6 +3,7 @@ import { Ctx } from './context';
 import { registerCall, registerEvaluate, registerMandate } from './commands/enforce';
 import { registerExamples } from './commands/examples';
 import { registerDecisions, registerHistory } from './commands/history';
+import { registerReplay } from './commands/replay';
 import { registerApprovals, registerCards, registerIntentions, registerLogin, registerMcpServers } from './commands/manage';
 import { EXIT, errorDocument, exitCodeFor } from './exit-codes';
 import { json, processIo, type Io } from './output';
@@ -16,6 +17,7 @@ honoured, 3 attempts); POST never is.
 Exit codes: 0 ok · 1 usage · 2 not found (404) · 3 unauthorized/forbidden (401/403) · 4 conflict (409)
 · 5 rate limited or unavailable (429/503) · 6 other API error · 7 network (no answer, timeout)
 · 8 refused: evaluate denied/pending_approval, call deny/deny_with_reroute/approval/step_up
+· 9 replay: the draft would change at least one recorded decision
 `;
 
 export function buildProgram(io: Io): { program: Command; ctx: Ctx } {
@@ -40,6 +42,7 @@ export function buildProgram(io: Io): { program: Command; ctx: Ctx } {
   registerApprovals(program, ctx);
   registerHistory(program, ctx);
   registerDecisions(program, ctx);
+  registerReplay(program, ctx);
   // Subcommands report usage errors like the program does.
   for (const c of program.commands) {
     c.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

@@ -355,6 +355,37 @@ describe('igw CLI (embedded)', () => {
     expect(last?.stderr).not.toContain('retrying');
   });
 
+  it('replay shows what a draft would change: exit 0 when nothing would, 9 when something would; errors keep their codes', async () => {
+    const created = await admin.post('/v1/intentions', { label: 'cli.replay_bound', intent_class: 'lookup', tools: ['cli.replay_tool'] });
+    expect(created.status).toBe(201);
+    expect((await admin.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+    const live = await admin.post('/v1/intent/evaluate', { tool_call: { name: 'cli.replay_tool', arguments: { n: 1 } } });
+    expect(live.body.outcome).toBe('allowed');
+
+    const none = join(dir, 'no-change.json');
+    writeFileSync(none, JSON.stringify({ changes: [] }));
+    const quiet = await igw(['replay', '--intention-file', none, '--since', '1h'], env);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toMatch(/^replayed \d+ calls; 0 would change/);
+
+    const archive = join(dir, 'archive.json');
+    writeFileSync(archive, JSON.stringify([{ action: 'archive', id: created.body.id }]));
+    const changed = await igw(['replay', '--intention-file', archive, '--since', '1h', '--json'], env);
+    expect(changed.code).toBe(9);
+    expect(changed.json.transitions).toContainEqual(expect.objectContaining({ from: 'allowed', to: 'denied' }));
+    expect(changed.json.calls).toContainEqual(
+      expect.objectContaining({ id: live.body.intent_event_id, after: { outcome: 'denied', intent_label: 'ambient' } }),
+    );
+    const table = await igw(['replay', '--intention-file', archive], env);
+    expect([table.code, table.stdout]).toEqual([9, expect.stringContaining('cli.replay_tool')]);
+
+    expect((await igw(['replay', '--intention-file', join(dir, 'missing.json')], env)).code).toBe(1);
+    const tooMany = await igw(['replay', '--intention-file', none, '--limit', '10001', '--json'], env);
+    expect([tooMany.code, tooMany.json.error.status]).toEqual([6, 400]);
+    const reader = await mintKey(admin, 'cli-replay-reader', 'read_only');
+    expect((await igw(['replay', '--intention-file', none], { ...env, IGW_API_KEY: reader })).code).toBe(3);
+  });
+
   it('usage errors exit 1; --help works from the TypeScript source too (no build needed)', async () => {
     expect((await igw(['intentions', 'frobnicate'], env)).code).toBe(1);
     expect((await igw(['evaluate', '--tool', 't', '--args', 'not json'], env)).code).toBe(1);

@@ -12,6 +12,7 @@ export * from './http/policy-registry-api';
 export * from './http/intent-evaluator-api';
 export * from './http/mandate-issuer-api';
 export * from './http/intent-evaluation.dto';
+export * from './http/replays.dto';
 export * from './http/mandates.dto';
 export * from './http/mcp-proxy.dto';
 export * from './http/webhooks.dto';

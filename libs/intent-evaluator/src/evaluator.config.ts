@@ -101,6 +101,13 @@ export class EvaluatorConfig extends BaseConfig {
    */
   @IntSetting('CALL_PURGE_INTERVAL_MINUTES', 0, 1440)
   CALL_PURGE_INTERVAL_MINUTES: number = 60;
+
+  /**
+   * Milliseconds one what-if replay (`POST /v1/replays`, DESIGN 6.16) may run; past it the answer
+   * is 503 `replay_deadline` with how many calls were replayed, never a partial result.
+   */
+  @IntSetting('REPLAY_DEADLINE_MS', 100, 120000)
+  REPLAY_DEADLINE_MS: number = 10000;
 }
 
 /** The settings `classificationProviders` reads (any config object carrying them will do). */

@@ -4,7 +4,10 @@ import { loadOrCreateEmbeddedGrantKey, parseGrantKeySetting } from './adapters/k
 import { classificationProviders, type EvaluatorConfig } from './evaluator.config';
 import type { IntentEvaluatorModuleOptions } from './intent-evaluator.module';
 
-export type EvaluatorSettings = Pick<IntentEvaluatorModuleOptions, 'grantKey' | 'classification' | 'callRetention' | 'callPurgeIntervalMs'>;
+export type EvaluatorSettings = Pick<
+  IntentEvaluatorModuleOptions,
+  'grantKey' | 'classification' | 'callRetention' | 'callPurgeIntervalMs' | 'replayDeadlineMs'
+>;
 
 /** The module options that come from configuration: built here once for the embedded and the service root. */
 export function evaluatorSettings(config: EvaluatorConfig): EvaluatorSettings {
@@ -13,6 +16,7 @@ export function evaluatorSettings(config: EvaluatorConfig): EvaluatorSettings {
     classification: classificationProviders(config),
     callRetention: { days: config.CALL_RETENTION_DAYS, maxBytes: config.CALL_RETENTION_MAX_BYTES },
     callPurgeIntervalMs: config.CALL_PURGE_INTERVAL_MINUTES * 60_000,
+    replayDeadlineMs: config.REPLAY_DEADLINE_MS,
   };
 }
 

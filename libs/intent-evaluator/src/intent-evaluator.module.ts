@@ -14,7 +14,7 @@ import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type Re
 import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
 import { ClassificationCascade } from './application/classification/classification-cascade';
 import { GRANT_SIGNER, GRANT_VERIFIER } from './application/grants/grant.port';
-import { INTENT_EVENT_STORE, KEPT_CALLS } from './application/ports/intent-event.repository.port';
+import { INTENT_EVENT_STORE, KEPT_CALLS, RECORDED_CALLS } from './application/ports/intent-event.repository.port';
 import { CALL_PURGE_INTERVAL, CALL_RETENTION } from './application/retention/call-retention.options';
 import { PurgeExpiredCallsUseCase } from './application/use-cases/purge-expired-calls.use-case';
 import { DEFAULT_CALL_RETENTION, type CallRetention } from './domain/evaluation/retained-call';
@@ -24,6 +24,8 @@ import { ActiveIntentionsReadModel } from './application/read-model/active-inten
 import { EvaluateIntentUseCase } from './application/use-cases/evaluate-intent.use-case';
 import { ListIntentHistoryUseCase } from './application/use-cases/list-intent-history.use-case';
 import { VerifyGrantUseCase } from './application/use-cases/verify-grant.use-case';
+import { DEFAULT_REPLAY_DEADLINE_MS, REPLAY_DEADLINE_MS, ReplayIntentionChangesUseCase } from './application/use-cases/replay-intention-changes.use-case';
+import { ReplaysHttpController } from './adapters/http/replays.http.controller';
 import { IntentionEventsConsumer, INTENTION_EVENTS_GROUP } from './adapters/events/intention-events.consumer';
 import { GrantsHttpController } from './adapters/http/grants.http.controller';
 import { IntentEvaluationHttpController } from './adapters/http/intent-evaluation.http.controller';
@@ -56,13 +58,15 @@ export interface IntentEvaluatorModuleOptions extends ReadModelHostOptions {
   callRetention?: CallRetention;
   /** Purge calls past the window in this process every this many ms (and at start); 0 or unset: never here. */
   callPurgeIntervalMs?: number;
+  /** How long one what-if replay may run (REPLAY_DEADLINE_MS); default 10 s. */
+  replayDeadlineMs?: number;
 }
 
 /**
  * The legacy enforcement path: `POST /v1/intent/evaluate`, `GET /v1/intent/history`,
- * `POST /v1/grants/verify`. Keeps the org's active intentions in memory (exact: version board +
+ * `POST /v1/grants/verify`, `POST /v1/replays` (what-if replay, policy_write). Keeps the org's active intentions in memory (exact: version board +
  * registry snapshot + events) and records every evaluation before answering. The app provides the
- * global caller guard; every route here is open to any valid key (read_only included).
+ * global caller guard; every route here but replay is open to any valid key (read_only included).
  */
 const READ_MODELS = Symbol('EVALUATOR_READ_MODELS');
 
@@ -90,7 +94,10 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
       { provide: GRANT_SIGNER, useExisting: JoseGrantService },
       { provide: GRANT_VERIFIER, useExisting: JoseGrantService },
       { provide: INTENT_EVENT_STORE, useClass: PrismaIntentEventStore },
-      { provide: KEPT_CALLS, useFactory: () => new SqlKeptCalls(options.db) },
+      { provide: SqlKeptCalls, useFactory: () => new SqlKeptCalls(options.db) },
+      { provide: KEPT_CALLS, useExisting: SqlKeptCalls },
+      { provide: RECORDED_CALLS, useExisting: SqlKeptCalls },
+      { provide: REPLAY_DEADLINE_MS, useValue: options.replayDeadlineMs ?? DEFAULT_REPLAY_DEADLINE_MS },
       { provide: CALL_RETENTION, useValue: options.callRetention ?? DEFAULT_CALL_RETENTION },
       { provide: CALL_PURGE_INTERVAL, useValue: options.callPurgeIntervalMs ?? 0 },
       PurgeExpiredCallsUseCase,
@@ -103,6 +110,7 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
       EvaluateIntentUseCase,
       ListIntentHistoryUseCase,
       VerifyGrantUseCase,
+      ReplayIntentionChangesUseCase,
       // Other modules of the process (the MCP proxy's legacy path) evaluate as the caller would.
       {
         provide: INTENT_EVALUATOR_API,
@@ -115,7 +123,7 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
     return {
       module: IntentEvaluatorModule,
       imports: options.imports ?? [],
-      controllers: [IntentEvaluationHttpController, GrantsHttpController],
+      controllers: [IntentEvaluationHttpController, GrantsHttpController, ReplaysHttpController],
       providers,
       exports: [EvaluateIntentUseCase, VerifyGrantUseCase, ActiveIntentionsReadModel, INTENT_EVALUATOR_API],
     };

@@ -12,6 +12,7 @@ import { ForgetTaughtExamplesUseCase } from './application/use-cases/forget-taug
 import { ListIntentionExamplesUseCase } from './application/use-cases/list-intention-examples.use-case';
 import { RemoveIntentionExampleUseCase } from './application/use-cases/remove-intention-example.use-case';
 import { TeachIntentionExamplesUseCase } from './application/use-cases/teach-intention-examples.use-case';
+import { PreviewIntentionChangesUseCase } from './application/use-cases/preview-intention-changes.use-case';
 import { UpdateIntentionUseCase } from './application/use-cases/update-intention.use-case';
 import { ArchiveIntentionUseCase } from './application/use-cases/archive-intention.use-case';
 import { CreateIntentionUseCase } from './application/use-cases/create-intention.use-case';
@@ -73,6 +74,7 @@ export const POLICY_REGISTRY_USE_CASES = [
   ListIntentionExamplesUseCase,
   RemoveIntentionExampleUseCase,
   TeachIntentionExamplesUseCase,
+  PreviewIntentionChangesUseCase,
   ForgetTaughtExamplesUseCase,
   InstallIntentCardUseCase,
   ListIntentCardsUseCase,

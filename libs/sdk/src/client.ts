@@ -34,6 +34,8 @@ import type {
   RevokedMandate,
   ToolCall,
   VerifyGrantResponse,
+  ReplayRequest,
+  ReplayResult,
 } from './types';
 
 export interface GatewayClientOptions {
@@ -135,6 +137,15 @@ export class GatewayClient {
 
   historyPage(query: HistoryQuery & { cursor?: string } = {}, opts?: CallOptions): Promise<Page<IntentEvent>> {
     return this.unwrap(this.api.GET('/v1/intent/history', { params: { query }, signal: signalOf(opts) }));
+  }
+
+  /**
+   * POST /v1/replays (policy_write): the org's kept calls re-decided against the active intentions
+   * plus `changes`; nothing is recorded. One page of changed calls; pass `next_cursor` back as
+   * `cursor` with the same request for the next.
+   */
+  replay(request: ReplayRequest, opts?: CallOptions): Promise<ReplayResult> {
+    return this.unwrap(this.api.POST('/v1/replays', { body: request, signal: signalOf(opts) }));
   }
 
   // --- mandate path -------------------------------------------------------------------------

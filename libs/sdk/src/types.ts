@@ -29,6 +29,9 @@ export type DecisionRecord = S['DecisionRecordDto'];
 export type McpServer = S['McpServerDto'];
 export type RegisterMcpServer = S['RegisterMcpServerDto'];
 export type VerifyGrantResponse = S['VerifyGrantResponseDto'];
+export type ReplayRequest = S['ReplayRequestDto'];
+export type ReplayResult = S['ReplayResultDto'];
+export type IntentionChange = S['IntentionChangeDto'];
 
 /** Query parameters of a GET path. */
 export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;

@@ -3,6 +3,7 @@ import { IsArray, IsInt, IsOptional, IsString, Min, ValidateNested } from 'class
 import { IntentCardEventV1, IntentionEventV1, IntentionExampleEventV1 } from '../events/payloads';
 import type { TaughtExamplesDto, TeachFromApprovalDto } from './intention-examples.dto';
 import type { IntentCardDto } from './intent-cards.dto';
+import type { IntentionChangeDto } from './replays.dto';
 
 /**
  * An org's active intentions as of one version of its intentions counter, read in one consistent
@@ -72,6 +73,15 @@ export interface PolicyRegistryApi {
   teach(orgId: string, request: TeachFromApprovalDto): Promise<TaughtExamplesDto>;
   /** Removes what `teach` stored for this approval: the compensation when the decision itself failed (`DELETE /internal/intention-examples/taught/{approval_id}`). */
   forgetTaught(orgId: string, approvalId: string): Promise<void>;
+  /**
+   * What the org's active intentions would be with these draft changes applied in order (DESIGN
+   * 6.16, what-if replay), validated exactly as the real create / update / archive and stored
+   * nowhere: a created intention counts as active, an updated draft too (previewing its publish),
+   * an archived one is gone. Same refusals as the real writes, each detail's path under
+   * `changes[i].intention` (400), 404 `not_found` for an id the org does not have, 409
+   * `invalid_transition` for an archived one (`POST /internal/intentions/preview`).
+   */
+  previewIntentionChanges(orgId: string, changes: IntentionChangeDto[]): Promise<ActiveIntentionsDto>;
 }
 
 export const POLICY_REGISTRY_API = Symbol('POLICY_REGISTRY_API');

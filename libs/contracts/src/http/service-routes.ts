@@ -6,7 +6,7 @@ export const SERVICE_ROUTES = [
   { service: 'policy-registry', urlSetting: 'POLICY_REGISTRY_URL', prefixes: ['/v1/intentions', '/v1/purposes', '/v1/intent-cards'] },
   { service: 'approvals', urlSetting: 'APPROVALS_URL', prefixes: ['/v1/approvals'] },
   // `/v1/intent` matches `/v1/intent/...` only, never `/v1/intent-cards` (prefixes end at a `/`).
-  { service: 'intent-evaluator', urlSetting: 'INTENT_EVALUATOR_URL', prefixes: ['/v1/intent', '/v1/grants'] },
+  { service: 'intent-evaluator', urlSetting: 'INTENT_EVALUATOR_URL', prefixes: ['/v1/intent', '/v1/grants', '/v1/replays'] },
   // The JWKS needs no key (spec); the gateway forwards it without a caller.
   { service: 'mandate-issuer', urlSetting: 'MANDATE_ISSUER_URL', prefixes: ['/v1/mandate'], publicPaths: ['/v1/mandate/jwks'] },
   // `/mcp/{name}`: the MCP enforcement proxy, streamed both ways (DESIGN 6.13).

@@ -570,6 +570,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/replays': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Re-decide the org's recent calls against the active intentions plus a draft.
+     * @description Takes the calls evaluations kept (`CALL_RETENTION_DAYS`) between `since` and `until`, oldest first, at most `limit` (≤ 10,000), and decides each again with the same classification and outcome rules as `POST /v1/intent/evaluate`, against the active intentions with `changes` applied in order. Nothing is recorded: no history, event, approval, grant or webhook.
+     *
+     *     - `create`: the body of `POST /v1/intentions`; it counts as active. `update`: the body of `PATCH /v1/intentions/{id}` (an updated draft counts as published). `archive`: the intention is gone. Each is validated as the real write: the same 400s, the field named under `changes[i]`.
+     *     - `before` is what was recorded, `after` the re-decision; a call that used an approval keeps it; a shadow call replays in shadow mode.
+     *     - `calls` lists changed calls (outcome or label), 200 per answer; send `next_cursor` as `cursor` with the same body for the next. Every answer re-runs the whole window, so `replayed` and `transitions` are the same on each page.
+     *
+     *     Needs `policy_write`. `kind: "card"` is not served yet (400 `unsupported_kind`). A replay that passes its deadline (`REPLAY_DEADLINE_MS`) answers 503 `replay_deadline` with `replayed` so far, never a partial result.
+     */
+    post: operations['replayDraft'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/mandate/dispense': {
     parameters: {
       query?: never;
@@ -1491,6 +1517,75 @@ export interface components {
       grant?: components['schemas']['VerifiedGrantDto'];
       /** @enum {string} */
       reason?: 'expired' | 'bad_signature' | 'other_org' | 'malformed' | 'wrong_type' | 'other_call';
+    };
+    IntentionChangeDto: {
+      /** @enum {string} */
+      action: 'create' | 'update' | 'archive';
+      /**
+       * @description The intention an `update` or `archive` changes (not for `create`).
+       * @example int_01HZX3
+       */
+      id?: string;
+      /** @description `create`: the body of `POST /v1/intentions`; `update`: the body of `PATCH /v1/intentions/{id}`. Not for `archive`. */
+      intention?: components['schemas']['CreateIntentionDto'] | components['schemas']['UpdateIntentionDto'];
+    };
+    ReplayRequestDto: {
+      /**
+       * @description `intentions`: draft intention changes. `card` is not served yet (400 `unsupported_kind`).
+       * @enum {string}
+       */
+      kind: 'intentions' | 'card';
+      /** @description For `intentions`: the draft, applied in order over the active intentions. */
+      changes?: components['schemas']['IntentionChangeDto'][];
+      /** @description For `card` (not served yet): a whole card as in install. */
+      card?: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description Window start (ISO 8601 with a zone, or a date); default: the start of the retention window.
+       * @example 2026-11-26T00:00:00Z
+       */
+      since?: string;
+      /**
+       * @description Window end, exclusive (ISO 8601 with a zone, or a date); default: now.
+       * @example 2026-11-27T00:00:00Z
+       */
+      until?: string;
+      /** @default 10000 */
+      limit?: number;
+      /** @description `next_cursor` of the previous answer, sent with the same body: the next page of changed calls. */
+      cursor?: string;
+    };
+    ReplayTransitionDto: {
+      /** @enum {string} */
+      from: 'allowed' | 'denied' | 'pending_approval' | 'approved' | 'shadow_denied';
+      /** @enum {string} */
+      to: 'allowed' | 'denied' | 'pending_approval' | 'approved' | 'shadow_denied';
+      count: number;
+    };
+    ReplayDecisionDto: {
+      /** @enum {string} */
+      outcome: 'allowed' | 'denied' | 'pending_approval' | 'approved' | 'shadow_denied';
+      intent_label?: string;
+    };
+    ReplayedCallDto: {
+      /** @description The evaluation (`intent_event_id`) whose call was replayed. */
+      id: string;
+      tool_name: string;
+      /** @description As recorded. */
+      before: components['schemas']['ReplayDecisionDto'];
+      /** @description Against the active intentions plus the draft. */
+      after: components['schemas']['ReplayDecisionDto'];
+    };
+    ReplayResultDto: {
+      /** @description Calls of the window re-decided (all of them: a replay that cannot finish answers 503). */
+      replayed: number;
+      /** @description Changed (from, to) outcome pairs with their counts; a label change under the same outcome is in `calls` only. */
+      transitions: components['schemas']['ReplayTransitionDto'][];
+      /** @description Changed calls, oldest first, at most 200. */
+      calls: components['schemas']['ReplayedCallDto'][];
+      /** @description Send it as `cursor` with the same body for the next changed calls; null on the last page. */
+      next_cursor: string | null;
     };
     RequestedScopeDto: {
       /**
@@ -6563,6 +6658,173 @@ export interface operations {
            *       "message": "database is unavailable; retry later"
            *     }
            */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+    };
+  };
+  replayDraft: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReplayRequestDto'];
+      };
+    };
+    responses: {
+      /** @description The whole window re-decided; one page of the changed calls. */
+      200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "replayed": 8412,
+           *       "transitions": [
+           *         {
+           *           "from": "allowed",
+           *           "to": "denied",
+           *           "count": 37
+           *         }
+           *       ],
+           *       "calls": [
+           *         {
+           *           "id": "iev_01HZX9K3M4",
+           *           "tool_name": "hubspot.get_contact",
+           *           "before": {
+           *             "outcome": "allowed",
+           *             "intent_label": "crm.read_contacts"
+           *           },
+           *           "after": {
+           *             "outcome": "denied",
+           *             "intent_label": "ambient"
+           *           }
+           *         }
+           *       ],
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['ReplayResultDto'];
+        };
+      };
+      /** @description `invalid_request`: limit must not be greater than 10000; `invalid_request`: kind must be one of intentions, card; `invalid_request`: changes[0].intention.label must match ^[a-z0-9][a-z0-9_.-]{0,62}$; `unsupported_kind`: kind card is not served yet; replay intentions; `invalid_request`: request body is not valid JSON: syntax error at byte 17 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `insufficient_scope`: this operation needs an API key with scope policy_write or admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "insufficient_scope",
+           *       "message": "this operation needs an API key with scope policy_write or admin"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `not_found`: changes[0].id: intention not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "not_found",
+           *       "message": "changes[0].id: intention not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `cursor_stale`: the cursor belongs to another draft or limit, or the intentions changed since; replay again without it; `label_conflict`: an intention with label "billing.refund" already exists */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `payload_too_large`: request body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "payload_too_large",
+           *       "message": "request body exceeds 256 KiB"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unsupported_media_type`: the request body must be JSON: send it with Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unsupported_media_type",
+           *       "message": "the request body must be JSON: send it with Content-Type: application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `replay_deadline`: the replay passed its deadline after 6200 calls; narrow the window or lower limit; `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['ErrorDto'];
         };
       };

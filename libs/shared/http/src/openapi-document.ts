@@ -45,6 +45,7 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
       'The first enforcement path: a tool call evaluated against the published intentions, answered allow, deny or approval, with a grant when allowed.',
   },
   { name: 'grants', description: 'Grants are short-lived tokens an evaluation answers with; a tool server verifies one before acting.' },
+  { name: 'replays', description: "What-if replay: the org's recent calls decided again against a draft, before it is published; nothing is recorded." },
   { name: 'intent-cards', description: 'Intent cards bind an intention to the scope, audiences, TTL and rules a mandate may carry.' },
   {
     name: 'mandates',

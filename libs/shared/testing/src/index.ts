@@ -39,3 +39,4 @@ export * from './suites/metrics.suite';
 export * from './fakes/otlp-receiver.fake-server';
 export * from './suites/fail-safe-classification.suite';
 export * from './suites/intention-examples.suite';
+export * from './suites/replays.suite';

@@ -394,6 +394,42 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
       expect(await purge.purgeBefore(cutoff)).toBe(0);
     });
 
+    it("replay's read: the org's kept calls of the window, oldest first, keyset-paged, with what was decided", async () => {
+      const t = T0 + 200_000;
+      // Same instant twice: the id breaks the tie, so no page skips or repeats one.
+      const mine = [0, 1, 1, 2, 3].map((ms, i) =>
+        intentEvent('org_replay', { call, createdAt: new Date(t + ms), outcome: i === 2 ? 'pending_approval' : 'allowed', shadowMode: i === 3 }),
+      );
+      const bare = intentEvent('org_replay', { createdAt: new Date(t + 1) });
+      const theirs = intentEvent('org_replay_other', { call, createdAt: new Date(t + 1) });
+      const late = intentEvent('org_replay', { call, createdAt: new Date(t + 10) });
+      await Promise.all([...mine, bare, theirs, late].map((e) => store.record(e)));
+      const calls = new SqlKeptCalls(db);
+      const window = { since: new Date(t), until: new Date(t + 10) };
+      const seen: string[] = [];
+      let after: { createdAt: Date; id: string } | null = null;
+      for (;;) {
+        const page = await calls.page('org_replay', { ...window, after, limit: 2 });
+        seen.push(...page.map((r) => r.id));
+        if (page.length < 2) break;
+        after = page[1]!;
+      }
+      const expected = [...mine].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+      expect(seen).toEqual(expected.map((e) => e.id));
+      const [first] = await calls.page('org_replay', { ...window, after: null, limit: 1 });
+      expect(first).toEqual({
+        id: expected[0]!.id,
+        createdAt: expected[0]!.createdAt,
+        outcome: expected[0]!.outcome,
+        intentLabel: 'crm_lookup',
+        shadowMode: expected[0]!.shadowMode,
+        call,
+      });
+      expect((await calls.page('org_replay', { ...window, after: null, limit: 10 })).find((r) => r.id === mine[2]!.id)).toMatchObject({
+        outcome: 'pending_approval',
+      });
+    });
+
     it('a refused event keeps no call: the call row rides in the statement of its event', async () => {
       const poison = intentEvent('org_calls_poison', { call, intentLabel: 'bad\ud800' });
       await expect(store.record(poison)).rejects.toBeInstanceOf(RecordRefusedError);

@@ -79,6 +79,34 @@ export interface KeptCalls {
   purgeBefore(cutoff: Date): Promise<number>;
 }
 
+export const RECORDED_CALLS = Symbol('RECORDED_CALLS');
+
+/** An evaluation whose call is still kept: what it decided, and the call (DESIGN 6.16, what-if replay). */
+export interface RecordedCall {
+  id: string;
+  createdAt: Date;
+  outcome: EvaluationOutcome;
+  intentLabel: string;
+  shadowMode: boolean;
+  call: RetainedCall;
+}
+
+/** One keyset page of an org's kept calls, oldest first (`created_at asc, id asc`). */
+export interface RecordedCallsQuery {
+  /** `created_at >= since`. */
+  since: Date;
+  /** `created_at < until`. */
+  until: Date;
+  /** Strictly after this position (the last row of the previous page). */
+  after: PageKey | null;
+  limit: number;
+}
+
+export interface RecordedCalls {
+  /** The org's evaluations with a kept call in the window, oldest first, at most `limit`; never another org's. */
+  page(orgId: string, query: RecordedCallsQuery): Promise<RecordedCall[]>;
+}
+
 /** The history event of DESIGN 6.6, which is also the `intent.evaluated` v1 payload. */
 export function toIntentEvaluatedV1(r: IntentEventRecord): IntentEvaluatedV1 {
   return {

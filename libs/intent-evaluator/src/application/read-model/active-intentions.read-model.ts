@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { POLICY_REGISTRY_API, type IntentClass, type IntentionEventV1, type IntentionExampleEventV1, type PolicyRegistryApi } from '@igw/contracts';
+import {
+  POLICY_REGISTRY_API,
+  type ActiveIntentionsDto,
+  type IntentClass,
+  type IntentionEventV1,
+  type IntentionExampleEventV1,
+  type PolicyRegistryApi,
+} from '@igw/contracts';
 import { ExactReadModel, intentionsKey, VERSION_BOARD, type ReadModelSource, type VersionBoard } from '@igw/events';
 import {
   ExampleIndex,
@@ -131,6 +138,15 @@ class OrgModel implements OrgIntentions {
     this.allExamples.set(e.id, e);
     if (this.byId.has(e.intention_id)) this.examples.add(exampleOf(e));
   }
+}
+
+/**
+ * An org's intentions from a registry snapshot, outside the read model: what-if replay decides
+ * against the active set plus a draft (PolicyRegistryApi.previewIntentionChanges) without ever
+ * touching the live model.
+ */
+export function orgIntentionsOf(orgId: string, snapshot: ActiveIntentionsDto): OrgIntentions {
+  return OrgModel.of(orgId, snapshot);
 }
 
 const exampleOf = (e: IntentionExampleEventV1) => ({ id: e.id, intentionId: e.intention_id, covered: e.covered, toolCall: e.tool_call });

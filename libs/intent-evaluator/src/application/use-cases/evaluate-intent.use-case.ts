@@ -2,17 +2,15 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APPROVALS_API, type ApprovalsApi, type EvaluateIntentRequestDto, type EvaluateIntentResponseDto } from '@igw/contracts';
 import { CLOCK, METRICS, newId, NO_METRICS, type Caller, type Clock, type Metrics } from '@igw/kernel';
 import { canonicalCall } from '../../domain/evaluation/call-fingerprint';
-import { resolveDataElements, type DataElementResult } from '../../domain/evaluation/data-elements';
 import { decideOutcome, needsApproval } from '../../domain/evaluation/outcome';
 import { DEFAULT_CALL_RETENTION, retainedCall, type CallRetention } from '../../domain/evaluation/retained-call';
 import { ClassificationCascade } from '../classification/classification-cascade';
+import { classifyCall, dataElementsFor, decidedIntent } from '../evaluation/classify-call';
 import { callHash, grantCallHash } from '../grants/call-hash';
 import { GRANT_SIGNER, type GrantSigner } from '../grants/grant.port';
 import { INTENT_EVENT_STORE, type IntentEventRecord, type IntentEventStore } from '../ports/intent-event.repository.port';
 import { ActiveIntentionsReadModel } from '../read-model/active-intentions.read-model';
 import { CALL_RETENTION } from '../retention/call-retention.options';
-
-const NO_DATA: DataElementResult = { ok: true, approved: [] };
 
 /**
  * `POST /v1/intent/evaluate` (DESIGN 6.4): classify the call against the org's active intentions
@@ -52,13 +50,15 @@ export class EvaluateIntentUseCase {
     });
 
     const org = await this.intentions.forOrg(caller.orgId);
-    const classified = await this.cascade.classify(org, { toolName: call.name, arguments: call.arguments, conversationContext: request.conversation_context });
+    const callToClassify = {
+      toolName: call.name,
+      arguments: call.arguments,
+      conversationContext: request.conversation_context,
+      dataSourceId: request.data_source_id,
+    };
+    const { classified, match, ...first } = await classifyCall(this.cascade, org, callToClassify);
     const { verdict } = classified;
-    const match = verdict.kind === 'uncertain' ? 'uncertain' : 'certain';
-    let intention = verdict.kind === 'ambient' ? null : (org.intention(verdict.intentionId) ?? null);
-    const dataElementsOf = (i: typeof intention) =>
-      i ? resolveDataElements({ allowed: i.dataElements, arguments: call.arguments, dataSourceId: request.data_source_id }) : NO_DATA;
-    let dataElements = dataElementsOf(intention);
+    let { intention, dataElements } = first;
 
     // Consuming is the atomic check: of concurrent identical calls, one gets the approval.
     // Only calls that need an approval are hashed (sha256 stays off the common path).
@@ -68,13 +68,12 @@ export class EvaluateIntentUseCase {
     // as…"): the grant is for the one they chose, if it is still active.
     if (used !== null && used.intent_label !== null && intention !== null && used.intent_label !== intention.label) {
       intention = org.byLabel(used.intent_label) ?? null;
-      dataElements = dataElementsOf(intention);
+      dataElements = dataElementsFor(intention, callToClassify);
     }
     const decision = decideOutcome({ intention, match, dataElements, shadowMode, approvedApprovalAvailable: used !== null });
 
     const eventId = newId('iev');
-    const label = intention ? intention.label : classified.decision.label;
-    const intentClass = intention ? intention.intentClass : classified.decision.intentClass;
+    const { label, intentClass } = decidedIntent(intention, classified);
     let approvalRequestId: string | null = used?.id ?? null;
     if (decision.needsApprovalRequest && fingerprint !== null) {
       const uncertain = match === 'uncertain';

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
+  IntentionPreviewDto,
   TeachFromApprovalDto,
   type ActiveIntentionsDto,
   type IntentCardDto,
@@ -16,6 +17,7 @@ import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-acti
 import { ListStatefulOrgsUseCase } from '../../application/use-cases/list-stateful-orgs.use-case';
 import { ForgetTaughtExamplesUseCase } from '../../application/use-cases/forget-taught-examples.use-case';
 import { TeachIntentionExamplesUseCase } from '../../application/use-cases/teach-intention-examples.use-case';
+import { PreviewIntentionChangesUseCase } from '../../application/use-cases/preview-intention-changes.use-case';
 
 /**
  * Service-to-service routes of distributed mode (the evaluator refreshes its cache here; the
@@ -34,6 +36,7 @@ export class InternalIntentionsHttpController {
     private readonly listStatefulOrgs: ListStatefulOrgsUseCase,
     private readonly teachExamples: TeachIntentionExamplesUseCase,
     private readonly forgetTaughtExamples: ForgetTaughtExamplesUseCase,
+    private readonly previewChanges: PreviewIntentionChangesUseCase,
   ) {}
 
   /**
@@ -80,5 +83,17 @@ export class InternalIntentionsHttpController {
   @RequireScope('policy_write')
   async forget(@CurrentCaller() caller: Caller, @Param('approvalId') approvalId: string): Promise<void> {
     await this.forgetTaughtExamples.execute(caller.orgId, approvalId);
+  }
+
+  /**
+   * PolicyRegistryApi.previewIntentionChanges: the active set with a draft applied, stored nowhere
+   * (what-if replay). The body was validated where the operator sent it (the evaluator's edge);
+   * the domain rules run here. policy_write, as the replay itself.
+   */
+  @Post('intentions/preview')
+  @HttpCode(200)
+  @RequireScope('policy_write')
+  preview(@CurrentCaller() caller: Caller, @Body() body: IntentionPreviewDto): Promise<ActiveIntentionsDto> {
+    return this.previewChanges.execute(caller.orgId, body.changes);
   }
 }

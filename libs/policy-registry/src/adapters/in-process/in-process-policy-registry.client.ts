@@ -3,6 +3,7 @@ import type {
   ActiveIntentionsDto,
   IntentCardDto,
   IntentCardsSnapshotDto,
+  IntentionChangeDto,
   OrgIdsDto,
   PolicyRegistryApi,
   RegistryCounter,
@@ -14,6 +15,7 @@ import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-acti
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
 import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 import { ListStatefulOrgsUseCase } from '../../application/use-cases/list-stateful-orgs.use-case';
+import { PreviewIntentionChangesUseCase } from '../../application/use-cases/preview-intention-changes.use-case';
 import { TeachIntentionExamplesUseCase } from '../../application/use-cases/teach-intention-examples.use-case';
 
 /**
@@ -29,6 +31,7 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
     private readonly listStatefulOrgs: ListStatefulOrgsUseCase,
     private readonly teachExamples: TeachIntentionExamplesUseCase,
     private readonly forgetTaughtExamples: ForgetTaughtExamplesUseCase,
+    private readonly previewChanges: PreviewIntentionChangesUseCase,
   ) {}
 
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto> {
@@ -53,5 +56,9 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
 
   forgetTaught(orgId: string, approvalId: string): Promise<void> {
     return this.forgetTaughtExamples.execute(orgId, approvalId);
+  }
+
+  previewIntentionChanges(orgId: string, changes: IntentionChangeDto[]): Promise<ActiveIntentionsDto> {
+    return this.previewChanges.execute(orgId, changes);
   }
 }

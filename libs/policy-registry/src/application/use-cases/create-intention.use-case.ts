@@ -4,6 +4,7 @@ import { Topics, type CreateIntentionDto, type IntentionDto } from '@igw/contrac
 import { envelope } from '@igw/events';
 import { createIntention } from '../../domain/intention';
 import { toIntentionDto, toIntentionEvent } from './views';
+import { newIntentionOf } from './intention-inputs';
 import { IntentionWriteUseCase } from './intention-use-case';
 
 /** Creates a draft intention (= purpose); the label is unique in the org (409 label_conflict). */
@@ -11,21 +12,7 @@ import { IntentionWriteUseCase } from './intention-use-case';
 export class CreateIntentionUseCase extends IntentionWriteUseCase {
   async execute(caller: Caller, input: CreateIntentionDto): Promise<IntentionDto> {
     const now = this.clock.now();
-    const intention = createIntention(
-      newId('int'),
-      caller.orgId,
-      {
-        label: input.label,
-        intentClass: input.intent_class,
-        displayName: input.display_name,
-        description: input.description,
-        approvalRequired: input.approval_required,
-        ttlMinutes: input.ttl_minutes,
-        dataElements: input.data_elements?.map((d) => ({ dataSourceId: d.data_source_id, path: d.path })),
-        tools: input.tools,
-      },
-      now,
-    );
+    const intention = createIntention(newId('int'), caller.orgId, newIntentionOf(input), now);
     const saved = await this.intentions.create(intention, (i, orgVersion) => [
       envelope(Topics.IntentionCreated, i.orgId, toIntentionEvent(i, orgVersion), now),
     ]);

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { notFound, type Caller } from '@igw/kernel';
 import { Topics, type IntentionDto, type UpdateIntentionDto } from '@igw/contracts';
 import { envelope } from '@igw/events';
-import { assertSomeChange, updateIntention, type IntentionChanges } from '../../domain/intention';
+import { assertSomeChange, updateIntention } from '../../domain/intention';
+import { intentionChangesOf } from './intention-inputs';
 import { toIntentionDto, toIntentionEvent } from './views';
 import { IntentionWriteUseCase } from './intention-use-case';
 
@@ -16,16 +17,7 @@ import { IntentionWriteUseCase } from './intention-use-case';
 export class UpdateIntentionUseCase extends IntentionWriteUseCase {
   async execute(caller: Caller, id: string, input: UpdateIntentionDto | undefined): Promise<IntentionDto> {
     const now = this.clock.now();
-    const body = input ?? {};
-    const changes: IntentionChanges = {
-      displayName: body.display_name,
-      description: body.description,
-      intentClass: body.intent_class,
-      approvalRequired: body.approval_required,
-      ttlMinutes: body.ttl_minutes,
-      dataElements: body.data_elements?.map((d) => ({ dataSourceId: d.data_source_id, path: d.path })),
-      tools: body.tools,
-    };
+    const changes = intentionChangesOf(input);
     assertSomeChange(changes);
     const result = await this.intentions.update(
       caller.orgId,

@@ -2,6 +2,7 @@ import {
   ActiveIntentionsDto,
   IntentCardsSnapshotDto,
   type IntentCardDto,
+  type IntentionChangeDto,
   type OrgIdsDto,
   type PolicyRegistryApi,
   type RegistryCounter,
@@ -11,11 +12,13 @@ import {
 import { AppError, DependencyUnavailableError, type Caller } from '@igw/kernel';
 import { InternalServiceResponseError, type InternalResponse } from './internal-service.client';
 import { ServiceKeyClient } from './service-key.client';
+import { validatedBody } from './validated-get';
 
 const ACTIVE_INTENTIONS = '/internal/intentions/active';
 const INTENT_CARDS = '/internal/intent-cards';
 const TEACH = '/internal/intention-examples/teach';
 const TAUGHT = '/internal/intention-examples/taught';
+const PREVIEW = '/internal/intentions/preview';
 
 /** The registry's refusals of a teach that the operator's request caused: passed on as they are (404, 409, 400), not as a bug. */
 const PASSED_ON: Partial<Record<number, AppError['kind']>> = { 400: 'invalid', 404: 'not_found', 409: 'conflict' };
@@ -75,6 +78,17 @@ export class HttpPolicyRegistryClient extends ServiceKeyClient implements Policy
     const path = `${TAUGHT}/${encodeURIComponent(approvalId)}`;
     const res = await this.http.request('DELETE', path, this.writer(orgId));
     if (res.status !== 204 && res.status !== 200) throw InternalServiceResponseError.of(this.http.service, `DELETE ${TAUGHT}/{approval_id}`, res);
+  }
+
+  /**
+   * 200 → the active set with the draft applied, validated like a snapshot. 400, 404 and 409 are
+   * the draft refused (passed on as the same AppError); anything else below 500 →
+   * InternalServiceResponseError. Under policy_write: the operator's scope was checked at the edge.
+   */
+  async previewIntentionChanges(orgId: string, changes: IntentionChangeDto[]): Promise<ActiveIntentionsDto> {
+    const res = await this.http.request<ActiveIntentionsDto>('POST', PREVIEW, this.writer(orgId), { changes });
+    if (res.status !== 200) throw this.refusal(`POST ${PREVIEW}`, res);
+    return validatedBody(this.http.service, ActiveIntentionsDto, `POST ${PREVIEW}`, res.body);
   }
 
   private writer(orgId: string): Caller {

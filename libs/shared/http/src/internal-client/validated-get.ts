@@ -18,12 +18,17 @@ export async function getValidated<T extends object>(
   const route = path.split('?')[0];
   const res = await http.request('GET', path, { orgId: caller.orgId, keyId: caller.keyId, scope: 'read_only' });
   if (res.status !== 200) throw InternalServiceResponseError.of(http.service, `GET ${route}`, res);
-  if (res.body === null || typeof res.body !== 'object' || Array.isArray(res.body)) {
-    throw new DependencyUnavailableError(http.service, new Error(`GET ${route} answered a body that is not an object`));
+  return validatedBody(http.service, type, `GET ${route}`, res.body);
+}
+
+/** A 200 body of `request` validated as `type`; one that does not match is an outage (DependencyUnavailableError, 503). */
+export function validatedBody<T extends object>(service: string, type: new () => T, request: string, body: unknown): T {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new DependencyUnavailableError(service, new Error(`${request} answered a body that is not an object`));
   }
-  const dto = plainToInstance(type, res.body);
+  const dto = plainToInstance(type, body);
   const [first] = validateSync(dto, { forbidUnknownValues: true });
-  if (first) throw new DependencyUnavailableError(http.service, new Error(`GET ${route} answered an invalid body: ${firstViolation(first)}`));
+  if (first) throw new DependencyUnavailableError(service, new Error(`${request} answered an invalid body: ${firstViolation(first)}`));
   return dto;
 }
 

@@ -20,3 +20,21 @@ export async function suiteClients(sys: TestSystem, readOnlyName: string): Promi
   const readOnly = client(sys.url, await mintKey(admin, readOnlyName, 'read_only'));
   return { admin, writer, readOnly, otherOrg: await otherOrgClient(sys) };
 }
+
+/** A fresh org (`<prefix>-<random>`): its admin, an operator (policy_write) and an agent (read_only, evaluates). */
+export async function operatorAndAgent(sys: TestSystem, prefix: string): Promise<{ admin: Client; operator: Client; agent: Client }> {
+  const admin = await otherOrgClient(sys, prefix);
+  return {
+    admin,
+    operator: client(sys.url, await mintKey(admin, 'operator', 'policy_write')),
+    agent: client(sys.url, await mintKey(admin, 'agent', 'read_only')),
+  };
+}
+
+/** Creates an intention (`lookup` unless `body` says otherwise) and publishes it; resolves with its id. */
+export async function publishIntention(c: Client, body: Record<string, unknown>): Promise<string> {
+  const created = await c.post('/v1/intentions', { intent_class: 'lookup', ...body });
+  expect(created.status).toBe(201);
+  expect((await c.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
+  return created.body.id;
+}

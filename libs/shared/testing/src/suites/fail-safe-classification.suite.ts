@@ -1,5 +1,4 @@
-import { client, type Client } from '../e2e/http-client';
-import { mintKey, otherOrgClient } from '../e2e/org-keys';
+import { operatorAndAgent, otherOrgClient, publishIntention } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 import { LEDGER_INTENTION, ledgerCall, PAYOUTS_INTENTION } from '../e2e/uncertain-fixtures';
 
@@ -22,21 +21,7 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
     });
 
     /** A fresh org: its admin, an operator (policy_write) and an agent (read_only, evaluates). */
-    async function org(): Promise<{ admin: Client; operator: Client; agent: Client }> {
-      const admin = await otherOrgClient(sys, 'failsafe');
-      return {
-        admin,
-        operator: client(sys.url, await mintKey(admin, 'operator', 'policy_write')),
-        agent: client(sys.url, await mintKey(admin, 'agent', 'read_only')),
-      };
-    }
-
-    async function publish(c: Client, body: Record<string, unknown>): Promise<string> {
-      const created = await c.post('/v1/intentions', { intent_class: 'lookup', ...body });
-      expect(created.status).toBe(201);
-      expect((await c.post(`/v1/intentions/${created.body.id}/publish`)).status).toBe(200);
-      return created.body.id;
-    }
+    const org = () => operatorAndAgent(sys, 'failsafe');
 
     const LEDGER = LEDGER_INTENTION;
     const PAYOUTS = PAYOUTS_INTENTION;
@@ -45,8 +30,8 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
 
     it('an uncertain match is pending_approval (uncertain_match, its candidates, the call) even when the intention needs no approval; approved, it passes once', async () => {
       const { operator, agent } = await org();
-      await publish(operator, LEDGER);
-      await publish(operator, PAYOUTS);
+      await publishIntention(operator, LEDGER);
+      await publishIntention(operator, PAYOUTS);
       const first = await agent.post('/v1/intent/evaluate', UNSURE);
       expect(first.body).toMatchObject({
         outcome: 'pending_approval',
@@ -84,8 +69,8 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
 
     it("approve as another intention: the grant is for the operator's choice; with remember, like calls are certain for it from then on", async () => {
       const { operator, agent } = await org();
-      const ledger = await publish(operator, LEDGER);
-      const payouts = await publish(operator, PAYOUTS);
+      const ledger = await publishIntention(operator, LEDGER);
+      const payouts = await publishIntention(operator, PAYOUTS);
       const pending = await agent.post('/v1/intent/evaluate', UNSURE);
       expect(pending.body.intent_label).toBe('finance.ledger_lookup');
       const corrected = await operator.post(`/v1/approvals/${pending.body.approval_request_id}/approve`, { intent_label: 'finance.payout_review' });
@@ -116,7 +101,7 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
 
     it('deny with remember: a like call is never matched to the candidate again', async () => {
       const { operator, agent } = await org();
-      const ledger = await publish(operator, LEDGER);
+      const ledger = await publishIntention(operator, LEDGER);
       const pending = await agent.post('/v1/intent/evaluate', UNSURE);
       expect((await operator.post(`/v1/approvals/${pending.body.approval_request_id}/deny`, { remember: true, reason: 'not a ledger read' })).body.status).toBe(
         'denied',
@@ -128,7 +113,7 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
 
     it('examples: the same SELECT with other literals is certain; a DELETE through the same tool is not', async () => {
       const { operator, agent } = await org();
-      const id = await publish(operator, {
+      const id = await publishIntention(operator, {
         label: 'warehouse.readonly_query',
         intent_class: 'analysis',
         display_name: 'Read-only warehouse queries',
@@ -162,14 +147,14 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
 
     it('bindings: a bound tool is certain for its intention whatever its words; equally specific bindings go to a human with both', async () => {
       const { operator, agent } = await org();
-      await publish(operator, { ...LEDGER, tools: ['erp.fetch_ledger_*'] });
+      await publishIntention(operator, { ...LEDGER, tools: ['erp.fetch_ledger_*'] });
       const bound = await agent.post('/v1/intent/evaluate', UNSURE);
       expect(bound.body).toMatchObject({
         outcome: 'allowed',
         intent_label: 'finance.ledger_lookup',
         classification_evidence: { classification_method: 'binding', matched_binding: 'erp.fetch_ledger_*' },
       });
-      await publish(operator, { ...PAYOUTS, tools: ['erp.*_ledger_entry'] });
+      await publishIntention(operator, { ...PAYOUTS, tools: ['erp.*_ledger_entry'] });
       const tie = await agent.post('/v1/intent/evaluate', UNSURE);
       expect(tie.body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });
       const approval = await operator.get(`/v1/approvals/${tie.body.approval_request_id}`);
@@ -178,8 +163,8 @@ export function describeFailSafeClassification(mode: string, start: () => Promis
 
     it('teaching from history: include=call returns the call as sent, posted as an example it makes the next like call certain; other orgs see none', async () => {
       const { operator, agent } = await org();
-      const ledger = await publish(operator, LEDGER);
-      await publish(operator, PAYOUTS);
+      const ledger = await publishIntention(operator, LEDGER);
+      await publishIntention(operator, PAYOUTS);
       const context = [{ role: 'user', content: 'What is on ledger entry LE-1001?' }];
       const first = await agent.post('/v1/intent/evaluate', { ...UNSURE, conversation_context: context });
       expect(first.body).toMatchObject({ outcome: 'pending_approval', reason: 'uncertain_match' });

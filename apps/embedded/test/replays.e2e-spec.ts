@@ -1,0 +1,3 @@
+import { describeReplays, startEmbeddedSystem } from '@igw/testing';
+
+describeReplays('embedded', () => startEmbeddedSystem());

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import {
+  POLICY_REGISTRY_API,
+  REPLAY_LIMIT,
+  REPLAY_PAGE_SIZE,
+  type PolicyRegistryApi,
+  type ReplayedCallDto,
+  type ReplayRequestDto,
+  type ReplayResultDto,
+} from '@igw/contracts';
+import { AppError, CLOCK, conflict, systemClock, type Caller, type Clock, type PageKey } from '@igw/kernel';
+import { decideOutcome } from '../../domain/evaluation/outcome';
+import { DEFAULT_CALL_RETENTION, retentionCutoff, type CallRetention } from '../../domain/evaluation/retained-call';
+import {
+  changed,
+  decodeReplayCursor,
+  encodeReplayCursor,
+  replayWindow,
+  TransitionTally,
+  type ReplayCursor,
+  type ReplayedDecision,
+} from '../../domain/replay/replay-window';
+import { ClassificationCascade } from '../classification/classification-cascade';
+import { classifyCall, decidedIntent } from '../evaluation/classify-call';
+import { RECORDED_CALLS, type RecordedCall, type RecordedCalls } from '../ports/intent-event.repository.port';
+import { orgIntentionsOf, type OrgIntentions } from '../read-model/active-intentions.read-model';
+import { CALL_RETENTION } from '../retention/call-retention.options';
+
+/** How long one replay may run (REPLAY_DEADLINE_MS) before it answers 503 with its progress. */
+export const REPLAY_DEADLINE_MS = Symbol('REPLAY_DEADLINE_MS');
+export const DEFAULT_REPLAY_DEADLINE_MS = 10_000;
+
+/** Kept calls read per keyset page: memory stays bounded whatever the window holds. */
+export const REPLAY_READ_BATCH = 500;
+
+const orderedAfter = (a: PageKey, b: PageKey) =>
+  a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
+const decisionDto = (d: ReplayedDecision) => ({ outcome: d.outcome, intent_label: d.intentLabel });
+
+/**
+ * `POST /v1/replays` with `kind: "intentions"` (DESIGN 6.16): re-decides the org's kept calls of a
+ * window against its active intentions plus a draft, with the real cascade and outcome rules, and
+ * records nothing: no event, no approval, no grant, no history row. The draft is applied by the
+ * registry (its validation, stored nowhere); the live read model is never touched.
+ *
+ * Calls are streamed in keyset pages; only counts and the page of changed calls are held. An
+ * approval a call used stays used (a recorded `approved` call replays with its approval), a
+ * shadow call replays in shadow mode. Every page of changed calls re-runs the whole window, so its
+ * counts are complete; past the deadline the answer is 503 `replay_deadline` with `replayed`.
+ */
+@Injectable()
+export class ReplayIntentionChangesUseCase {
+  constructor(
+    private readonly cascade: ClassificationCascade,
+    @Inject(POLICY_REGISTRY_API) private readonly registry: Pick<PolicyRegistryApi, 'previewIntentionChanges'>,
+    @Inject(RECORDED_CALLS) private readonly calls: RecordedCalls,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    @Optional() @Inject(CALL_RETENTION) private readonly retention: CallRetention = DEFAULT_CALL_RETENTION,
+    @Optional() @Inject(REPLAY_DEADLINE_MS) private readonly deadlineMs: number = DEFAULT_REPLAY_DEADLINE_MS,
+  ) {}
+
+  async execute(caller: Caller, request: ReplayRequestDto): Promise<ReplayResultDto> {
+    if (request.kind !== 'intentions') {
+      throw new AppError('invalid', 'unsupported_kind', `kind ${request.kind} is not served yet; replay intentions`, {
+        details: [{ path: 'kind', message: 'kind card is not served yet' }],
+      });
+    }
+    const started = this.clock.now();
+    const changes = request.changes ?? [];
+    const limit = request.limit ?? REPLAY_LIMIT.default;
+    const cursor = request.cursor !== undefined ? decodeReplayCursor(request.cursor) : null;
+    const window = replayWindow({ since: request.since, until: request.until, limit, cursor }, started, retentionCutoff(started, this.retention));
+    const digest = createHash('sha256')
+      .update(JSON.stringify([changes, limit]))
+      .digest('base64url');
+
+    const snapshot = await this.registry.previewIntentionChanges(caller.orgId, changes);
+    if (cursor && (cursor.digest !== digest || cursor.version !== snapshot.version)) {
+      throw conflict('cursor_stale', 'the cursor belongs to another draft or limit, or the intentions changed since; replay again without it');
+    }
+    const org = orgIntentionsOf(caller.orgId, snapshot);
+    const deadline = started.getTime() + this.deadlineMs;
+
+    const tally = new TransitionTally();
+    const listed: ReplayedCallDto[] = [];
+    let more = false;
+    let last: RecordedCall | null = null;
+    let replayed = 0;
+    let position: PageKey | null = null;
+    while (replayed < window.limit) {
+      const requested = Math.min(REPLAY_READ_BATCH, window.limit - replayed);
+      const page = await this.calls.page(caller.orgId, { since: window.since, until: window.until, after: position, limit: requested });
+      for (const recorded of page) {
+        if (this.clock.now().getTime() > deadline) throw this.pastDeadline(replayed);
+        const before: ReplayedDecision = { outcome: recorded.outcome, intentLabel: recorded.intentLabel };
+        const after = await this.redecide(org, recorded);
+        replayed += 1;
+        if (!changed(before, after)) continue;
+        tally.add(before.outcome, after.outcome);
+        if (window.after !== null && !orderedAfter(recorded, window.after)) continue;
+        if (listed.length === REPLAY_PAGE_SIZE) {
+          more = true;
+          continue;
+        }
+        listed.push({ id: recorded.id, tool_name: recorded.call.toolName, before: decisionDto(before), after: decisionDto(after) });
+        last = recorded;
+      }
+      const tail = page.at(-1);
+      if (tail === undefined || page.length < requested) break;
+      position = tail;
+    }
+
+    const next: ReplayCursor | null = more && last ? { since: window.since, until: window.until, after: last, digest, version: snapshot.version } : null;
+    return { replayed, transitions: tally.list(), calls: listed, next_cursor: next ? encodeReplayCursor(next) : null };
+  }
+
+  /** The real cascade and outcome rules on a kept call; nothing the live path does besides. */
+  private async redecide(org: OrgIntentions, recorded: RecordedCall): Promise<ReplayedDecision> {
+    const { classified, match, intention, dataElements } = await classifyCall(this.cascade, org, recorded.call);
+    const decision = decideOutcome({
+      intention,
+      match,
+      dataElements,
+      shadowMode: recorded.shadowMode,
+      approvedApprovalAvailable: recorded.outcome === 'approved',
+    });
+    return { outcome: decision.outcome, intentLabel: decidedIntent(intention, classified).label };
+  }
+
+  private pastDeadline(replayed: number): AppError {
+    return new AppError('unavailable', 'replay_deadline', `the replay passed its deadline after ${replayed} calls; narrow the window or lower limit`, {
+      replayed,
+    });
+  }
+}

@@ -1,0 +1,112 @@
+import { invalidRequest, parseIsoTimestamp, throwIfInvalid, type ErrorDetail, type PageKey } from '@igw/kernel';
+import type { EvaluationOutcome } from '../evaluation/outcome';
+
+/**
+ * What-if replay (DESIGN 6.16): which kept calls a replay re-decides, and how its pages of
+ * changed calls are walked. Pure rules, no I/O.
+ *
+ * The window is `[since, until)`, oldest first, at most `limit` calls. Every page re-runs the
+ * whole window, so `replayed` and `transitions` are the same on every page; the cursor fixes the
+ * window (absolute `since` / `until`, so "the last 24 hours" does not move), the position of the
+ * last changed call listed, and what the replay was of (a digest of the draft and the limit, the
+ * registry version it ran against): sent with another draft or after the intentions changed, it
+ * is refused rather than answer pages of two different replays.
+ */
+
+export interface ReplayWindow {
+  since: Date;
+  until: Date;
+  limit: number;
+  /** Changed calls at or before this position were on earlier pages. */
+  after: PageKey | null;
+}
+
+/** What a cursor carries besides the window. */
+export interface ReplayCursor {
+  since: Date;
+  until: Date;
+  after: PageKey;
+  /** Digest of the draft and the limit the replay was of. */
+  digest: string;
+  /** The registry version (intentions counter) it ran against. */
+  version: number;
+}
+
+const fail = (path: string, message: string): ErrorDetail => ({ path, message });
+const TIME_MESSAGE = 'must be an ISO 8601 timestamp with a time zone (e.g. 2026-01-31T12:00:00Z) or a date';
+
+/**
+ * The window of a request: `since` defaults to (and is never before) the retention cutoff,
+ * `until` to now; a cursor's window wins over the body's. 400 naming `since`, `until` or `cursor`.
+ */
+export function replayWindow(
+  input: { since?: string; until?: string; limit: number; cursor: ReplayCursor | null },
+  now: Date,
+  retentionCutoff: Date,
+): ReplayWindow {
+  const details: ErrorDetail[] = [];
+  const read = (name: string, text: string | undefined, fallback: Date): Date => {
+    if (text === undefined) return fallback;
+    const at = parseIsoTimestamp(text);
+    if (at === null) details.push(fail(name, `${name} ${TIME_MESSAGE}`));
+    return at ?? fallback;
+  };
+  let since = read('since', input.since, retentionCutoff);
+  let until = read('until', input.until, now);
+  throwIfInvalid(details);
+  if (input.cursor) ({ since, until } = input.cursor);
+  if (since < retentionCutoff) since = retentionCutoff;
+  if (!(until > since) && input.until !== undefined && input.cursor === null) throwIfInvalid([fail('until', 'until must be after since')]);
+  return { since, until, limit: input.limit, after: input.cursor?.after ?? null };
+}
+
+export function encodeReplayCursor(c: ReplayCursor): string {
+  const body = { s: c.since.toISOString(), u: c.until.toISOString(), t: c.after.createdAt.toISOString(), i: c.after.id, d: c.digest, v: c.version };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+export function decodeReplayCursor(text: string): ReplayCursor {
+  const bad = () => invalidRequest('cursor is malformed', [fail('cursor', 'cursor is malformed')]);
+  if (!/^[A-Za-z0-9_-]{1,2000}$/.test(text)) throw bad();
+  let p: Record<string, unknown>;
+  try {
+    p = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw bad();
+  }
+  if (p === null || typeof p !== 'object') throw bad();
+  const at = (v: unknown) => (typeof v === 'string' && !Number.isNaN(new Date(v).getTime()) && new Date(v).toISOString() === v ? new Date(v) : null);
+  const since = at(p['s']);
+  const until = at(p['u']);
+  const after = at(p['t']);
+  const { i: id, d: digest, v: version } = p;
+  if (!since || !until || !after || typeof id !== 'string' || id === '' || typeof digest !== 'string' || typeof version !== 'number') throw bad();
+  return { since, until, after: { createdAt: after, id }, digest, version };
+}
+
+/** One re-decided call: its outcome and label as recorded and as replayed. */
+export interface ReplayedDecision {
+  outcome: EvaluationOutcome;
+  intentLabel: string;
+}
+
+/** A call changed when its outcome or its label did. */
+export const changed = (before: ReplayedDecision, after: ReplayedDecision): boolean =>
+  before.outcome !== after.outcome || before.intentLabel !== after.intentLabel;
+
+/** Counts of changed outcome pairs, in the order first seen. */
+export class TransitionTally {
+  private readonly counts = new Map<string, { from: EvaluationOutcome; to: EvaluationOutcome; count: number }>();
+
+  add(from: EvaluationOutcome, to: EvaluationOutcome): void {
+    if (from === to) return;
+    const key = `${from}>${to}`;
+    const entry = this.counts.get(key);
+    if (entry) entry.count += 1;
+    else this.counts.set(key, { from, to, count: 1 });
+  }
+
+  list(): { from: EvaluationOutcome; to: EvaluationOutcome; count: number }[] {
+    return [...this.counts.values()];
+  }
+}
