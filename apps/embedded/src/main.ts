@@ -40,6 +40,7 @@ import {
   processMetrics,
 } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
+import { APPROVAL_STATS_API, DECISION_STATS_API, EVALUATION_STATS_API } from '@igw/contracts';
 import { ReadModelTracker } from '@igw/events';
 import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp } from '@igw/runtime';
 import { VERSION } from '@igw/kernel';
@@ -94,6 +95,20 @@ runApp('intent-gateway', async () => {
     imports: [registryModule, approvalsModule],
   });
 
+  const proxyModule = DecisionProxyModule.register({
+    db: proxy.db,
+    notifier: proxy.notifier,
+    deadLetters: proxy.deadLetters,
+    readModels,
+    bus,
+    readModelGroup: 'decision-proxy.read-model',
+    versionBoard,
+    ...decisionProxySettings(proxyConfig),
+    // In-process registry, approvals, issuer (revocations) and evaluator (the MCP legacy path); the issuer's key ring is the JWKS.
+    imports: [registryModule, approvalsModule, issuerModule, evaluatorModule],
+    providers: [{ provide: JWKS_SOURCE, useFactory: (ring: KeyRing) => ({ fetch: async () => ring.jwks().body as JwkSet }), inject: [KeyRing] }],
+  });
+
   @Module({
     imports: [
       MetricsModule,
@@ -102,24 +117,14 @@ runApp('intent-gateway', async () => {
         db: gateway.db,
         notifier: gateway.notifier,
         healthChecks: checks,
+        // GET /v1/stats reads the services' counts in-process.
+        stats: { imports: [evaluatorModule, proxyModule, approvalsModule], inject: [EVALUATION_STATS_API, DECISION_STATS_API, APPROVAL_STATS_API] },
       }),
       registryModule,
       approvalsModule,
       evaluatorModule,
       issuerModule,
-      DecisionProxyModule.register({
-        db: proxy.db,
-        notifier: proxy.notifier,
-        deadLetters: proxy.deadLetters,
-        readModels,
-        bus,
-        readModelGroup: 'decision-proxy.read-model',
-        versionBoard,
-        ...decisionProxySettings(proxyConfig),
-        // In-process registry, approvals, issuer (revocations) and evaluator (the MCP legacy path); the issuer's key ring is the JWKS.
-        imports: [registryModule, approvalsModule, issuerModule, evaluatorModule],
-        providers: [{ provide: JWKS_SOURCE, useFactory: (ring: KeyRing) => ({ fetch: async () => ring.jwks().body as JwkSet }), inject: [KeyRing] }],
-      }),
+      proxyModule,
       WebhookDispatcherModule.register({
         db: webhooks.db,
         deadLetters: webhooks.deadLetters,

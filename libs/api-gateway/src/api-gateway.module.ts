@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '@nestjs/common';
+import type { StatsPartApi } from '@igw/contracts';
 import { APP_GUARD } from '@nestjs/core';
 import type Redis from 'ioredis';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
@@ -17,6 +18,8 @@ import { CreateOrgUseCase } from './application/use-cases/create-org.use-case';
 import { ListApiKeysUseCase } from './application/use-cases/list-api-keys.use-case';
 import { RevokeApiKeyUseCase } from './application/use-cases/revoke-api-key.use-case';
 import { UpdateOrgUseCase } from './application/use-cases/update-org.use-case';
+import { GetStatsUseCase, STATS_PARTS } from './application/use-cases/get-stats.use-case';
+import { StatsHttpController } from './adapters/http/stats.http.controller';
 import { ApiKeyCallerResolver } from './adapters/http/api-key.caller-resolver';
 import { ApiKeysHttpController } from './adapters/http/api-keys.http.controller';
 import { HEALTH_CHECKS, HealthHttpController } from './adapters/http/health.http.controller';
@@ -44,6 +47,12 @@ export interface ApiGatewayModuleOptions {
   /** Distributed mode: base URL and internal token per service whose routes the gateway forwards. */
   upstreams?: { services: Record<string, string>; internalToken: string };
   clock?: Clock;
+  /**
+   * Where `GET /v1/stats` reads the services' parts: the parts themselves (distributed: HTTP
+   * clients of their internal routes) and/or tokens of parts provided by `imports` (embedded: the
+   * service modules).
+   */
+  stats?: { parts?: StatsPartApi[]; inject?: symbol[]; imports?: ModuleMetadata['imports'] };
 }
 
 /**
@@ -76,10 +85,23 @@ export class ApiGatewayModule {
       ListApiKeysUseCase,
       RevokeApiKeyUseCase,
       UpdateOrgUseCase,
+      {
+        provide: STATS_PARTS,
+        useFactory: (...injected: StatsPartApi[]) => [...(options.stats?.parts ?? []), ...injected],
+        inject: options.stats?.inject ?? [],
+      },
+      GetStatsUseCase,
     ];
     return {
       module: ApiGatewayModule,
-      controllers: [OrgsHttpController, ApiKeysHttpController, HealthHttpController, ...(proxies.size > 0 ? [ServiceProxyHttpController] : [])],
+      imports: options.stats?.imports ?? [],
+      controllers: [
+        OrgsHttpController,
+        ApiKeysHttpController,
+        HealthHttpController,
+        StatsHttpController,
+        ...(proxies.size > 0 ? [ServiceProxyHttpController] : []),
+      ],
       providers,
       exports: [BootstrapOrgUseCase, GATEWAY_PRISMA, CALLER_RESOLVER],
     };
