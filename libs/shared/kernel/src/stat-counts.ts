@@ -52,7 +52,7 @@ export function statsBuckets(window: StatsWindow, now: Date): Date[] {
   return Array.from({ length: count }, (_, i) => new Date(last - (count - 1 - i) * bucketMinutes * MINUTE_MS));
 }
 
-/** One row of what a count store reads: a bucket's count of one key, or (bucket null) the key's total over the window. */
+/** One row of what a count store reads: a bucket's count of one chart key, or (bucket null) a key's total over the window. */
 export interface StatCountRow {
   dimension: string;
   key: string;
@@ -64,10 +64,8 @@ export interface StatCountsQuery {
   bucketMinutes: number;
   /** The first bucket of the window. */
   since: Date;
-  /** Dimensions read bucket by bucket (the charts); every dimension is read as totals too. */
-  series: readonly string[];
-  /** Most totals per dimension, largest first. */
-  top: number;
+  /** The dimension read bucket by bucket (the chart); every other one is read as totals per key. */
+  chart: string;
 }
 
 /** Where a service's counts are read (its own schema). */
@@ -78,9 +76,9 @@ export interface StatCountsReader {
 export const STAT_COUNTS_READER = Symbol('STAT_COUNTS_READER');
 
 /** The query of a window at `now`. */
-export function statCountsQuery(window: StatsWindow, now: Date, series: readonly string[]): StatCountsQuery {
+export function statCountsQuery(window: StatsWindow, now: Date, chart: string): StatCountsQuery {
   const buckets = statsBuckets(window, now);
-  return { bucketMinutes: STATS_WINDOW_SPECS[window].bucketMinutes, since: buckets[0] as Date, series, top: STATS_TOP };
+  return { bucketMinutes: STATS_WINDOW_SPECS[window].bucketMinutes, since: buckets[0] as Date, chart };
 }
 
 /** Per key of `dimension`, its counts aligned on `buckets` (0 where none); keys with no count are absent. */
@@ -135,7 +133,7 @@ export async function readCounts<T extends string>(
   now: Date,
   dimensions: { chart: string; tops: readonly T[] },
 ): Promise<{ chart: CountedSeries; tops: Record<T, { key: string; count: number }[]> }> {
-  const rows = await reader.read(orgId, statCountsQuery(window, now, [dimensions.chart]));
+  const rows = await reader.read(orgId, statCountsQuery(window, now, dimensions.chart));
   const chart = countedSeries(seriesOf(rows, dimensions.chart, statsBuckets(window, now)));
   const tops = Object.fromEntries(dimensions.tops.map((d) => [d, totalsOf(rows, d)])) as Record<T, { key: string; count: number }[]>;
   return { chart, tops };

@@ -48,17 +48,12 @@ export class StatCountsTable implements StatCountsReader {
     table = STAT_COUNTS_TABLE,
   ) {
     this.table = `"${db.schema}"."${table}"`;
-    // The window's buckets of the chart dimensions, then each dimension's largest totals; one
-    // primary-key range scan of (org, granularity, bucket ≥ since).
-    this.readSql = `WITH w AS (
-        SELECT "dimension", "key", "bucket", "n" FROM ${this.table}
-        WHERE "org_id" = $1 AND "granularity" = $2 AND "bucket" >= $3::timestamptz)
-      SELECT "dimension", "key", "bucket", "n"::float8 AS n FROM w WHERE "dimension" IN (SELECT jsonb_array_elements_text($4::jsonb))
-      UNION ALL
-      SELECT "dimension", "key", NULL, n FROM (
-        SELECT "dimension", "key", sum("n")::float8 AS n, row_number() OVER (PARTITION BY "dimension" ORDER BY sum("n") DESC, "key") AS rank
-        FROM w GROUP BY "dimension", "key") totals
-      WHERE rank <= $5`;
+    // One index-only range scan of (org, granularity, bucket ≥ since) and one aggregate: the chart
+    // dimension bucket by bucket, every other dimension as totals per key.
+    this.readSql = `SELECT "dimension", "key", CASE WHEN "dimension" = $4 THEN "bucket" END AS "bucket", sum("n")::float8 AS n
+      FROM ${this.table}
+      WHERE "org_id" = $1 AND "granularity" = $2 AND "bucket" >= $3::timestamptz
+      GROUP BY 1, 2, 3`;
     this.pruneSql = `DELETE FROM ${this.table} WHERE ${STAT_COUNT_GRANULARITIES.map(
       (g, i) => `("granularity" = ${g.bucketMinutes} AND "bucket" < $${i + 1}::timestamptz)`,
     ).join(' OR ')}`;
@@ -72,11 +67,11 @@ export class StatCountsTable implements StatCountsReader {
     const granularities = STAT_COUNT_GRANULARITIES.map((g) => `(${g.bucketMinutes})`).join(', ');
     const keys = dimensions.map((d) => `('${dimensionName(d.name)}', (${d.key})::text)`).join(', ');
     return `INSERT INTO ${this.table} AS t ("org_id", "granularity", "bucket", "dimension", "key", "n")
-        SELECT ${source.orgId}, g.m, date_bin(make_interval(mins => g.m), ${source.at}, TIMESTAMPTZ '2000-01-01 00:00:00+00'), d.dimension, d.key, count(*)
+        SELECT ${source.orgId}, stat_g.m, date_bin(make_interval(mins => stat_g.m), ${source.at}, TIMESTAMPTZ '2000-01-01 00:00:00+00'), stat_d.dimension, stat_d.key, count(*)
         FROM ${source.from}
-        CROSS JOIN (VALUES ${granularities}) AS g(m)
-        CROSS JOIN LATERAL (VALUES ${keys}) AS d(dimension, key)
-        WHERE d.key IS NOT NULL
+        CROSS JOIN (VALUES ${granularities}) AS stat_g(m)
+        CROSS JOIN LATERAL (VALUES ${keys}) AS stat_d(dimension, key)
+        WHERE stat_d.key IS NOT NULL
         GROUP BY 1, 2, 3, 4, 5
         ON CONFLICT ("org_id", "granularity", "bucket", "dimension", "key") DO UPDATE SET "n" = t."n" + excluded."n"`;
   }
@@ -87,8 +82,7 @@ export class StatCountsTable implements StatCountsReader {
         orgId,
         query.bucketMinutes,
         query.since.toISOString(),
-        JSON.stringify(query.series),
-        query.top,
+        query.chart,
       ])
       .catch(rethrowUnavailable);
     return rows.map((r) => ({
