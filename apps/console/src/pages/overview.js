@@ -200,6 +200,8 @@ export function OverviewPage() {
 
   if (!stats) return html`${windowSwitch}<${ErrorMessage} error=${error} />${error ? '' : html`<p aria-busy="true">Loading the overview…</p>`}`;
   const s = stats;
+  const span = WINDOWS.find(([w]) => w === s.window)?.[1].toLowerCase();
+  const note = `Counts of the ${span} as of ${new Date(s.generated_at).toLocaleTimeString()}; refreshed every ${REFRESH_MS / 1000} s.`;
   const bucketText = s.bucket_seconds === 60 ? 'per minute' : s.bucket_seconds === 900 ? 'per 15 minutes' : 'per hour';
   return html`${windowSwitch}
     <${ErrorMessage} error=${error} />
@@ -261,10 +263,5 @@ export function OverviewPage() {
       />
       <${TopList} id="cards" title="Intent cards used" keyTitle="Card" rows=${s.cards.map((t) => ({ key: t.card_id, count: t.count }))} empty="No card used." />
     </div>
-    <p>
-      <small
-        >Counts of the ${WINDOWS.find(([w]) => w === s.window)?.[1].toLowerCase()} as of ${new Date(s.generated_at).toLocaleTimeString()}; refreshed every
-        ${REFRESH_MS / 1000} s.</small
-      >
-    </p>`;
+    <p><small>${note}</small></p>`;
 }
