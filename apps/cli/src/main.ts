@@ -3,6 +3,7 @@ import { Ctx } from './context';
 import { registerCall, registerEvaluate, registerMandate } from './commands/enforce';
 import { registerExamples } from './commands/examples';
 import { registerDecisions, registerHistory } from './commands/history';
+import { registerStats } from './commands/stats';
 import { registerApprovals, registerCards, registerIntentions, registerLogin, registerMcpServers } from './commands/manage';
 import { EXIT, errorDocument, exitCodeFor } from './exit-codes';
 import { json, processIo, type Io } from './output';
@@ -40,6 +41,7 @@ export function buildProgram(io: Io): { program: Command; ctx: Ctx } {
   registerApprovals(program, ctx);
   registerHistory(program, ctx);
   registerDecisions(program, ctx);
+  registerStats(program, ctx);
   // Subcommands report usage errors like the program does.
   for (const c of program.commands) {
     c.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

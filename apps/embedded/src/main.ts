@@ -95,20 +95,6 @@ runApp('intent-gateway', async () => {
     imports: [registryModule, approvalsModule],
   });
 
-  const proxyModule = DecisionProxyModule.register({
-    db: proxy.db,
-    notifier: proxy.notifier,
-    deadLetters: proxy.deadLetters,
-    readModels,
-    bus,
-    readModelGroup: 'decision-proxy.read-model',
-    versionBoard,
-    ...decisionProxySettings(proxyConfig),
-    // In-process registry, approvals, issuer (revocations) and evaluator (the MCP legacy path); the issuer's key ring is the JWKS.
-    imports: [registryModule, approvalsModule, issuerModule, evaluatorModule],
-    providers: [{ provide: JWKS_SOURCE, useFactory: (ring: KeyRing) => ({ fetch: async () => ring.jwks().body as JwkSet }), inject: [KeyRing] }],
-  });
-
   @Module({
     imports: [
       MetricsModule,
@@ -118,13 +104,25 @@ runApp('intent-gateway', async () => {
         notifier: gateway.notifier,
         healthChecks: checks,
         // GET /v1/stats reads the services' counts in-process.
-        stats: { imports: [evaluatorModule, proxyModule, approvalsModule], inject: [EVALUATION_STATS_API, DECISION_STATS_API, APPROVAL_STATS_API] },
+        stats: { tokens: [EVALUATION_STATS_API, DECISION_STATS_API, APPROVAL_STATS_API] },
       }),
       registryModule,
       approvalsModule,
       evaluatorModule,
       issuerModule,
-      proxyModule,
+      DecisionProxyModule.register({
+        db: proxy.db,
+        notifier: proxy.notifier,
+        deadLetters: proxy.deadLetters,
+        readModels,
+        bus,
+        readModelGroup: 'decision-proxy.read-model',
+        versionBoard,
+        ...decisionProxySettings(proxyConfig),
+        // In-process registry, approvals, issuer (revocations) and evaluator (the MCP legacy path); the issuer's key ring is the JWKS.
+        imports: [registryModule, approvalsModule, issuerModule, evaluatorModule],
+        providers: [{ provide: JWKS_SOURCE, useFactory: (ring: KeyRing) => ({ fetch: async () => ring.jwks().body as JwkSet }), inject: [KeyRing] }],
+      }),
       WebhookDispatcherModule.register({
         db: webhooks.db,
         deadLetters: webhooks.deadLetters,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '@nestjs/common';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import type { StatsPartApi } from '@igw/contracts';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, ModuleRef } from '@nestjs/core';
 import type Redis from 'ioredis';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
@@ -49,10 +49,10 @@ export interface ApiGatewayModuleOptions {
   clock?: Clock;
   /**
    * Where `GET /v1/stats` reads the services' parts: the parts themselves (distributed: HTTP
-   * clients of their internal routes) and/or tokens of parts provided by `imports` (embedded: the
-   * service modules).
+   * clients of their internal routes) and/or the tokens other modules of the process export them
+   * under (embedded), looked up when read so this module imports none of them.
    */
-  stats?: { parts?: StatsPartApi[]; inject?: symbol[]; imports?: ModuleMetadata['imports'] };
+  stats?: { parts?: StatsPartApi[]; tokens?: symbol[] };
 }
 
 /**
@@ -87,14 +87,18 @@ export class ApiGatewayModule {
       UpdateOrgUseCase,
       {
         provide: STATS_PARTS,
-        useFactory: (...injected: StatsPartApi[]) => [...(options.stats?.parts ?? []), ...injected],
-        inject: options.stats?.inject ?? [],
+        useFactory: (ref: ModuleRef): StatsPartApi[] => [
+          ...(options.stats?.parts ?? []),
+          ...(options.stats?.tokens ?? []).map((token) => ({
+            read: (...args: Parameters<StatsPartApi['read']>) => ref.get<StatsPartApi>(token, { strict: false }).read(...args),
+          })),
+        ],
+        inject: [ModuleRef],
       },
       GetStatsUseCase,
     ];
     return {
       module: ApiGatewayModule,
-      imports: options.stats?.imports ?? [],
       controllers: [
         OrgsHttpController,
         ApiKeysHttpController,
