@@ -1,5 +1,5 @@
 import { run } from '../main';
-import type { Io } from '../output';
+import { fakeGateway } from '../testing/fake-gateway';
 
 const STATS = {
   window: '24h',
@@ -15,29 +15,17 @@ const STATS = {
   cards: [{ card_id: 'crm-card', count: 3 }],
 };
 
-/** `igw` in process against a fake gateway that answers GET /v1/stats. */
+/** A gateway that answers GET /v1/stats; `asked` is what the CLI sent. */
 function harness() {
-  const asked: string[] = [];
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = {
-    out: (t) => void out.push(t),
-    err: (t) => void err.push(t),
-    env: { IGW_URL: 'http://gw.test', IGW_API_KEY: 'igw_k', IGW_CONFIG: '/nonexistent/igw.json' },
-    fetch: async (request: Request) => {
-      const url = new URL(request.url);
-      asked.push(`${request.method} ${url.pathname}${url.search}`);
-      return new Response(JSON.stringify(STATS), { status: 200, headers: { 'content-type': 'application/json' } });
-    },
-  };
-  return { io, asked, out: () => out.join(''), err: () => err.join('') };
+  const h = fakeGateway(() => ({ status: 200, body: STATS }));
+  return { ...h, list: () => h.sent.map((r) => `${r.method} ${r.path}`) };
 }
 
 describe('igw stats', () => {
   it('reads the window asked for and prints the figures and the ranked lists', async () => {
     const h = harness();
     expect(await run(['stats', '--window', '24h'], h.io)).toBe(0);
-    expect(h.asked).toEqual(['GET /v1/stats?window=24h']);
+    expect(h.list()).toEqual(['GET /v1/stats?window=24h']);
     const text = h.out();
     expect(text).toMatch(/window\s+24h \(96 buckets of 900 s\)/);
     expect(text).toMatch(/evaluations\s+10 \(allowed 7, denied 2, pending_approval 1\)/);
@@ -49,11 +37,11 @@ describe('igw stats', () => {
   it('defaults to 1h, prints JSON with --json, and refuses another window before asking', async () => {
     const h = harness();
     expect(await run(['stats', '--json'], h.io)).toBe(0);
-    expect(h.asked).toEqual(['GET /v1/stats?window=1h']);
+    expect(h.list()).toEqual(['GET /v1/stats?window=1h']);
     expect(JSON.parse(h.out())).toEqual(STATS);
     const bad = harness();
     expect(await run(['stats', '--window', '2h'], bad.io)).toBe(1);
-    expect(bad.asked).toEqual([]);
+    expect(bad.list()).toEqual([]);
     expect(bad.err()).toContain('must be one of 1h, 24h, 7d');
   });
 });
