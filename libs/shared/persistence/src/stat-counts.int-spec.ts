@@ -142,8 +142,13 @@ describe('StatCountsTable (PostgreSQL)', () => {
         [org, NOW.toISOString(), part * (CALLS / 10)],
       );
     }
-    // As a running service leaves it: buckets past their window pruned, old pages vacuumed (autovacuum).
+    // As a running service leaves it: buckets past their window pruned, other orgs beside this one
+    // (20 with the same traffic), old pages vacuumed (autovacuum).
     await table.prune(NOW);
+    await db.query(
+      `INSERT INTO "${schema}"."stat_counts" SELECT $1 || '_' || o, granularity, bucket, dimension, key, n FROM "${schema}"."stat_counts", generate_series(1, 20) AS o WHERE org_id = $1`,
+      [org],
+    );
     await db.query(`VACUUM ANALYZE "${schema}"."stat_counts"`);
     const [stored] = await db.query<{ rows: number; calls: string }>(
       `SELECT count(*)::int AS rows, sum(n) FILTER (WHERE granularity = 60 AND dimension = 'outcome') AS calls FROM "${schema}"."stat_counts" WHERE org_id = $1`,

@@ -50,7 +50,8 @@ export class StatCountsTable implements StatCountsReader {
     this.table = `"${db.schema}"."${table}"`;
     // One index-only range scan of (org, granularity, bucket ≥ since) and one aggregate: the chart
     // dimension bucket by bucket, every other dimension as totals per key.
-    this.readSql = `SELECT "dimension", "key", CASE WHEN "dimension" = $4 THEN "bucket" END AS "bucket", sum("n")::float8 AS n
+    // Buckets as epoch milliseconds: a number parses far faster than a timestamptz text per row.
+    this.readSql = `SELECT "dimension", "key", CASE WHEN "dimension" = $4 THEN extract(epoch FROM "bucket")::float8 * 1000 END AS "bucket", sum("n")::float8 AS n
       FROM ${this.table}
       WHERE "org_id" = $1 AND "granularity" = $2 AND "bucket" >= $3::timestamptz
       GROUP BY 1, 2, 3`;
@@ -78,7 +79,7 @@ export class StatCountsTable implements StatCountsReader {
 
   async read(orgId: string, query: StatCountsQuery): Promise<StatCountRow[]> {
     const rows = await this.db
-      .query<{ dimension: string; key: string; bucket: Date | string | null; n: number }>(this.readSql, [
+      .query<{ dimension: string; key: string; bucket: number | string | null; n: number | string }>(this.readSql, [
         orgId,
         query.bucketMinutes,
         query.since.toISOString(),
@@ -88,7 +89,7 @@ export class StatCountsTable implements StatCountsReader {
     return rows.map((r) => ({
       dimension: r.dimension,
       key: r.key,
-      bucket: r.bucket === null ? null : r.bucket instanceof Date ? r.bucket : new Date(r.bucket),
+      bucket: r.bucket === null ? null : new Date(Number(r.bucket)),
       n: Number(r.n),
     }));
   }
