@@ -39,7 +39,18 @@ const boundaries = (tests) => {
 };
 
 export default [
-  { ignores: ['**/node_modules/**', 'dist/**', '.data/**', '.infra/**', '**/adapters/prisma/generated/**', 'libs/sdk/src/generated/**', 'tmp/**', 'coverage/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'dist/**',
+      '.data/**',
+      '.infra/**',
+      '**/adapters/prisma/generated/**',
+      'libs/sdk/src/generated/**',
+      'tmp/**',
+      'coverage/**',
+    ],
+  },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
