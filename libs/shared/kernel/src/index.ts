@@ -15,3 +15,4 @@ export * from './outbound-url';
 export * from './metrics';
 export * from './iso-timestamp';
 export * from './periodic-task';
+export * from './call-retention';

@@ -7,3 +7,4 @@ export * from './group-commit.writer';
 export * from './prisma-client';
 export * from './group-commit.store';
 export * from './keyset-page';
+export * from './batched-purge';

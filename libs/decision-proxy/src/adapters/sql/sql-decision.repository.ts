@@ -12,6 +12,7 @@ import {
   type SqlDeadLetters,
 } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
+import { decisionCallRows, decisionCallsInsertSql } from './sql-decision-calls';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionListQuery, type DecisionRecord, type DecisionStage, type ReviewStatus, type AnsweredDecision } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult, ReviewPageQuery } from '../../application/ports/decision.repository.port';
@@ -123,11 +124,13 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
     super();
     const schema = db.schema;
     this.table = `"${schema}"."decisions"`;
-    // New rows only (ON CONFLICT DO NOTHING … RETURNING), and an outbox row for each of them.
+    // New rows only (ON CONFLICT DO NOTHING … RETURNING), and an outbox row and the kept call
+    // (DESIGN 6.16) for each of them.
     this.insertBatch = `WITH fresh AS (
         ${jsonRowsInsertSql(this.table, COLUMNS)}
         ON CONFLICT DO NOTHING
-        RETURNING "decision_id")
+        RETURNING "decision_id"),
+      calls AS (${decisionCallsInsertSql(schema, '$3', 'SELECT "decision_id" FROM fresh')})
       ${new OutboxWriter(schema).insertSql('$2', `(e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)`)}`;
     this.writer = new GroupCommitWriter<DecisionRecord>({
       kind: 'decision',
@@ -145,7 +148,7 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
     const unique = records.filter((r) => !seen.has(r.decisionId) && seen.add(r.decisionId));
     const rows = JSON.stringify(unique.map(toColumns));
     const events = JSON.stringify(unique.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt)));
-    return { sql: this.insertBatch, params: [rows, events] };
+    return { sql: this.insertBatch, params: [rows, events, decisionCallRows(unique)] };
   }
 
   async listDecisions(orgId: string, query: DecisionListQuery): Promise<DecisionRecord[]> {
