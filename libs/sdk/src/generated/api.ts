@@ -769,7 +769,7 @@ export interface paths {
     };
     /**
      * The org's decisions, newest first.
-     * @description Every decision of POST /v1/mcp-proxy/call and of MCP tool calls through `{base}/mcp/{name}`, filtered by mandate (`cred_id`), decision `kind` and a time range (`since` ≤ created_at < `until`). Keyset-paged: pass `next_cursor` as `cursor` until it is null. Every bad parameter is named at once in `details`.
+     * @description Every decision of POST /v1/mcp-proxy/call and of MCP tool calls through `{base}/mcp/{name}`, filtered by mandate (`cred_id`), decision `kind` and a time range (`since` ≤ created_at < `until`). `include=call` adds to each decision its `call` (the action and context as decided) while it is kept (`CALL_RETENTION_DAYS`, default 7). Keyset-paged: pass `next_cursor` as `cursor` until it is null. Every bad parameter is named at once in `details`.
      */
     get: operations['listDecisions'];
     put?: never;
@@ -1850,6 +1850,12 @@ export interface components {
        */
       audience: string;
     };
+    DecisionCallDto: {
+      action: components['schemas']['ProxyActionDto'];
+      context?: {
+        [key: string]: unknown;
+      };
+    };
     ReviewDto: {
       decision_id: string;
       decision: components['schemas']['DecisionDto'];
@@ -1868,6 +1874,8 @@ export interface components {
       requested_by_key_id: string;
       /** Format: date-time */
       created_at: string;
+      /** @description Only in the decision list with `include=call`: the action and context as decided, while kept (`CALL_RETENTION_DAYS`); null once purged, when retention is off, or when the call was over the size cap. */
+      call?: components['schemas']['DecisionCallDto'] | null;
       review_id: string;
       /** @enum {string} */
       status: 'pending' | 'accepted' | 'rejected';
@@ -1908,6 +1916,8 @@ export interface components {
       requested_by_key_id: string;
       /** Format: date-time */
       created_at: string;
+      /** @description Only in the decision list with `include=call`: the action and context as decided, while kept (`CALL_RETENTION_DAYS`); null once purged, when retention is off, or when the call was over the size cap. */
+      call?: components['schemas']['DecisionCallDto'] | null;
     };
     DecisionRecordListDto: {
       data: components['schemas']['DecisionRecordDto'][];
@@ -7916,6 +7926,8 @@ export interface operations {
   listDecisions: {
     parameters: {
       query?: {
+        /** @description `call`: each decision with the call it decided. */
+        include?: 'call';
         /** @description `next_cursor` of the previous page. */
         cursor?: string;
         limit?: number;
