@@ -50,6 +50,10 @@ describe('SqlDecisionCalls (PostgreSQL)', () => {
     );
     expect([...found.keys()].sort()).toEqual(others.map((r) => r.decisionId).sort());
     expect(await keptIds()).not.toContain(poison.decisionId);
+    // Its dead letter, kept for ever, keeps the decision without the call.
+    const [letter] = await t.db.query<{ payload: string }>(`SELECT payload FROM "${t.schema}"."dead_letters" WHERE record_id = $1`, [poison.decisionId]);
+    expect(JSON.parse(letter!.payload)).toMatchObject({ decisionId: poison.decisionId });
+    expect(JSON.parse(letter!.payload)).not.toHaveProperty('call');
   });
 
   it('reads only the caller org, and only calls recorded at or after the window start', async () => {

@@ -137,6 +137,8 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
       db,
       deadLetters,
       describe: (r) => ({ id: r.decisionId, orgId: r.orgId }),
+      // A dead letter is kept for ever; the call only for the retention window (DESIGN 6.16).
+      setAsidePayload: ({ call: _call, ...rest }) => rest,
       statement: (batch) => this.batchStatement(batch),
       committed: () => notifier.nudge(),
     });
