@@ -72,6 +72,9 @@ for (const [from, to, rewrite] of [
   ['preact/hooks/dist/hooks.module.js', 'hooks.module.js', (code) => code.replace(/from\s*"preact"/g, 'from"./preact.module.js"')],
   ['htm/dist/htm.module.js', 'htm.module.js'],
   ['@picocss/pico/css/pico.min.css', 'pico.min.css'],
+  // The overview's charts (uPlot: canvas, no dependencies); its ESM build, imported by pages/overview.js.
+  ['uplot/dist/uPlot.esm.js', 'uPlot.esm.js'],
+  ['uplot/dist/uPlot.min.css', 'uPlot.min.css'],
 ]) {
   const code = readFileSync(join(root, 'node_modules', from), 'utf8');
   writeFileSync(join(vendor, to), rewrite ? rewrite(code) : code);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
 import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig, serveConsole } from '@igw/api-gateway';
-import { SERVICE_ROUTES } from '@igw/contracts';
+import { SERVICE_ROUTES, STATS_PART_PATHS } from '@igw/contracts';
 import {
   GATEWAY_API_DESCRIPTION,
   MetricsModule,
@@ -11,6 +11,8 @@ import {
   closeHttpApp,
   createHttpApp,
   createLogger,
+  HttpStatsPartClient,
+  InternalServiceClient,
   serviceUrls,
   type ReadinessCheck,
 } from '@igw/http';
@@ -32,6 +34,14 @@ runApp('api-gateway', async () => {
     check: () => serviceReadiness(url),
   }));
   const core = [databaseCheck(infra.db), eventsCheck(bus), cacheCheck(redis)];
+  // GET /v1/stats: each service's counts over its internal route.
+  const statsParts = (
+    [
+      ['intent-evaluator', STATS_PART_PATHS.evaluations],
+      ['decision-proxy', STATS_PART_PATHS.decisions],
+      ['approvals', STATS_PART_PATHS.approvals],
+    ] as const
+  ).map(([name, path]) => new HttpStatsPartClient(new InternalServiceClient(services[name] as string, config.INTERNAL_AUTH_TOKEN, { service: name }), path));
 
   @Module({
     imports: [
@@ -43,6 +53,7 @@ runApp('api-gateway', async () => {
         redis,
         healthChecks: [...core, recordsCheck([infra]), ...serviceChecks],
         upstreams: { services, internalToken: config.INTERNAL_AUTH_TOKEN },
+        stats: { parts: statsParts },
       }),
     ],
     controllers: [ProbesController],
@@ -71,6 +82,7 @@ runApp('api-gateway', async () => {
     await closeHttpApp(app);
     await infra.relay.stop();
     await bus.stop();
+    await Promise.all(statsParts.map((p) => p.close()));
     redis?.disconnect();
     await infra.db.close();
   };

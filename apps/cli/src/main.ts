@@ -4,6 +4,7 @@ import { registerCall, registerEvaluate, registerMandate } from './commands/enfo
 import { registerExamples } from './commands/examples';
 import { registerDecisions, registerHistory } from './commands/history';
 import { registerReplay } from './commands/replay';
+import { registerStats } from './commands/stats';
 import { registerApprovals, registerCards, registerIntentions, registerLogin, registerMcpServers } from './commands/manage';
 import { EXIT, errorDocument, exitCodeFor } from './exit-codes';
 import { json, processIo, type Io } from './output';
@@ -43,6 +44,7 @@ export function buildProgram(io: Io): { program: Command; ctx: Ctx } {
   registerHistory(program, ctx);
   registerDecisions(program, ctx);
   registerReplay(program, ctx);
+  registerStats(program, ctx);
   // Subcommands report usage errors like the program does.
   for (const c of program.commands) {
     c.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

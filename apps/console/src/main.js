@@ -2,6 +2,7 @@
 // Routing by the URL hash, so the gateway serves one static index.html for every page.
 import { api, session } from './api.js';
 import { ErrorMessage, html, render, useEffect, useState } from './ui.js';
+import { OverviewPage } from './pages/overview.js';
 import { ApprovalsPage } from './pages/approvals.js';
 import { IntentionsPage } from './pages/intentions.js';
 import { CardsPage } from './pages/cards.js';
@@ -12,6 +13,8 @@ import { KeysPage } from './pages/keys.js';
 import { WebhooksPage } from './pages/webhooks.js';
 
 const PAGES = [
+  // The landing page once signed in (DESIGN 6.14).
+  ['overview', 'Overview', OverviewPage],
   ['approvals', 'Approvals', ApprovalsPage],
   ['intentions', 'Intentions', IntentionsPage],
   ['cards', 'Intent cards', CardsPage],
@@ -22,7 +25,7 @@ const PAGES = [
   ['webhooks', 'Webhooks', WebhooksPage],
 ];
 
-const route = () => location.hash.replace(/^#\/?/, '').split('?')[0] || 'approvals';
+const route = () => location.hash.replace(/^#\/?/, '').split('?')[0] || 'overview';
 
 function SignIn({ onSignedIn }) {
   const [key, setKey] = useState('');

@@ -59,6 +59,8 @@ runApp('decision-proxy', async () => {
         db: infra.db,
         notifier: infra.notifier,
         deadLetters: infra.deadLetters,
+        // GET /internal/stats/…: the gateway composes GET /v1/stats from it.
+        internalRoutes: true,
         readModels,
         bus,
         // Every replica keeps its own read models, so each needs every event.

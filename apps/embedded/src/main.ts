@@ -40,6 +40,7 @@ import {
   processMetrics,
 } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
+import { APPROVAL_STATS_API, DECISION_STATS_API, EVALUATION_STATS_API } from '@igw/contracts';
 import { ReadModelTracker } from '@igw/events';
 import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp } from '@igw/runtime';
 import { VERSION } from '@igw/kernel';
@@ -102,6 +103,8 @@ runApp('intent-gateway', async () => {
         db: gateway.db,
         notifier: gateway.notifier,
         healthChecks: checks,
+        // GET /v1/stats reads the services' counts in-process.
+        stats: { tokens: [EVALUATION_STATS_API, DECISION_STATS_API, APPROVAL_STATS_API] },
       }),
       registryModule,
       approvalsModule,

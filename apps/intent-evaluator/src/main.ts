@@ -37,6 +37,8 @@ runApp('intent-evaluator', async () => {
         db: infra.db,
         notifier: infra.notifier,
         deadLetters: infra.deadLetters,
+        // GET /internal/stats/…: the gateway composes GET /v1/stats from it.
+        internalRoutes: true,
         readModels,
         bus,
         // Every replica keeps its own read model, so each needs every event.

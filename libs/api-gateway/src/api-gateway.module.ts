@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import type { StatsPartApi } from '@igw/contracts';
+import { APP_GUARD, ModuleRef } from '@nestjs/core';
 import type Redis from 'ioredis';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
@@ -17,6 +18,8 @@ import { CreateOrgUseCase } from './application/use-cases/create-org.use-case';
 import { ListApiKeysUseCase } from './application/use-cases/list-api-keys.use-case';
 import { RevokeApiKeyUseCase } from './application/use-cases/revoke-api-key.use-case';
 import { UpdateOrgUseCase } from './application/use-cases/update-org.use-case';
+import { GetStatsUseCase, STATS_PARTS } from './application/use-cases/get-stats.use-case';
+import { StatsHttpController } from './adapters/http/stats.http.controller';
 import { ApiKeyCallerResolver } from './adapters/http/api-key.caller-resolver';
 import { ApiKeysHttpController } from './adapters/http/api-keys.http.controller';
 import { HEALTH_CHECKS, HealthHttpController } from './adapters/http/health.http.controller';
@@ -44,6 +47,12 @@ export interface ApiGatewayModuleOptions {
   /** Distributed mode: base URL and internal token per service whose routes the gateway forwards. */
   upstreams?: { services: Record<string, string>; internalToken: string };
   clock?: Clock;
+  /**
+   * Where `GET /v1/stats` reads the services' parts: the parts themselves (distributed: HTTP
+   * clients of their internal routes) and/or the tokens other modules of the process export them
+   * under (embedded), looked up when read so this module imports none of them.
+   */
+  stats?: { parts?: StatsPartApi[]; tokens?: symbol[] };
 }
 
 /**
@@ -76,10 +85,27 @@ export class ApiGatewayModule {
       ListApiKeysUseCase,
       RevokeApiKeyUseCase,
       UpdateOrgUseCase,
+      {
+        provide: STATS_PARTS,
+        useFactory: (ref: ModuleRef): StatsPartApi[] => [
+          ...(options.stats?.parts ?? []),
+          ...(options.stats?.tokens ?? []).map((token) => ({
+            read: (...args: Parameters<StatsPartApi['read']>) => ref.get<StatsPartApi>(token, { strict: false }).read(...args),
+          })),
+        ],
+        inject: [ModuleRef],
+      },
+      GetStatsUseCase,
     ];
     return {
       module: ApiGatewayModule,
-      controllers: [OrgsHttpController, ApiKeysHttpController, HealthHttpController, ...(proxies.size > 0 ? [ServiceProxyHttpController] : [])],
+      controllers: [
+        OrgsHttpController,
+        ApiKeysHttpController,
+        HealthHttpController,
+        StatsHttpController,
+        ...(proxies.size > 0 ? [ServiceProxyHttpController] : []),
+      ],
       providers,
       exports: [BootstrapOrgUseCase, GATEWAY_PRISMA, CALLER_RESOLVER],
     };

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Inject, Module, type DynamicModule, type ModuleMetadata, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { APPROVALS_API } from '@igw/contracts';
+import { APPROVAL_STATS_API, APPROVALS_API, STATS_PART_PATHS } from '@igw/contracts';
+import { internalStatsController } from '@igw/http';
 import { CLOCK, systemClock, type Clock } from '@igw/kernel';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '@igw/events';
 import type { ServiceDatabase } from '@igw/persistence';
@@ -12,6 +13,7 @@ import { DenyApprovalUseCase } from './application/use-cases/deny-approval.use-c
 import { ExpireApprovalsUseCase } from './application/use-cases/expire-approvals.use-case';
 import { GetApprovalUseCase } from './application/use-cases/get-approval.use-case';
 import { ListApprovalsUseCase } from './application/use-cases/list-approvals.use-case';
+import { ReadApprovalStatsUseCase } from './application/use-cases/read-approval-stats.use-case';
 import { ApprovalsHttpController } from './adapters/http/approvals.http.controller';
 import { InternalApprovalsHttpController } from './adapters/http/internal-approvals.http.controller';
 import { InProcessApprovalsClient } from './adapters/in-process/in-process-approvals.client';
@@ -35,7 +37,7 @@ export interface ApprovalsModuleOptions {
   /** Time between expiry sweeps in ms (default 10 s); 0 turns the sweeper off. */
   sweepIntervalMs?: number;
   /**
-   * Serve `POST /internal/approvals` and `POST /internal/approvals/consume` (distributed mode,
+   * Serve `POST /internal/approvals`, `POST /internal/approvals/consume` and `GET /internal/stats/approvals` (distributed mode,
    * where other services call over HTTP with the internal token). Off by default: in embedded
    * mode other services use APPROVALS_API in-process, and the public port must not offer these.
    */
@@ -57,6 +59,7 @@ export const APPROVALS_USE_CASES = [
   DenyApprovalUseCase,
   ConsumeApprovalUseCase,
   ExpireApprovalsUseCase,
+  ReadApprovalStatsUseCase,
 ];
 
 /**
@@ -81,14 +84,18 @@ export class ApprovalsModule implements OnApplicationShutdown {
       ApprovalExpirySweeper,
       InProcessApprovalsClient,
       { provide: APPROVALS_API, useExisting: InProcessApprovalsClient },
+      { provide: APPROVAL_STATS_API, useExisting: ReadApprovalStatsUseCase },
       ...(options.providers ?? []),
     ];
     return {
       module: ApprovalsModule,
       imports: options.imports ?? [],
-      controllers: [ApprovalsHttpController, ...(options.internalRoutes ? [InternalApprovalsHttpController] : [])],
+      controllers: [
+        ApprovalsHttpController,
+        ...(options.internalRoutes ? [InternalApprovalsHttpController, internalStatsController(STATS_PART_PATHS.approvals, APPROVAL_STATS_API)] : []),
+      ],
       providers,
-      exports: [...APPROVALS_USE_CASES, InProcessApprovalsClient, APPROVALS_API],
+      exports: [...APPROVALS_USE_CASES, InProcessApprovalsClient, APPROVALS_API, APPROVAL_STATS_API],
     };
   }
 

@@ -18,3 +18,4 @@ export * from './http/mcp-proxy.dto';
 export * from './http/webhooks.dto';
 export * from './http/mcp-servers.dto';
 export * from './mandate-jwt';
+export * from './http/stats.dto';

@@ -9,9 +9,11 @@ import {
   type OnApplicationBootstrap,
   type Provider,
 } from '@nestjs/common';
-import { CLOCK, DEFAULT_CALL_RETENTION, systemClock, type CallRetention, type Clock } from '@igw/kernel';
+import { DECISION_STATS_API, STATS_PART_PATHS } from '@igw/contracts';
+import { CLOCK, DEFAULT_CALL_RETENTION, STAT_COUNTS_READER, systemClock, type CallRetention, type Clock, type PeriodicTask } from '@igw/kernel';
+import { internalStatsController } from '@igw/http';
 import { EVENT_BUS, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions } from '@igw/events';
-import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
+import { DEAD_LETTERS, SqlDeadLetters, StatCountsTable, statCountsPruneTask, type ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_ACR_LEVELS } from './domain';
 import { DECISION_REPOSITORY } from './application/ports/decision.repository.port';
 import { DECISION_CALLS } from './application/ports/decision-calls.port';
@@ -32,6 +34,7 @@ import { DECISION_ENGINE_OPTIONS, ToolCallDecisionGate, type DecisionEngineSetti
 import { GetDecisionUseCase } from './application/use-cases/get-decision.use-case';
 import { ListDecisionsUseCase } from './application/use-cases/list-decisions.use-case';
 import { ListReviewsUseCase } from './application/use-cases/list-reviews.use-case';
+import { ReadDecisionStatsUseCase } from './application/use-cases/read-decision-stats.use-case';
 import { ResolveReviewUseCase } from './application/use-cases/resolve-review.use-case';
 import { JWKS_SOURCE, type JwksSource } from './application/verification/jwks-source.port';
 import { MANDATE_VERIFIER } from './application/verification/mandate-verifier.port';
@@ -90,6 +93,8 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
   mcp?: McpSessionOptions;
   /** Where MCP sessions live: Redis when distributed (every replica), memory by default (embedded). */
   mcpSessionStore?: McpSessionStore;
+  /** Serve `GET /internal/stats/decisions` (distributed mode: the gateway's GET /v1/stats reads it over HTTP). */
+  internalRoutes?: boolean;
 }
 
 /**
@@ -98,6 +103,7 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
  * DESIGN 6.13; MCP_UPSTREAMS is what the MCP endpoint resolves them through). The app provides the global caller guard.
  */
 const MODULE_OPTIONS = Symbol('DECISION_PROXY_MODULE_OPTIONS');
+const STAT_COUNTS_PRUNE = Symbol('DECISION_PROXY_STAT_COUNTS_PRUNE');
 
 @Module({})
 export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -109,6 +115,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
     @Inject(MODULE_OPTIONS) private readonly options: Pick<DecisionProxyModuleOptions, 'readModels' | 'legacyJournalDir'>,
     private readonly cards: IntentCardsReadModel,
     private readonly revocations: RevocationsReadModel,
+    @Inject(STAT_COUNTS_PRUNE) private readonly statCountsPrune: PeriodicTask,
   ) {}
 
   static register(options: DecisionProxyModuleOptions): DynamicModule {
@@ -118,6 +125,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
     const deadLetters = options.deadLetters ?? new SqlDeadLetters(options.db);
     const repository = new SqlDecisionRepository(options.db, options.notifier, deadLetters);
     const revocationSet = new InMemoryRevocationSet(clock);
+    const statCounts = new StatCountsTable(options.db);
     const providers: Provider[] = [
       { provide: CLOCK, useValue: clock },
       { provide: EVENT_BUS, useValue: options.bus },
@@ -143,6 +151,10 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: MCP_SERVER_REPOSITORY, useValue: new SqlMcpServerRepository(options.db) },
       { provide: UPSTREAM_DESTINATION, useValue: new OutboundUpstreamDestination({ allowPrivate: options.allowPrivateUpstreams === true }) },
       { provide: MCP_UPSTREAMS, useClass: RegisteredMcpUpstreams },
+      { provide: STAT_COUNTS_READER, useValue: statCounts },
+      { provide: STAT_COUNTS_PRUNE, useValue: statCountsPruneTask(statCounts, clock, new Logger('DecisionProxy')) },
+      ReadDecisionStatsUseCase,
+      { provide: DECISION_STATS_API, useExisting: ReadDecisionStatsUseCase },
       ...(options.providers ?? []),
       IntentCardsReadModel,
       RevocationsReadModel,
@@ -163,9 +175,14 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
     return {
       module: DecisionProxyModule,
       imports: options.imports ?? [],
-      controllers: [McpProxyHttpController, McpServersHttpController, McpGatewayHttpController],
+      controllers: [
+        McpProxyHttpController,
+        McpServersHttpController,
+        McpGatewayHttpController,
+        ...(options.internalRoutes ? [internalStatsController(STATS_PART_PATHS.decisions, DECISION_STATS_API)] : []),
+      ],
       providers,
-      exports: [ToolCallDecisionGate, DECISION_REPOSITORY, MCP_UPSTREAMS],
+      exports: [ToolCallDecisionGate, DECISION_REPOSITORY, MCP_UPSTREAMS, DECISION_STATS_API],
     };
   }
 
@@ -175,6 +192,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
    * an older version's journal left.
    */
   async onApplicationBootstrap(): Promise<void> {
+    this.statCountsPrune.start();
     for (const model of [this.cards.model, this.revocations.model]) {
       this.options.readModels?.track(model);
       void model.warmUntilReady(this.logger);
@@ -191,6 +209,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
 
   /** Answered decisions are in the store already; this waits for the ones being committed. */
   async beforeApplicationShutdown(): Promise<void> {
+    await this.statCountsPrune.stop();
     await this.decisions.drain();
   }
 }

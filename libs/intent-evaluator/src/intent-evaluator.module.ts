@@ -8,10 +8,11 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
-import { INTENT_EVALUATOR_API, type IntentEvaluatorApi } from '@igw/contracts';
-import { CLOCK, systemClock, type Clock } from '@igw/kernel';
+import { EVALUATION_STATS_API, INTENT_EVALUATOR_API, STATS_PART_PATHS, type IntentEvaluatorApi } from '@igw/contracts';
+import { CLOCK, STAT_COUNTS_READER, systemClock, type Clock, type PeriodicTask } from '@igw/kernel';
+import { internalStatsController } from '@igw/http';
 import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions, type ReadModelTracker } from '@igw/events';
-import { DEAD_LETTERS, SqlDeadLetters, type ServiceDatabase } from '@igw/persistence';
+import { DEAD_LETTERS, SqlDeadLetters, StatCountsTable, statCountsPruneTask, type ServiceDatabase } from '@igw/persistence';
 import { ClassificationCascade } from './application/classification/classification-cascade';
 import { GRANT_SIGNER, GRANT_VERIFIER } from './application/grants/grant.port';
 import { INTENT_EVENT_STORE, KEPT_CALLS, RECORDED_CALLS } from './application/ports/intent-event.repository.port';
@@ -22,6 +23,7 @@ import { CallRetentionPurger } from './adapters/scheduler/call-retention.purger'
 import { SqlKeptCalls } from './adapters/prisma/sql-kept-calls';
 import { ActiveIntentionsReadModel } from './application/read-model/active-intentions.read-model';
 import { EvaluateIntentUseCase } from './application/use-cases/evaluate-intent.use-case';
+import { ReadEvaluationStatsUseCase } from './application/use-cases/read-evaluation-stats.use-case';
 import { ListIntentHistoryUseCase } from './application/use-cases/list-intent-history.use-case';
 import { VerifyGrantUseCase } from './application/use-cases/verify-grant.use-case';
 import { DEFAULT_REPLAY_DEADLINE_MS, REPLAY_DEADLINE_MS, ReplayIntentionChangesUseCase } from './application/use-cases/replay-intention-changes.use-case';
@@ -60,6 +62,8 @@ export interface IntentEvaluatorModuleOptions extends ReadModelHostOptions {
   callPurgeIntervalMs?: number;
   /** How long one what-if replay may run (REPLAY_DEADLINE_MS); default 10 s. */
   replayDeadlineMs?: number;
+  /** Serve `GET /internal/stats/evaluations` (distributed mode: the gateway's GET /v1/stats reads it over HTTP). */
+  internalRoutes?: boolean;
 }
 
 /**
@@ -69,6 +73,7 @@ export interface IntentEvaluatorModuleOptions extends ReadModelHostOptions {
  * global caller guard; every route here but replay is open to any valid key (read_only included).
  */
 const READ_MODELS = Symbol('EVALUATOR_READ_MODELS');
+const STAT_COUNTS_PRUNE = Symbol('EVALUATOR_STAT_COUNTS_PRUNE');
 
 @Module({})
 export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -76,10 +81,12 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
     @Inject(EVALUATOR_PRISMA) private readonly prisma: EvaluatorPrisma,
     @Inject(READ_MODELS) private readonly tracker: ReadModelTracker | null,
     private readonly intentions: ActiveIntentionsReadModel,
+    @Inject(STAT_COUNTS_PRUNE) private readonly statCountsPrune: PeriodicTask,
   ) {}
 
   static register(options: IntentEvaluatorModuleOptions): DynamicModule {
     const clock = options.clock ?? systemClock;
+    const statCounts = new StatCountsTable(options.db);
     const providers: Provider[] = [
       { provide: EVALUATOR_PRISMA, useFactory: () => createEvaluatorPrisma(options.db) },
       { provide: EVALUATOR_DB, useValue: options.db },
@@ -102,6 +109,10 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
       { provide: CALL_PURGE_INTERVAL, useValue: options.callPurgeIntervalMs ?? 0 },
       PurgeExpiredCallsUseCase,
       CallRetentionPurger,
+      { provide: STAT_COUNTS_READER, useValue: statCounts },
+      { provide: STAT_COUNTS_PRUNE, useValue: statCountsPruneTask(statCounts, clock, new Logger('IntentEvaluator')) },
+      ReadEvaluationStatsUseCase,
+      { provide: EVALUATION_STATS_API, useExisting: ReadEvaluationStatsUseCase },
       ...(options.classification ?? []),
       ...(options.providers ?? []),
       ActiveIntentionsReadModel,
@@ -123,9 +134,14 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
     return {
       module: IntentEvaluatorModule,
       imports: options.imports ?? [],
-      controllers: [IntentEvaluationHttpController, GrantsHttpController, ReplaysHttpController],
+      controllers: [
+        IntentEvaluationHttpController,
+        GrantsHttpController,
+        ReplaysHttpController,
+        ...(options.internalRoutes ? [internalStatsController(STATS_PART_PATHS.evaluations, EVALUATION_STATS_API)] : []),
+      ],
       providers,
-      exports: [EvaluateIntentUseCase, VerifyGrantUseCase, ActiveIntentionsReadModel, INTENT_EVALUATOR_API],
+      exports: [EvaluateIntentUseCase, VerifyGrantUseCase, ActiveIntentionsReadModel, INTENT_EVALUATOR_API, EVALUATION_STATS_API],
     };
   }
 
@@ -133,9 +149,11 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
   onApplicationBootstrap(): void {
     this.tracker?.track(this.intentions.model);
     void this.intentions.model.warmUntilReady(new Logger('IntentEvaluator'));
+    this.statCountsPrune.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.statCountsPrune.stop();
     // PrismaIntentEventStore drained in beforeApplicationShutdown; the database belongs to the app.
     await this.prisma.$disconnect().catch(() => undefined);
   }

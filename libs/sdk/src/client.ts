@@ -25,6 +25,8 @@ import type {
   IntentionExample,
   UpdateIntention,
   Jwks,
+  Stats,
+  StatsWindow,
   MandateView,
   McpProxyCallResponse,
   McpServer,
@@ -270,6 +272,11 @@ export class GatewayClient {
     return paginate((cursor) =>
       this.unwrap(this.api.GET('/v1/mcp-proxy/decisions', { params: { query: { ...query, ...(cursor ? { cursor } : {}) } }, signal: signalOf(opts) })),
     );
+  }
+
+  /** GET /v1/stats: the org's traffic over a window (the console overview); default 1h. */
+  stats(window: StatsWindow = '1h', opts?: CallOptions): Promise<Stats> {
+    return this.unwrap(this.api.GET('/v1/stats', { params: { query: { window } }, signal: signalOf(opts) }));
   }
 
   /** GET /v1/mcp-proxy/decisions/{decision_id}: one recorded decision. */

@@ -108,6 +108,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The org's traffic at a glance (the console overview).
+     * @description Legacy-path evaluations per bucket by outcome, mandate-path decisions per bucket by kind, the approval backlog and the age of its oldest request, the share the gateway decides without a human, the tools refused most and the intentions and intent cards used most. `window` is `1h` (1-minute buckets, the default), `24h` (15-minute buckets) or `7d` (hourly buckets). Counts are kept per bucket as calls are recorded, so the cost of this route does not grow with traffic. Any key of the org may read; only its own org is counted.
+     */
+    get: operations['getStats'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/intentions': {
     parameters: {
       query?: never;
@@ -1073,6 +1093,82 @@ export interface components {
           [key: string]: unknown;
         };
       };
+    };
+    EvaluationStatsDto: {
+      /** @description Evaluations recorded in the window. */
+      total: number;
+      /** @description Per key, its count over the window. */
+      by_outcome: {
+        [key: string]: number;
+      };
+      /** @description Per key, its counts aligned on `buckets`; keys with no count in the window are absent. */
+      series: {
+        [key: string]: number[];
+      };
+    };
+    DecisionStatsDto: {
+      /** @description Decisions recorded in the window. */
+      total: number;
+      /** @description Per key, its count over the window. */
+      by_kind: {
+        [key: string]: number;
+      };
+      /** @description Per key, its counts aligned on `buckets`; keys with no count in the window are absent. */
+      series: {
+        [key: string]: number[];
+      };
+    };
+    ApprovalBacklogDto: {
+      /** @description Pending approval requests (not past their deadline). */
+      pending: number;
+      /** @description Age of the oldest pending request in seconds; null when none is pending. */
+      oldest_pending_age_seconds: number | null;
+    };
+    AutoDecidedDto: {
+      /** @description `automatic / (automatic + human)`; null with no evaluation. */
+      share: number | null;
+      /** @description Evaluations the gateway answered on its own: allowed, denied, shadow_denied. */
+      automatic: number;
+      /** @description Evaluations a human decides or decided: pending_approval, approved. */
+      human: number;
+    };
+    ToolCountDto: {
+      /** @example crm.contacts.delete */
+      tool: string;
+      count: number;
+    };
+    IntentionCountDto: {
+      /** @example crm.contact_lookup */
+      intent_label: string;
+      count: number;
+    };
+    CardCountDto: {
+      /** @example crm-card */
+      card_id: string;
+      count: number;
+    };
+    StatsDto: {
+      /** @enum {string} */
+      window: '1h' | '24h' | '7d';
+      /** @description Width of one bucket: 60 (1h), 900 (24h), 3600 (7d). */
+      bucket_seconds: number;
+      /** @description Start of each bucket, oldest first (UTC); the last one holds now and is still filling. */
+      buckets: string[];
+      /**
+       * Format: date-time
+       * @description When the counts were read.
+       */
+      generated_at: string;
+      evaluations: components['schemas']['EvaluationStatsDto'];
+      decisions: components['schemas']['DecisionStatsDto'];
+      approvals: components['schemas']['ApprovalBacklogDto'];
+      auto_decided: components['schemas']['AutoDecidedDto'];
+      /** @description Tools refused most (legacy `denied` and mandate `deny`/`deny_with_reroute`), at most 10. */
+      top_refused_tools: components['schemas']['ToolCountDto'][];
+      /** @description Intentions evaluations matched, most used first, at most 10. */
+      intentions: components['schemas']['IntentionCountDto'][];
+      /** @description Intent cards decisions were made under, most used first, at most 10. */
+      cards: components['schemas']['CardCountDto'][];
     };
     DataElementDto: {
       /** @example crm */
@@ -2738,6 +2834,449 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['HealthDto'];
+        };
+      };
+    };
+  };
+  getStats: {
+    parameters: {
+      query?: {
+        window?: '1h' | '24h' | '7d';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The overview. */
+      200: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "window": "1h",
+           *       "bucket_seconds": 60,
+           *       "buckets": [
+           *         "2026-11-26T11:01:00.000Z",
+           *         "2026-11-26T11:02:00.000Z",
+           *         "2026-11-26T11:03:00.000Z",
+           *         "2026-11-26T11:04:00.000Z",
+           *         "2026-11-26T11:05:00.000Z",
+           *         "2026-11-26T11:06:00.000Z",
+           *         "2026-11-26T11:07:00.000Z",
+           *         "2026-11-26T11:08:00.000Z",
+           *         "2026-11-26T11:09:00.000Z",
+           *         "2026-11-26T11:10:00.000Z",
+           *         "2026-11-26T11:11:00.000Z",
+           *         "2026-11-26T11:12:00.000Z",
+           *         "2026-11-26T11:13:00.000Z",
+           *         "2026-11-26T11:14:00.000Z",
+           *         "2026-11-26T11:15:00.000Z",
+           *         "2026-11-26T11:16:00.000Z",
+           *         "2026-11-26T11:17:00.000Z",
+           *         "2026-11-26T11:18:00.000Z",
+           *         "2026-11-26T11:19:00.000Z",
+           *         "2026-11-26T11:20:00.000Z",
+           *         "2026-11-26T11:21:00.000Z",
+           *         "2026-11-26T11:22:00.000Z",
+           *         "2026-11-26T11:23:00.000Z",
+           *         "2026-11-26T11:24:00.000Z",
+           *         "2026-11-26T11:25:00.000Z",
+           *         "2026-11-26T11:26:00.000Z",
+           *         "2026-11-26T11:27:00.000Z",
+           *         "2026-11-26T11:28:00.000Z",
+           *         "2026-11-26T11:29:00.000Z",
+           *         "2026-11-26T11:30:00.000Z",
+           *         "2026-11-26T11:31:00.000Z",
+           *         "2026-11-26T11:32:00.000Z",
+           *         "2026-11-26T11:33:00.000Z",
+           *         "2026-11-26T11:34:00.000Z",
+           *         "2026-11-26T11:35:00.000Z",
+           *         "2026-11-26T11:36:00.000Z",
+           *         "2026-11-26T11:37:00.000Z",
+           *         "2026-11-26T11:38:00.000Z",
+           *         "2026-11-26T11:39:00.000Z",
+           *         "2026-11-26T11:40:00.000Z",
+           *         "2026-11-26T11:41:00.000Z",
+           *         "2026-11-26T11:42:00.000Z",
+           *         "2026-11-26T11:43:00.000Z",
+           *         "2026-11-26T11:44:00.000Z",
+           *         "2026-11-26T11:45:00.000Z",
+           *         "2026-11-26T11:46:00.000Z",
+           *         "2026-11-26T11:47:00.000Z",
+           *         "2026-11-26T11:48:00.000Z",
+           *         "2026-11-26T11:49:00.000Z",
+           *         "2026-11-26T11:50:00.000Z",
+           *         "2026-11-26T11:51:00.000Z",
+           *         "2026-11-26T11:52:00.000Z",
+           *         "2026-11-26T11:53:00.000Z",
+           *         "2026-11-26T11:54:00.000Z",
+           *         "2026-11-26T11:55:00.000Z",
+           *         "2026-11-26T11:56:00.000Z",
+           *         "2026-11-26T11:57:00.000Z",
+           *         "2026-11-26T11:58:00.000Z",
+           *         "2026-11-26T11:59:00.000Z",
+           *         "2026-11-26T12:00:00.000Z"
+           *       ],
+           *       "generated_at": "2026-11-26T12:00:30.000Z",
+           *       "evaluations": {
+           *         "total": 218,
+           *         "by_outcome": {
+           *           "allowed": 180,
+           *           "denied": 30,
+           *           "pending_approval": 8
+           *         },
+           *         "series": {
+           *           "allowed": [
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3,
+           *             3
+           *           ],
+           *           "denied": [
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             1,
+           *             0
+           *           ],
+           *           "pending_approval": [
+           *             2,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             2,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             2,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             2,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0
+           *           ]
+           *         }
+           *       },
+           *       "decisions": {
+           *         "total": 60,
+           *         "by_kind": {
+           *           "allow": 60
+           *         },
+           *         "series": {
+           *           "allow": [
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1,
+           *             1
+           *           ]
+           *         }
+           *       },
+           *       "approvals": {
+           *         "pending": 1,
+           *         "oldest_pending_age_seconds": 312
+           *       },
+           *       "auto_decided": {
+           *         "share": 0.963302752293578,
+           *         "automatic": 210,
+           *         "human": 8
+           *       },
+           *       "top_refused_tools": [
+           *         {
+           *           "tool": "crm.contacts.delete",
+           *           "count": 30
+           *         }
+           *       ],
+           *       "intentions": [
+           *         {
+           *           "intent_label": "crm.contact_lookup",
+           *           "count": 188
+           *         }
+           *       ],
+           *       "cards": [
+           *         {
+           *           "card_id": "crm-card",
+           *           "count": 60
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['StatsDto'];
+        };
+      };
+      /** @description `invalid_request`: window must be one of 1h, 24h, 7d */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "invalid_request",
+           *       "message": "window must be one of 1h, 24h, 7d"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unauthenticated`: missing Authorization: Bearer <API key>; `unauthenticated`: the API key is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `rate_limited`: rate limit of 100 requests per second (burst 200) exceeded for this key */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "rate_limited",
+           *       "message": "rate limit of 100 requests per second (burst 200) exceeded for this key"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
+        };
+      };
+      /** @description `unavailable`: database is unavailable; retry later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unavailable",
+           *       "message": "database is unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorDto'];
         };
       };
     };

@@ -23,3 +23,5 @@ export * from './metrics/prom-metrics';
 export * from './metrics/metrics.module';
 export * from './tracing';
 export * from './openapi-document';
+export * from './internal-client/http-stats-part.client';
+export * from './internal-stats.controller';

@@ -61,6 +61,10 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks) to your endpoints, with their delivery history.' },
   { name: 'api-keys', description: 'API keys of your org, each with a scope: read_only, policy_write or admin. A key is shown once.' },
   { name: 'orgs', description: 'Orgs and their rate limits, managed with the platform admin key.' },
+  {
+    name: 'stats',
+    description: "Your org's traffic at a glance (the console overview): counts per time bucket, the approval backlog, what is refused and used.",
+  },
   { name: 'health', description: 'Mode, version and the state of every dependency.' },
 ];
 

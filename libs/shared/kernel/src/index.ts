@@ -16,3 +16,4 @@ export * from './metrics';
 export * from './iso-timestamp';
 export * from './periodic-task';
 export * from './call-retention';
+export * from './stat-counts';

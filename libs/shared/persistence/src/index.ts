@@ -8,3 +8,4 @@ export * from './prisma-client';
 export * from './group-commit.store';
 export * from './keyset-page';
 export * from './batched-purge';
+export * from './stat-counts';

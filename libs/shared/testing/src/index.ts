@@ -36,6 +36,8 @@ export * from './suites/replicas.suite';
 export * from './suites/rolling-restart.suite';
 export * from './e2e/prometheus-text';
 export * from './suites/metrics.suite';
+export * from './suites/stats.suite';
+export * from './suites/console-overview.suite';
 export * from './fakes/otlp-receiver.fake-server';
 export * from './suites/fail-safe-classification.suite';
 export * from './suites/intention-examples.suite';

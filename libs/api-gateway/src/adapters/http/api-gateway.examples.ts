@@ -1,4 +1,16 @@
-import type { ApiKeyDto, ApiKeyListDto, CreateApiKeyDto, CreatedApiKeyDto, CreatedOrgDto, CreateOrgDto, HealthDto, OrgDto, UpdateOrgDto } from '@igw/contracts';
+import type {
+  ApiKeyDto,
+  ApiKeyListDto,
+  CreateApiKeyDto,
+  CreatedApiKeyDto,
+  CreatedOrgDto,
+  CreateOrgDto,
+  HealthDto,
+  OrgDto,
+  StatsDto,
+  UpdateOrgDto,
+} from '@igw/contracts';
+import { statsBuckets } from '@igw/kernel';
 
 /** Examples of the orgs, api-keys and health routes in the OpenAPI document (typed, and checked against the schemas by the linter). */
 
@@ -99,4 +111,25 @@ export const HEALTH_DOWN_EXAMPLE: HealthDto = {
     webhook_dispatcher: 'ok',
   },
   details: { records: { set_aside: 0, oldest_unpublished_event_s: 0.011 } },
+};
+
+const STATS_AT = new Date('2026-11-26T12:00:30.000Z');
+/** A quiet hour: a few evaluations a minute, one pending approval, the odd denied call. */
+const line = (f: (i: number) => number) => Array.from({ length: 60 }, (_, i) => f(i));
+export const STATS_EXAMPLE: StatsDto = {
+  window: '1h',
+  bucket_seconds: 60,
+  buckets: statsBuckets('1h', STATS_AT).map((b) => b.toISOString()),
+  generated_at: STATS_AT.toISOString(),
+  evaluations: {
+    total: 218,
+    by_outcome: { allowed: 180, denied: 30, pending_approval: 8 },
+    series: { allowed: line(() => 3), denied: line((i) => (i % 2 === 0 ? 1 : 0)), pending_approval: line((i) => (i % 15 === 0 ? 2 : 0)) },
+  },
+  decisions: { total: 60, by_kind: { allow: 60 }, series: { allow: line(() => 1) } },
+  approvals: { pending: 1, oldest_pending_age_seconds: 312 },
+  auto_decided: { share: 210 / 218, automatic: 210, human: 8 },
+  top_refused_tools: [{ tool: 'crm.contacts.delete', count: 30 }],
+  intentions: [{ intent_label: 'crm.contact_lookup', count: 188 }],
+  cards: [{ card_id: 'crm-card', count: 60 }],
 };

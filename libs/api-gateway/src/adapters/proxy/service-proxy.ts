@@ -44,6 +44,8 @@ export class ServiceProxy {
     // `baseUrl`: one URL, or the service's replicas comma-separated (balanced; a replica that is
     // down is skipped while it refuses connections).
     this.pool = upstreamPool(baseUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+    // An MCP POST is answered (headers and all) once its call is done. 45 s: past an agent SDK's
+    // usual wait it would be pointless, and a stalled replica becomes a retryable 503 before it.
     this.streams = upstreamPool(baseUrl, { connections: null, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 45_000, bodyTimeout: 0 });
   }
 

@@ -210,6 +210,26 @@ describe('PrismaApprovalRepository (PostgreSQL)', () => {
     ]);
   });
 
+  it("the backlog for the overview: pending requests of the org only, not past their deadline, and the oldest one's age", async () => {
+    const org = 'org_backlog';
+    const at = () => clock.now();
+    expect((await w.stats.read(org, '1h', at())).approvals).toEqual({ pending: 0, oldest_pending_age_seconds: null });
+    const oldest = await w.create.execute(agent(org), request({ fingerprint: 'fp_b1', ttl_seconds: 600 }));
+    clock.advance(5_000);
+    await w.create.execute(agent(org), request({ fingerprint: 'fp_b2', ttl_seconds: 600 }));
+    await w.create.execute(agent(org), request({ fingerprint: 'fp_b3', ttl_seconds: 10 }));
+    const decided = await w.create.execute(agent(org), request({ fingerprint: 'fp_b4', ttl_seconds: 600 }));
+    await w.deny.execute(human(org), decided.id);
+    await w.create.execute(agent('org_backlog_other'), request({ fingerprint: 'fp_b5', ttl_seconds: 600 }));
+    clock.advance(15_000);
+    // fp_b3 is past its deadline (expired as of now, swept or not), fp_b4 denied, fp_b5 another org's.
+    expect((await w.stats.read(org, '7d', at())).approvals).toEqual({ pending: 2, oldest_pending_age_seconds: 20 });
+    await w.approve.execute(human(org), oldest.id);
+    expect((await w.stats.read(org, '1h', at())).approvals).toEqual({ pending: 1, oldest_pending_age_seconds: 15 });
+    // Swept now, so the expiry spec below counts its own requests only.
+    expect(await w.expire.execute()).toBe(1);
+  });
+
   it('an approval past its deadline is not used', async () => {
     const org = 'org_consume_late';
     const created = await w.create.execute(agent(org), request({ fingerprint: 'fp_late', ttl_seconds: 30 }));

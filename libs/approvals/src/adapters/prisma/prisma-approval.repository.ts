@@ -107,6 +107,14 @@ export class PrismaApprovalRepository implements ApprovalRepository {
     return result;
   }
 
+  async backlog(orgId: string, now: Date): Promise<{ pending: number; oldestCreatedAt: Date | null }> {
+    // The (org_id, status, created_at) index: the cost is the backlog's size, never the history's.
+    const found = await this.prisma.approvalRequest
+      .aggregate({ where: { orgId, ...statusWhere('pending', now) }, _count: { _all: true }, _min: { createdAt: true } })
+      .catch(rethrowUnavailable);
+    return { pending: found._count._all, oldestCreatedAt: found._min.createdAt };
+  }
+
   async findById(orgId: string, id: string): Promise<Approval | null> {
     const row = await this.prisma.approvalRequest.findFirst({ where: { id, orgId } }).catch(rethrowUnavailable);
     return row ? toApproval(row) : null;

@@ -27,6 +27,8 @@ export interface ApprovalRepository {
    * `expired` includes them.
    */
   list(orgId: string, filter: { status?: ApprovalStatus }, page: PageRequest, now: Date): Promise<Approval[]>;
+  /** The requests pending at `now` (not past their deadline): how many, and when the oldest was created. */
+  backlog(orgId: string, now: Date): Promise<{ pending: number; oldestCreatedAt: Date | null }>;
   /**
    * Applies `change` to the current state under a row lock, so concurrent changes of one request
    * queue and each sees the previous result. `change` returns the new state or throws to refuse

@@ -8,6 +8,7 @@ import { DenyApprovalUseCase } from '../use-cases/deny-approval.use-case';
 import { ExpireApprovalsUseCase } from '../use-cases/expire-approvals.use-case';
 import { GetApprovalUseCase } from '../use-cases/get-approval.use-case';
 import { ListApprovalsUseCase } from '../use-cases/list-approvals.use-case';
+import { ReadApprovalStatsUseCase } from '../use-cases/read-approval-stats.use-case';
 import { FakeRegistryTeacher } from './fake-registry-teacher';
 
 /** Every approval use case over `repo` (in memory, or the Prisma one in its int-spec), `clock` and a registry (a fake by default). */
@@ -27,5 +28,6 @@ export function approvalUseCases<R extends ApprovalRepository, C extends Clock, 
     deny: new DenyApprovalUseCase(repo, clock, registry),
     consume: new ConsumeApprovalUseCase(repo, clock),
     expire: new ExpireApprovalsUseCase(repo, clock),
+    stats: new ReadApprovalStatsUseCase(repo, clock),
   };
 }

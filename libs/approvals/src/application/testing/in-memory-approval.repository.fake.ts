@@ -29,6 +29,12 @@ export class InMemoryApprovalRepository implements ApprovalRepository {
     return row && row.orgId === orgId ? structuredClone(row) : null;
   }
 
+  async backlog(orgId: string, now: Date): Promise<{ pending: number; oldestCreatedAt: Date | null }> {
+    const pending = [...this.rows.values()].filter((r) => r.orgId === orgId && statusAt(r, now) === 'pending');
+    const oldest = pending.reduce<Date | null>((min, r) => (min === null || r.createdAt < min ? r.createdAt : min), null);
+    return { pending: pending.length, oldestCreatedAt: oldest };
+  }
+
   async list(orgId: string, filter: { status?: ApprovalStatus }, page: PageRequest, now: Date): Promise<Approval[]> {
     return [...this.rows.values()]
       .filter((r) => r.orgId === orgId && (!filter.status || statusAt(r, now) === filter.status) && isAfter(r, page.after))

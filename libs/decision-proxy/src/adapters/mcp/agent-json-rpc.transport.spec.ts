@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AgentJsonRpcTransport } from './agent-json-rpc.transport';
@@ -47,5 +48,38 @@ describe('AgentJsonRpcTransport: one SDK server answering each POST', () => {
     release();
     const [again] = await transport.receive([call(9)], auth('key_a'), new AbortController().signal);
     expect(again).toMatchObject({ id: 9, result: {} });
+  });
+
+  it('hands nothing to the server once the agent is gone', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    let handled = 0;
+    server.setRequestHandler(CallToolRequestSchema, async () => {
+      handled++;
+      return { content: [] };
+    });
+    expect(await transport.receive([call(11)], auth('key_a'), gone.signal)).toEqual([]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(handled).toBe(0);
+  });
+
+  it("the agent's own cancel settles the request's POST and frees its id", async () => {
+    const live = new AbortController().signal;
+    const pending = transport.receive([call(12, 'slow')], auth('key_a'), live);
+    await transport.receive([{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12 } }], auth('key_a'), live);
+    expect((await pending)[0]).toMatchObject({ id: 12, error: { code: -32800 } });
+    release();
+  });
+
+  it('a batch adds one abort listener, not one per request', async () => {
+    const gone = new AbortController();
+    const pending = transport.receive(
+      Array.from({ length: 20 }, (_, i) => call(100 + i)),
+      auth('key_a'),
+      gone.signal,
+    );
+    expect(getEventListeners(gone.signal, 'abort')).toHaveLength(1);
+    expect(await pending).toHaveLength(20);
+    expect(getEventListeners(gone.signal, 'abort')).toHaveLength(0);
   });
 });

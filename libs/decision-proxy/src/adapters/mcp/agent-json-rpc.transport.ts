@@ -44,40 +44,61 @@ export class AgentJsonRpcTransport implements Transport {
   /**
    * Hands the POST's messages to the server; resolves with the answers of its requests, in
    * order. `gone` aborts the requests still waiting (the agent went away): the server is told
-   * with `notifications/cancelled`, as an agent would.
+   * with `notifications/cancelled`, as an agent would. Nothing is handed over once it is gone.
    */
-  receive(messages: readonly JSONRPCMessage[], authInfo: AuthInfo, gone: AbortSignal): Promise<Answer[]> {
+  async receive(messages: readonly JSONRPCMessage[], authInfo: AuthInfo, gone: AbortSignal): Promise<Answer[]> {
+    if (gone.aborted) return [];
+    const mine: RequestId[] = [];
     const answers: Promise<Answer>[] = [];
     for (const message of messages) {
-      if (!isRequest(message)) {
-        this.onmessage?.(message, { authInfo });
+      if (isRequest(message)) {
+        answers.push(this.request(message, authInfo, mine));
         continue;
       }
-      answers.push(this.request(message, authInfo, gone));
+      // The agent's own cancel: the server answers nothing, so the request's POST settles here.
+      if ('method' in message && message.method === 'notifications/cancelled') this.settle(message.params?.['requestId'], -32800, 'Request cancelled');
+      this.onmessage?.(message, { authInfo });
     }
-    return Promise.all(answers);
-  }
-
-  private request(message: JSONRPCRequest, authInfo: AuthInfo, gone: AbortSignal): Promise<Answer> {
-    const id = message.id;
-    // Ids are the agent's to choose; two requests in flight under one id could not be told apart.
-    if (this.waiting.has(id)) return Promise.resolve(errorAnswer(id, -32600, `Invalid Request: request ${String(id)} is already in flight`));
-    return new Promise<Answer>((resolve) => {
-      const cancel = () => {
-        if (!this.waiting.delete(id)) return;
+    // One listener per POST, whatever its batch holds.
+    const cancel = () => {
+      for (const id of mine) {
+        if (!this.waiting.has(id)) continue;
         this.onmessage?.(
           { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the agent closed the request' } },
           { authInfo },
         );
-        resolve(errorAnswer(id, -32800, 'Request cancelled'));
-      };
-      this.waiting.set(id, (answer) => {
-        gone.removeEventListener('abort', cancel);
-        resolve(answer);
-      });
-      gone.addEventListener('abort', cancel, { once: true });
+        this.settle(id, -32800, 'Request cancelled');
+      }
+    };
+    gone.addEventListener('abort', cancel, { once: true });
+    try {
+      return await Promise.all(answers);
+    } finally {
+      gone.removeEventListener('abort', cancel);
+    }
+  }
+
+  /** Outstanding requests on this replica (a session with any is not evicted). */
+  get busy(): boolean {
+    return this.waiting.size > 0;
+  }
+
+  private request(message: JSONRPCRequest, authInfo: AuthInfo, mine: RequestId[]): Promise<Answer> {
+    const id = message.id;
+    // Ids are the agent's to choose; two requests in flight under one id could not be told apart.
+    if (this.waiting.has(id)) return Promise.resolve(errorAnswer(id, -32600, `Invalid Request: request ${String(id)} is already in flight`));
+    return new Promise<Answer>((resolve) => {
+      this.waiting.set(id, resolve);
+      mine.push(id);
       this.onmessage?.(message, { authInfo });
     });
+  }
+
+  private settle(id: unknown, code: number, message: string): void {
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const answer = this.waiting.get(id);
+    this.waiting.delete(id);
+    answer?.(errorAnswer(id, code, message));
   }
 }
 

@@ -150,6 +150,8 @@ export class McpGatewayHttpController {
       if (!reply.raw.writableFinished) gone.abort();
     };
     reply.raw.once('close', onClose);
+    // Gone already (while the key, session or mandate were checked): nothing is decided or forwarded.
+    if (reply.raw.destroyed || req.raw.socket?.destroyed) gone.abort();
     try {
       const answers = await this.sessions.serve(session, post.messages, requestAuth(caller, mandate), gone.signal);
       if (answers === null) return false;

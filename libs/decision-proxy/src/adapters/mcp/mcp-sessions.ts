@@ -114,11 +114,25 @@ class LiveUpstream implements UpstreamLink {
     await this.close();
   }
 
-  /** Ends the upstream's session too (the agent ended its own). */
+  /** Ends the upstream's session too (the agent ended its own), connected here or not. */
   async terminate(): Promise<void> {
     const client = await this.client?.catch(() => null);
-    await (client?.transport as UpstreamHttpTransport | undefined)?.terminateSession().catch(() => undefined);
+    const transport =
+      (client?.transport as UpstreamHttpTransport | undefined) ??
+      (this.session.upstream.sessionId
+        ? new UpstreamHttpTransport(new URL(this.upstream.server.url), {
+            dispatcher: this.dispatcher,
+            headers: this.upstream.headers,
+            sessionId: this.session.upstream.sessionId,
+          })
+        : undefined);
+    await transport?.terminateSession().catch(() => undefined);
     await this.dispose();
+  }
+
+  /** Requests of its agent still waiting for their answers on this replica. */
+  get busy(): boolean {
+    return this.agent?.transport.busy === true;
   }
 }
 
@@ -256,7 +270,9 @@ export class McpSessions implements OnApplicationShutdown {
   }
 
   private async closeLeastUsed(): Promise<void> {
-    const excess = [...this.live.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed).slice(0, this.live.size - this.maxConnections);
+    // A session with calls in flight is not closed under them.
+    const idle = [...this.live.entries()].filter(([, live]) => !live.busy);
+    const excess = idle.sort((a, b) => a[1].lastUsed - b[1].lastUsed).slice(0, this.live.size - this.maxConnections);
     for (const [id, live] of excess) {
       this.forget(id);
       await live.dispose();
@@ -269,7 +285,7 @@ export class McpSessions implements OnApplicationShutdown {
     // A session found here but served elsewhere since leaves only its touch time behind.
     for (const [id, at] of this.touched) if (at < oldest) this.touched.delete(id);
     for (const [id, live] of this.live) {
-      if (live.lastUsed < oldest) {
+      if (live.lastUsed < oldest && !live.busy) {
         this.forget(id);
         await live.dispose();
       }

@@ -17,6 +17,14 @@ describe('upstreamFailureText', () => {
     ['an HTTP 500 on the SSE stream', new StreamableHTTPError(500, 'Failed to open SSE stream: Internal secrets'), 'upstream answered HTTP 500'],
     ['an unexpected content type', new StreamableHTTPError(-1, 'Unexpected content type: text/html; leak=1'), 'upstream answered with an unexpected response'],
     ['no connection', new TypeError('fetch failed'), 'fetch failed'],
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:8443'), { code: 'ECONNREFUSED' }), 'upstream connection refused'],
+    ['an unknown host', Object.assign(new Error('getaddrinfo ENOTFOUND internal.corp'), { code: 'ENOTFOUND' }), 'upstream host name not resolved'],
+    [
+      'a TLS name mismatch',
+      Object.assign(new Error("Hostname/IP does not match certificate's altnames: DNS:a.corp"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }),
+      'upstream TLS handshake failed',
+    ],
+    ['a wrapped timeout', Object.assign(new Error('outer'), { cause: { code: 'UND_ERR_HEADERS_TIMEOUT' } }), 'upstream did not answer within the deadline'],
     ['a timeout', new McpError(-32001, 'Request timed out'), 'MCP error -32001: Request timed out'],
     ['a multi-line text', 'a\n  multi-line\tthing', 'a multi-line thing'],
   ])('%s: the agent is told only the status or a capped one-line message', (_label, err, text) => {

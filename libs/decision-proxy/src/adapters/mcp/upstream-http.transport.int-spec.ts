@@ -70,6 +70,52 @@ describe('UpstreamHttpTransport', () => {
     expect(got.map((m) => ('method' in m ? m.method : 'answer'))).toEqual(['notifications/progress', 'answer']);
   });
 
+  it('two clients on one upstream session (two replicas) each get their own answer under their own ids', async () => {
+    answer = (_req, body, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(result(body.id, { echo: body.id }));
+    const a = transport({ sessionId: 'shared' });
+    const b = transport({ sessionId: 'shared' });
+    await Promise.all([a.t.send(call(0)), b.t.send(call(0))]);
+    const wire = (m: JSONRPCMessage) => (m as unknown as { result: { echo: string } }).result.echo;
+    expect(a.got).toMatchObject([{ id: 0 }]);
+    expect(b.got).toMatchObject([{ id: 0 }]);
+    // On the wire the ids differ, so the upstream's per-session bookkeeping cannot mix them.
+    expect(wire(a.got[0]!)).not.toBe(wire(b.got[0]!));
+  });
+
+  it('lets go of an SSE stream once its request is answered, though the upstream keeps it open', async () => {
+    const open: import('node:http').ServerResponse[] = [];
+    answer = (_req, body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${result(body.id)}\n\n`);
+      open.push(res); // never ended: keep-alives would follow
+    };
+    const { t, got } = transport();
+    await t.send(call(10));
+    expect(got).toHaveLength(1);
+    await new Promise<void>((resolve) => (open[0]!.writableEnded || open[0]!.destroyed ? resolve() : open[0]!.once('close', () => resolve())));
+  });
+
+  it('a stream that ends without the answer fails at once, not at the deadline', async () => {
+    answer = (_req, _body, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(': nothing\n\n');
+    await expect(transport().t.send(call(11))).rejects.toThrow(/without answering/);
+  });
+
+  it("the client's cancel cuts the request's exchange", async () => {
+    answer = (req, body, res) => {
+      if ('method' in body && (body as { method: string }).method === 'notifications/cancelled') return void res.writeHead(202).end();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      req.socket.setKeepAlive(true); // the answer never comes
+    };
+    const { t } = transport();
+    const pending = t.send(call(12)).then(
+      () => 'answered',
+      (err: Error) => err.name,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    await t.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12, reason: 'timeout' } });
+    expect(await pending).toBe('AbortError');
+  });
+
   it('a notification answered 202 delivers nothing', async () => {
     answer = (_req, _body, res) => res.writeHead(202).end();
     const { t, got } = transport();

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEvent, Topics } from '@igw/contracts';
 import { DependencyUnavailableError, RecordRefusedError } from '@igw/kernel';
-import { openPostgresDatabase, SqlDeadLetters } from '@igw/persistence';
+import { openPostgresDatabase, SqlDeadLetters, StatCountsTable } from '@igw/persistence';
 import { DEAD_DATABASE_URL, atTestTime as at, uniqueOrgId as newOrg, randomHex as rnd } from '@igw/persistence/testing';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
+import { ReadDecisionStatsUseCase } from '../../application/use-cases/read-decision-stats.use-case';
 import { type DecisionRecord } from '../../domain';
 import { replayLegacyJournal } from '../legacy/legacy-journal.replay';
 import { SqlDecisionRepository } from './sql-decision.repository';
@@ -110,6 +111,35 @@ describe('SqlDecisionRepository (PostgreSQL)', () => {
     await saveAll([r, { ...r }]);
     expect(await rows(org)).toEqual([r.decisionId]);
     expect(await outboxIds(org)).toEqual([r.decisionId]);
+  });
+
+  it('counts each new decision in the overview with its row, exactly once: a decision stored again is not counted again', async () => {
+    const org = newOrg('counted');
+    const kinds = ['allow', 'deny', 'deny_with_reroute', 'defer'] as const;
+    const records = Array.from({ length: 20 }, (_, i) =>
+      record(org, {
+        kind: kinds[i % 4],
+        intentId: i < 15 ? 'crm-card' : 'fs-card',
+        operation: i % 4 === 1 ? 'crm.contacts.delete' : 'crm.contacts.read',
+        createdAt: at(i),
+      }),
+    );
+    await t.saveAll(records);
+    // Retried: the same ids again, in a batch with one new decision.
+    const extra = record(org, { kind: 'allow', createdAt: at(30) });
+    await t.saveAll([...records.slice(0, 5), extra]);
+    const stats = await new ReadDecisionStatsUseCase(new StatCountsTable(t.db)).read(org, '1h', at(60_000));
+    expect(stats.decisions).toMatchObject({ total: 21, by_kind: { allow: 6, deny: 5, deny_with_reroute: 5, defer: 5 } });
+    expect(stats.cards).toEqual([
+      { card_id: 'crm-card', count: 16 },
+      { card_id: 'fs-card', count: 5 },
+    ]);
+    // deny and deny_with_reroute of crm.contacts.delete (i % 4 === 1) and of crm.contacts.read (i % 4 === 2).
+    expect(stats.refused_tools).toEqual([
+      { tool: 'crm.contacts.delete', count: 5 },
+      { tool: 'crm.contacts.read', count: 5 },
+    ]);
+    expect((await new ReadDecisionStatsUseCase(new StatCountsTable(t.db)).read(`${org}_other`, '1h', at(60_000))).decisions?.total).toBe(0);
   });
 
   it('records round-trip through findByDecisionId field for field (decision JSON, dates, nulls)', async () => {

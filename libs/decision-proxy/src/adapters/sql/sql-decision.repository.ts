@@ -8,6 +8,7 @@ import {
   keysetPageSql,
   OutboxWriter,
   rethrowUnavailable,
+  StatCountsTable,
   type ServiceDatabase,
   type SqlDeadLetters,
 } from '@igw/persistence';
@@ -70,6 +71,13 @@ const toColumns = (r: DecisionRecord) => ({
   created_at: r.createdAt.toISOString(),
 });
 
+/** What each decision adds to in the overview's counts (GET /v1/stats): its kind, its card, and the tool when denied. */
+export const DECISION_COUNTS = [
+  { name: 'kind', key: 'd."kind"' },
+  { name: 'card', key: 'd."intent_id"' },
+  { name: 'refused_tool', key: `CASE WHEN d."kind" IN ('deny', 'deny_with_reroute') THEN d."operation" END` },
+];
+
 type Row = Record<(typeof COLUMNS)[number][0], unknown>;
 
 const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
@@ -124,13 +132,15 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
     super();
     const schema = db.schema;
     this.table = `"${schema}"."decisions"`;
-    // New rows only (ON CONFLICT DO NOTHING … RETURNING), and an outbox row and the kept call
-    // (DESIGN 6.16) for each of them.
+    // New rows only (ON CONFLICT DO NOTHING … RETURNING), an outbox row and the kept call (DESIGN
+    // 6.16) for each of them, and the overview's counts of exactly those (a decision stored again
+    // is not counted again).
     this.insertBatch = `WITH fresh AS (
         ${jsonRowsInsertSql(this.table, COLUMNS)}
         ON CONFLICT DO NOTHING
-        RETURNING "decision_id"),
-      calls AS (${decisionCallsInsertSql(schema, '$3', 'SELECT "decision_id" FROM fresh')})
+        RETURNING "decision_id", "org_id", "kind", "intent_id", "operation", "created_at"),
+      calls AS (${decisionCallsInsertSql(schema, '$3', 'SELECT "decision_id" FROM fresh')}),
+      counted AS (${new StatCountsTable(db).upsertSql({ from: 'fresh d', orgId: 'd."org_id"', at: 'd."created_at"' }, DECISION_COUNTS)})
       ${new OutboxWriter(schema).insertSql('$2', `(e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)`)}`;
     this.writer = new GroupCommitWriter<DecisionRecord>({
       kind: 'decision',

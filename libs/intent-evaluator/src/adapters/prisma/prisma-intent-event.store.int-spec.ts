@@ -8,6 +8,8 @@ import { toIntentEvaluatedV1, type IntentEventRecord } from '../../application/p
 import { createEvaluatorPrisma, EVALUATOR_MIGRATIONS, type EvaluatorPrisma } from './evaluator-prisma.client';
 import { INTENT_EVENT_BATCH_MAX, PrismaIntentEventStore } from './prisma-intent-event.store';
 import { SqlKeptCalls } from './sql-kept-calls';
+import { StatCountsTable } from '@igw/persistence';
+import { ReadEvaluationStatsUseCase } from '../../application/use-cases/read-evaluation-stats.use-case';
 
 const schema = testSchemaName('evaluator');
 
@@ -115,6 +117,7 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
       'intent_events',
       'outbox_events',
       'processed_events',
+      'stat_counts',
     ]);
     const indexes = await db.query<{ indexdef: string }>(
       `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'intent_events' ORDER BY indexname`,
@@ -253,6 +256,34 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
     // 40 → 20 + 20 → 10 + 10 → 5 + 5 → 3 + 2 → 2 + 1 → 1 + 1: a poisoned batch costs O(log n) transactions.
     expect(probe.batchSizes().length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(40)));
     probe.restore();
+  });
+
+  it('counts every committed evaluation in the overview with its event, exactly; a refused one is not counted', async () => {
+    const org = 'org_counted';
+    const outcomes = ['allowed', 'allowed', 'denied', 'pending_approval', 'shadow_denied'] as const;
+    const events = Array.from({ length: 50 }, (_, i) =>
+      intentEvent(org, {
+        outcome: i === 13 ? ('bogus' as never) : outcomes[i % 5],
+        intentLabel: i % 2 === 0 ? 'crm_lookup' : 'files_read',
+        toolName: i % 5 === 2 ? `danger.tool_${i % 3}` : 'crm.lookup',
+      }),
+    );
+    const results = await Promise.allSettled(events.map((e) => store.record(e)));
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    const committed = events.filter((_, i) => i !== 13);
+    const tally = (f: (e: IntentEventRecord) => string | null) =>
+      committed.reduce<Record<string, number>>((acc, e) => {
+        const key = f(e);
+        if (key !== null) acc[key] = (acc[key] ?? 0) + 1;
+        return acc;
+      }, {});
+    const stats = await new ReadEvaluationStatsUseCase(new StatCountsTable(db)).read(org, '1h', new Date(T0 + 60_000));
+    expect(stats.evaluations?.total).toBe(49);
+    expect(stats.evaluations?.by_outcome).toEqual(tally((e) => e.outcome));
+    expect(Object.fromEntries((stats.intentions ?? []).map((t) => [t.intent_label, t.count]))).toEqual(tally((e) => e.intentLabel));
+    expect(Object.fromEntries((stats.refused_tools ?? []).map((t) => [t.tool, t.count]))).toEqual(tally((e) => (e.outcome === 'denied' ? e.toolName : null)));
+    // Another org sees none of it.
+    expect((await new ReadEvaluationStatsUseCase(new StatCountsTable(db)).read('org_counted_other', '1h', new Date(T0 + 60_000))).evaluations?.total).toBe(0);
   });
 
   it("one org's evaluation with a lone surrogate fails alone; the other org's concurrent evaluations all commit", async () => {

@@ -7,6 +7,7 @@ import {
   jsonRowsInsertSql,
   OutboxWriter,
   rethrowUnavailable,
+  StatCountsTable,
   type ServiceDatabase,
   type SqlDeadLetters,
 } from '@igw/persistence';
@@ -95,6 +96,13 @@ const toColumns = (e: IntentEventRecord) => ({
   created_at: e.createdAt.toISOString(),
 });
 
+/** What each evaluation adds to in the overview's counts (GET /v1/stats); a refused tool is one the gateway denied. */
+export const EVALUATION_COUNTS = [
+  { name: 'outcome', key: 'e."outcome"' },
+  { name: 'intention', key: 'e."intent_label"' },
+  { name: 'refused_tool', key: `CASE WHEN e."outcome" = 'denied' THEN e."tool_name" END` },
+];
+
 /** Column name → SQL type, in table order. */
 const COLUMNS = [
   ['id', 'text'],
@@ -141,9 +149,11 @@ export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> 
     const schema = db.schema;
     // The events and their outbox rows in one statement (a data-modifying WITH runs whether or not it is read).
     // Kept calls ride in the same statement: an answered evaluation never lacks its call, and a
-    // call never outlives a refused event.
-    this.insertBatch = `WITH inserted AS (${jsonRowsInsertSql(`"${schema}"."intent_events"`, COLUMNS)}),
-      calls AS (${jsonRowsInsertSql(`"${schema}"."intent_calls"`, CALL_COLUMNS, '$3')})
+    // call never outlives a refused event. So do the overview's counts, taken from the rows inserted.
+    this.insertBatch = `WITH inserted AS (${jsonRowsInsertSql(`"${schema}"."intent_events"`, COLUMNS)}
+        RETURNING "org_id", "outcome", "intent_label", "tool_name", "created_at"),
+      calls AS (${jsonRowsInsertSql(`"${schema}"."intent_calls"`, CALL_COLUMNS, '$3')}),
+      counted AS (${new StatCountsTable(db).upsertSql({ from: 'inserted e', orgId: 'e."org_id"', at: 'e."created_at"' }, EVALUATION_COUNTS)})
       ${new OutboxWriter(schema).insertSql('$2')}`;
     this.writer = new GroupCommitWriter<IntentEventRecord>({
       kind: 'intent_event',

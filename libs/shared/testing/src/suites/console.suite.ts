@@ -60,7 +60,8 @@ export function describeConsole(mode: string, start: () => Promise<TestSystem>) 
       await shot('sign-in-wrong-key');
       await key.fill(sys.adminKey);
       await key.press('Enter');
-      await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
+      // The overview is the landing page once signed in.
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
       // The key stays in this tab's session storage only.
       expect(
         await page.evaluate(() => {

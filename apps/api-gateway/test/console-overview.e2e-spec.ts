@@ -1,0 +1,3 @@
+import { describeConsoleOverview, startDistributedSystem } from '@igw/testing';
+
+describeConsoleOverview('distributed', () => startDistributedSystem());

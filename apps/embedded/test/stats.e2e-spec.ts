@@ -1,0 +1,3 @@
+import { describeStats, startEmbeddedSystem } from '@igw/testing';
+
+describeStats('embedded', () => startEmbeddedSystem());

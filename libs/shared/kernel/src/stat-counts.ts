@@ -1,0 +1,140 @@
+import { invalidRequest } from './errors';
+
+/**
+ * Counts kept per time bucket for the console overview (`GET /v1/stats`, DESIGN 6.14): each service
+ * adds to them in the statement that records its events, so reading a window costs the number of
+ * buckets and keys, never the number of calls.
+ */
+
+/** The windows the overview shows. */
+export const STATS_WINDOWS = ['1h', '24h', '7d'] as const;
+export type StatsWindow = (typeof STATS_WINDOWS)[number];
+
+/**
+ * How long each window is and how wide its buckets are. Every bucket size is kept as its own
+ * granularity, so a window reads at most 168 buckets per key whatever the traffic.
+ */
+export const STATS_WINDOW_SPECS: Readonly<Record<StatsWindow, { minutes: number; bucketMinutes: number }>> = {
+  '1h': { minutes: 60, bucketMinutes: 1 },
+  '24h': { minutes: 24 * 60, bucketMinutes: 15 },
+  '7d': { minutes: 7 * 24 * 60, bucketMinutes: 60 },
+};
+
+/** The bucket widths counts are written at (minutes), and how long each is kept: its window plus one bucket. */
+export const STAT_COUNT_GRANULARITIES: readonly { bucketMinutes: number; keepMinutes: number }[] = STATS_WINDOWS.map((w) => {
+  const spec = STATS_WINDOW_SPECS[w];
+  return { bucketMinutes: spec.bucketMinutes, keepMinutes: spec.minutes + spec.bucketMinutes };
+});
+
+/** Most keys a "top" list (refused tools, intentions, cards) shows. */
+export const STATS_TOP = 10;
+
+/** `window` as the route takes it: 400 naming the field otherwise (absent → 1h). */
+export function parseStatsWindow(value: unknown): StatsWindow {
+  if (value === undefined || value === '') return '1h';
+  if (typeof value === 'string' && (STATS_WINDOWS as readonly string[]).includes(value)) return value as StatsWindow;
+  throw invalidRequest(`window must be one of ${STATS_WINDOWS.join(', ')}`, [{ path: 'window', message: `must be one of ${STATS_WINDOWS.join(', ')}` }]);
+}
+
+const MINUTE_MS = 60_000;
+
+/** The start of the bucket `at` falls in (buckets are aligned on the Unix epoch, so on UTC hours). */
+export function bucketStart(at: Date, bucketMinutes: number): Date {
+  const width = bucketMinutes * MINUTE_MS;
+  return new Date(Math.floor(at.getTime() / width) * width);
+}
+
+/** The window's buckets at `now`, oldest first; the last one holds `now` (and is still filling). */
+export function statsBuckets(window: StatsWindow, now: Date): Date[] {
+  const { minutes, bucketMinutes } = STATS_WINDOW_SPECS[window];
+  const count = minutes / bucketMinutes;
+  const last = bucketStart(now, bucketMinutes).getTime();
+  return Array.from({ length: count }, (_, i) => new Date(last - (count - 1 - i) * bucketMinutes * MINUTE_MS));
+}
+
+/** One row of what a count store reads: a bucket's count of one chart key, or (bucket null) a key's total over the window. */
+export interface StatCountRow {
+  dimension: string;
+  key: string;
+  bucket: Date | null;
+  n: number;
+}
+
+export interface StatCountsQuery {
+  bucketMinutes: number;
+  /** The first bucket of the window. */
+  since: Date;
+  /** The dimension read bucket by bucket (the chart); every other one is read as totals per key. */
+  chart: string;
+}
+
+/** Where a service's counts are read (its own schema). */
+export interface StatCountsReader {
+  read(orgId: string, query: StatCountsQuery): Promise<StatCountRow[]>;
+}
+
+export const STAT_COUNTS_READER = Symbol('STAT_COUNTS_READER');
+
+/** The query of a window at `now`. */
+export function statCountsQuery(window: StatsWindow, now: Date, chart: string): StatCountsQuery {
+  const buckets = statsBuckets(window, now);
+  return { bucketMinutes: STATS_WINDOW_SPECS[window].bucketMinutes, since: buckets[0] as Date, chart };
+}
+
+/** Per key of `dimension`, its counts aligned on `buckets` (0 where none); keys with no count are absent. */
+export function seriesOf(rows: readonly StatCountRow[], dimension: string, buckets: readonly Date[]): Record<string, number[]> {
+  const index = new Map(buckets.map((b, i) => [b.getTime(), i]));
+  const series: Record<string, number[]> = {};
+  for (const row of rows) {
+    if (row.dimension !== dimension || row.bucket === null) continue;
+    const i = index.get(row.bucket.getTime());
+    if (i === undefined) continue;
+    const line = (series[row.key] ??= buckets.map(() => 0));
+    line[i] = (line[i] ?? 0) + row.n;
+  }
+  return series;
+}
+
+/** The window's totals of `dimension`, largest first (then by key), at most `limit`. */
+export function totalsOf(rows: readonly StatCountRow[], dimension: string, limit = STATS_TOP): { key: string; count: number }[] {
+  const totals = new Map<string, number>();
+  for (const row of rows) if (row.dimension === dimension && row.bucket === null) totals.set(row.key, (totals.get(row.key) ?? 0) + row.n);
+  return topCounts(totals, limit);
+}
+
+/** Counts by key, largest first (ties by key), at most `limit`. */
+export function topCounts(counts: ReadonlyMap<string, number>, limit = STATS_TOP): { key: string; count: number }[] {
+  return [...counts]
+    .map(([key, count]) => ({ key, count }))
+    .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, limit);
+}
+
+/** One charted dimension over a window: per key its buckets and total, and the sum of all. */
+export interface CountedSeries {
+  total: number;
+  totals: Record<string, number>;
+  series: Record<string, number[]>;
+}
+
+export function countedSeries(series: Record<string, number[]>): CountedSeries {
+  const totals = Object.fromEntries(Object.entries(series).map(([key, line]) => [key, line.reduce((a, b) => a + b, 0)]));
+  return { total: Object.values(totals).reduce((a, b) => a + b, 0), totals, series };
+}
+
+/**
+ * What a service's counts say of a window at `now`: `chart` read bucket by bucket, each of `tops`
+ * as its largest totals. One read of the store.
+ */
+export async function readCounts<T extends string>(
+  reader: StatCountsReader,
+  orgId: string,
+  window: StatsWindow,
+  now: Date,
+  dimensions: { chart: string; tops: readonly T[] },
+): Promise<{ chart: CountedSeries; tops: Record<T, { key: string; count: number }[]> }> {
+  const rows = await reader.read(orgId, statCountsQuery(window, now, dimensions.chart));
+  const chart = countedSeries(seriesOf(rows, dimensions.chart, statsBuckets(window, now)));
+  const tops = Object.fromEntries(dimensions.tops.map((d) => [d, totalsOf(rows, d)])) as Record<T, { key: string; count: number }[]>;
+  return { chart, tops };
+}

@@ -1,0 +1,113 @@
+import {
+  PeriodicTask,
+  STAT_COUNT_GRANULARITIES,
+  type Clock,
+  type PeriodicTaskLog,
+  type StatCountRow,
+  type StatCountsQuery,
+  type StatCountsReader,
+} from '@igw/kernel';
+import type { ServiceDatabase } from './database';
+import { rethrowUnavailable } from './unavailable';
+
+/** The table every service keeps its overview counts in (its own schema); see the `stat_counts` migrations. */
+export const STAT_COUNTS_TABLE = 'stat_counts';
+
+/** What one recorded row adds to: a dimension and the SQL expression of its key over the source (NULL: not counted). */
+export interface CountedDimension {
+  name: string;
+  key: string;
+}
+
+/** Where the counted rows come from in the recording statement: usually the RETURNING of its INSERT. */
+export interface CountedSource {
+  /** `fresh f`: a CTE of the rows just written, with an alias. */
+  from: string;
+  orgId: string;
+  at: string;
+}
+
+const dimensionName = (name: string): string => {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`stat count dimension ${name} must be lower-case letters and _`);
+  return name;
+};
+
+/**
+ * Per-bucket counts written with the events they count (DESIGN 6.14): `upsertSql` is one
+ * data-modifying CTE for the recording statement, so a count is committed exactly when its row is
+ * and a refused row is never counted. The batch is grouped in SQL first: one upsert per (org,
+ * granularity, bucket, dimension, key) per commit, whatever the number of rows.
+ */
+export class StatCountsTable implements StatCountsReader {
+  readonly table: string;
+  private readonly readSql: string;
+  private readonly pruneSql: string;
+
+  constructor(
+    private readonly db: ServiceDatabase,
+    table = STAT_COUNTS_TABLE,
+  ) {
+    this.table = `"${db.schema}"."${table}"`;
+    // One index-only range scan of (org, granularity, bucket ≥ since) and one aggregate: the chart
+    // dimension bucket by bucket, every other dimension as totals per key.
+    // Buckets as epoch milliseconds: a number parses far faster than a timestamptz text per row.
+    this.readSql = `SELECT "dimension", "key", CASE WHEN "dimension" = $4 THEN extract(epoch FROM "bucket")::float8 * 1000 END AS "bucket", sum("n")::float8 AS n
+      FROM ${this.table}
+      WHERE "org_id" = $1 AND "granularity" = $2 AND "bucket" >= $3::timestamptz
+      GROUP BY 1, 2, 3`;
+    this.pruneSql = `DELETE FROM ${this.table} WHERE ${STAT_COUNT_GRANULARITIES.map(
+      (g, i) => `("granularity" = ${g.bucketMinutes} AND "bucket" < $${i + 1}::timestamptz)`,
+    ).join(' OR ')}`;
+  }
+
+  /**
+   * The upsert CTE counting `source`'s rows: each row adds 1 to every dimension whose key is not
+   * NULL, at every granularity.
+   */
+  upsertSql(source: CountedSource, dimensions: readonly CountedDimension[]): string {
+    const granularities = STAT_COUNT_GRANULARITIES.map((g) => `(${g.bucketMinutes})`).join(', ');
+    const keys = dimensions.map((d) => `('${dimensionName(d.name)}', (${d.key})::text)`).join(', ');
+    return `INSERT INTO ${this.table} AS t ("org_id", "granularity", "bucket", "dimension", "key", "n")
+        SELECT ${source.orgId}, stat_g.m, date_bin(make_interval(mins => stat_g.m), ${source.at}, TIMESTAMPTZ '2000-01-01 00:00:00+00'), stat_d.dimension, stat_d.key, count(*)
+        FROM ${source.from}
+        CROSS JOIN (VALUES ${granularities}) AS stat_g(m)
+        CROSS JOIN LATERAL (VALUES ${keys}) AS stat_d(dimension, key)
+        WHERE stat_d.key IS NOT NULL
+        GROUP BY 1, 2, 3, 4, 5
+        ON CONFLICT ("org_id", "granularity", "bucket", "dimension", "key") DO UPDATE SET "n" = t."n" + excluded."n"`;
+  }
+
+  async read(orgId: string, query: StatCountsQuery): Promise<StatCountRow[]> {
+    const rows = await this.db
+      .query<{ dimension: string; key: string; bucket: number | string | null; n: number | string }>(this.readSql, [
+        orgId,
+        query.bucketMinutes,
+        query.since.toISOString(),
+        query.chart,
+      ])
+      .catch(rethrowUnavailable);
+    return rows.map((r) => ({
+      dimension: r.dimension,
+      key: r.key,
+      bucket: r.bucket === null ? null : new Date(Number(r.bucket)),
+      n: Number(r.n),
+    }));
+  }
+
+  /** Deletes the buckets no window reads any more (each granularity past its window); how many. */
+  async prune(now: Date): Promise<number> {
+    const cutoffs = STAT_COUNT_GRANULARITIES.map((g) => new Date(now.getTime() - g.keepMinutes * 60_000).toISOString());
+    const rows = await this.db
+      .query<{ n: number }>(`WITH gone AS (${this.pruneSql} RETURNING 1) SELECT count(*)::int AS n FROM gone`, cutoffs)
+      .catch(rethrowUnavailable);
+    return rows[0]?.n ?? 0;
+  }
+}
+
+/** Time between prunes of the counts: a bucket outlives its window by at most this. */
+export const STAT_COUNTS_PRUNE_INTERVAL_MS = 10 * 60_000;
+
+/** The prune as a periodic task, at start and then every interval (the service's module starts and stops it). */
+export function statCountsPruneTask(table: StatCountsTable, clock: Clock, logger: PeriodicTaskLog, intervalMs = STAT_COUNTS_PRUNE_INTERVAL_MS): PeriodicTask {
+  return new PeriodicTask('stat counts prune', () => table.prune(clock.now()), { intervalMs, runAtStart: true }, logger);
+}
