@@ -208,7 +208,7 @@ describe('helm chart (rendered by Helm, helm-java)', () => {
     ]);
   });
 
-  it('purges evaluated calls past callRetention.days in a CronJob (not a hook), and the evaluator then does not', () => {
+  it('purges kept calls past callRetention.days in a CronJob (not a hook), and the evaluator and the proxy then do not', () => {
     const [cron, ...more] = of(manifests, 'CronJob');
     expect(more).toEqual([]);
     expect(cron?.metadata.name).toBe('igw-intent-gateway-purge-calls');
@@ -221,25 +221,28 @@ describe('helm chart (rendered by Helm, helm-java)', () => {
     expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
     expect(c.envFrom).toEqual([{ secretRef: { name: 'intent-gateway-secrets' } }]);
     expect(c.env).toEqual(expect.arrayContaining([{ name: 'CALL_RETENTION_DAYS', value: '7' }]));
-    const evaluatorEnv = named(manifests, 'Deployment', 'intent-evaluator')?.spec.template.spec.containers[0].env;
-    expect(evaluatorEnv).toEqual(
-      expect.arrayContaining([
-        { name: 'CALL_RETENTION_DAYS', value: '7' },
-        { name: 'CALL_PURGE_INTERVAL_MINUTES', value: '0' },
-      ]),
-    );
+    for (const app of ['intent-evaluator', 'decision-proxy']) {
+      expect(named(manifests, 'Deployment', app)?.spec.template.spec.containers[0].env).toEqual(
+        expect.arrayContaining([
+          { name: 'CALL_RETENTION_DAYS', value: '7' },
+          { name: 'CALL_PURGE_INTERVAL_MINUTES', value: '0' },
+        ]),
+      );
+    }
     // The Jobs' network policy covers its pods: DNS and the datastores only.
     const jobsPolicy = of(manifests, 'NetworkPolicy').find((p) => p.metadata.name === 'igw-intent-gateway-jobs');
     expect(jobsPolicy?.spec.podSelector.matchExpressions[0].values).toContain('purge-calls');
     // Without the CronJob, the evaluator purges in-process; one setting drives both.
     const without = render('--set', 'jobs.purgeCalls.enabled=false', '--set', 'callRetention.days=30');
     expect(of(without, 'CronJob')).toEqual([]);
-    expect(named(without, 'Deployment', 'intent-evaluator')?.spec.template.spec.containers[0].env).toEqual(
-      expect.arrayContaining([
-        { name: 'CALL_RETENTION_DAYS', value: '30' },
-        { name: 'CALL_PURGE_INTERVAL_MINUTES', value: '60' },
-      ]),
-    );
+    for (const app of ['intent-evaluator', 'decision-proxy']) {
+      expect(named(without, 'Deployment', app)?.spec.template.spec.containers[0].env).toEqual(
+        expect.arrayContaining([
+          { name: 'CALL_RETENTION_DAYS', value: '30' },
+          { name: 'CALL_PURGE_INTERVAL_MINUTES', value: '60' },
+        ]),
+      );
+    }
   });
 
   it('publishes only the gateway through an Ingress, and renders a fixed-size install without the optional parts', () => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { BaseConfig, ServiceUrlSetting } from '@igw/config';
+import { BaseConfig, IntSetting, ServiceUrlSetting } from '@igw/config';
+import type { CallRetention } from '@igw/kernel';
 import { KeyEncryption, resolveKek } from '@igw/runtime';
 import type { HeaderSealer } from './application/mcp-header-sealing';
 
@@ -54,6 +55,17 @@ export class DecisionProxyConfig extends BaseConfig {
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'MCP_UPSTREAMS_ALLOW_PRIVATE must be "true" or "false"' })
   MCP_UPSTREAMS_ALLOW_PRIVATE?: string;
+
+  // The evaluator's retention settings, read here too: the mandate path keeps its decided calls
+  // (action, context) for the same window and under the same cap (DESIGN 6.16).
+  @IntSetting('CALL_RETENTION_DAYS', 0, 366)
+  CALL_RETENTION_DAYS: number = 7;
+
+  @IntSetting('CALL_RETENTION_MAX_BYTES', 1024, 1048576)
+  CALL_RETENTION_MAX_BYTES: number = 65536;
+
+  @IntSetting('CALL_PURGE_INTERVAL_MINUTES', 0, 1440)
+  CALL_PURGE_INTERVAL_MINUTES: number = 60;
 }
 
 export function acrLevelsOf(config: Pick<DecisionProxyConfig, 'MANDATE_ACR_LEVELS'>): string[] | undefined {
@@ -66,12 +78,16 @@ export function decisionProxySettings(config: DecisionProxyConfig): {
   acrLevels?: string[];
   headerSealer: HeaderSealer;
   allowPrivateUpstreams: boolean;
+  callRetention: CallRetention;
+  callPurgeIntervalMs: number;
 } {
   const acrLevels = acrLevelsOf(config);
   return {
     legacyJournalDir: config.DECISION_JOURNAL_DIR ?? join(config.DATA_DIR, 'decision-journal'),
     headerSealer: new KeyEncryption(resolveKek('MCP_UPSTREAMS_KEK', config.MCP_UPSTREAMS_KEK, config, 'mcp-upstreams-kek')),
     allowPrivateUpstreams: config.MCP_UPSTREAMS_ALLOW_PRIVATE === 'true',
+    callRetention: { days: config.CALL_RETENTION_DAYS, maxBytes: config.CALL_RETENTION_MAX_BYTES },
+    callPurgeIntervalMs: config.CALL_PURGE_INTERVAL_MINUTES * 60_000,
     ...(acrLevels ? { acrLevels } : {}),
   };
 }

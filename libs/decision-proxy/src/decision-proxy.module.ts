@@ -10,12 +10,17 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { DECISION_STATS_API, STATS_PART_PATHS } from '@igw/contracts';
-import { CLOCK, STAT_COUNTS_READER, systemClock, type Clock, type PeriodicTask } from '@igw/kernel';
+import { CLOCK, DEFAULT_CALL_RETENTION, STAT_COUNTS_READER, systemClock, type CallRetention, type Clock, type PeriodicTask } from '@igw/kernel';
 import { internalStatsController } from '@igw/http';
 import { EVENT_BUS, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions } from '@igw/events';
 import { DEAD_LETTERS, SqlDeadLetters, StatCountsTable, statCountsPruneTask, type ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_ACR_LEVELS } from './domain';
 import { DECISION_REPOSITORY } from './application/ports/decision.repository.port';
+import { DECISION_CALLS } from './application/ports/decision-calls.port';
+import { DECISION_CALL_PURGE_INTERVAL, DECISION_CALL_RETENTION } from './application/retention/call-retention.options';
+import { PurgeExpiredDecisionCallsUseCase } from './application/use-cases/purge-expired-decision-calls.use-case';
+import { DecisionCallRetentionPurger } from './adapters/scheduler/decision-call-retention.purger';
+import { SqlDecisionCalls } from './adapters/sql/sql-decision-calls';
 import { HEADER_SEALER, type HeaderSealer } from './application/mcp-header-sealing';
 import { MCP_SERVER_REPOSITORY } from './application/ports/mcp-server.repository.port';
 import { MCP_UPSTREAMS } from './application/ports/mcp-upstreams.port';
@@ -80,6 +85,10 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
   imports?: ModuleMetadata['imports'];
   providers?: Provider[];
   clock?: Clock;
+  /** How long decided calls are kept (CALL_RETENTION_DAYS, CALL_RETENTION_MAX_BYTES); default 7 days, 64 KiB. */
+  callRetention?: CallRetention;
+  /** Milliseconds between purges of kept calls in this process (and one at start); 0 or absent: never. */
+  callPurgeIntervalMs?: number;
   /** The MCP enforcement proxy's sessions (`{base}/mcp/{name}`): upstream dispatcher, idle time, cap. */
   mcp?: McpSessionOptions;
   /** Where MCP sessions live: Redis when distributed (every replica), memory by default (embedded). */
@@ -111,7 +120,8 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
 
   static register(options: DecisionProxyModuleOptions): DynamicModule {
     const clock = options.clock ?? systemClock;
-    const settings: DecisionEngineSettings = { acrLevels: options.acrLevels ?? DEFAULT_ACR_LEVELS };
+    const callRetention = options.callRetention ?? DEFAULT_CALL_RETENTION;
+    const settings: DecisionEngineSettings = { acrLevels: options.acrLevels ?? DEFAULT_ACR_LEVELS, callRetention };
     const deadLetters = options.deadLetters ?? new SqlDeadLetters(options.db);
     const repository = new SqlDecisionRepository(options.db, options.notifier, deadLetters);
     const revocationSet = new InMemoryRevocationSet(clock);
@@ -126,6 +136,9 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: MCP_SESSION_STORE, useValue: options.mcpSessionStore ?? new MemoryMcpSessionStore() },
       { provide: DECISION_REPOSITORY, useValue: repository },
       { provide: DEAD_LETTERS, useValue: deadLetters },
+      { provide: DECISION_CALLS, useValue: new SqlDecisionCalls(options.db) },
+      { provide: DECISION_CALL_RETENTION, useValue: callRetention },
+      { provide: DECISION_CALL_PURGE_INTERVAL, useValue: options.callPurgeIntervalMs ?? 0 },
       { provide: MODULE_OPTIONS, useValue: { readModels: options.readModels, legacyJournalDir: options.legacyJournalDir } },
       { provide: InMemoryRevocationSet, useValue: revocationSet },
       { provide: REVOCATION_SET, useValue: revocationSet },
@@ -151,6 +164,8 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       ResolveReviewUseCase,
       GetDecisionUseCase,
       ListDecisionsUseCase,
+      PurgeExpiredDecisionCallsUseCase,
+      DecisionCallRetentionPurger,
       ListMcpToolsUseCase,
       EnforceMcpToolCallUseCase,
       OpenMcpUpstreamUseCase,

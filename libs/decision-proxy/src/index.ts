@@ -12,3 +12,4 @@ export type { HeaderSealer } from './application/mcp-header-sealing';
 export { RedisMcpSessionStore } from './adapters/redis/redis-mcp-session.store';
 export { MemoryMcpSessionStore } from './adapters/memory/memory-mcp-session.store';
 export type { McpSessionStore } from './application/ports/mcp-session.store.port';
+export { purgeDecisionCalls } from './decision-call-retention.task';

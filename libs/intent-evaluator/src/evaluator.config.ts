@@ -85,13 +85,14 @@ export class EvaluatorConfig extends BaseConfig {
   LLM_TIMEOUT_MS: number = 3000;
 
   /**
-   * Days the call an evaluation decided (tool call, conversation context) is kept, for history's
-   * `include=call` and teaching from it (DESIGN 6.16); 0 keeps none and clears what was kept.
+   * Days a decided call is kept: an evaluation's tool call and conversation context, a mandate-path
+   * decision's action and context. For `include=call` on history and the decision list, teaching
+   * and replay (DESIGN 6.16); 0 keeps none and clears what was kept.
    */
   @IntSetting('CALL_RETENTION_DAYS', 0, 366)
   CALL_RETENTION_DAYS: number = 7;
 
-  /** Largest call kept, in UTF-8 bytes of its JSON; a larger call's evaluation is recorded without it. */
+  /** Largest call kept, in UTF-8 bytes of its JSON; a larger call's evaluation or decision is recorded without it. */
   @IntSetting('CALL_RETENTION_MAX_BYTES', 1024, 1048576)
   CALL_RETENTION_MAX_BYTES: number = 65536;
 

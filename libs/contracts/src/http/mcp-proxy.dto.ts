@@ -130,6 +130,12 @@ export const DECISION_HTTP_STATUS: Readonly<Record<DecisionKind, 200 | 202 | 403
 };
 export type ReviewStatusDto = ReviewStatus;
 
+/** The call a mandate-path decision decided, as it was sent (DESIGN 6.16). */
+export class DecisionCallDto {
+  @ApiProperty({ type: ProxyActionDto }) action!: ProxyActionDto;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) context?: Record<string, unknown>;
+}
+
 /** A recorded decision (`GET /v1/mcp-proxy/decisions/{decision_id}`): the decision as answered plus what it was about. */
 export class DecisionRecordDto {
   @ApiProperty() decision_id!: string;
@@ -145,6 +151,13 @@ export class DecisionRecordDto {
   @ApiProperty({ description: 'sha256 of the canonical JSON of action.arguments (the arguments themselves are not stored).' }) arguments_sha256!: string;
   @ApiProperty() requested_by_key_id!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiPropertyOptional({
+    type: DecisionCallDto,
+    nullable: true,
+    description:
+      'Only in the decision list with `include=call`: the action and context as decided, while kept (`CALL_RETENTION_DAYS`); null once purged, when retention is off, or when the call was over the size cap.',
+  })
+  call?: DecisionCallDto | null;
 }
 
 /** A deferred call on the review queue (decision kind `defer`). */

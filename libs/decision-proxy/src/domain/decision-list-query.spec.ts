@@ -29,8 +29,15 @@ describe('parseDecisionListQuery', () => {
       until: new Date('2026-11-01T23:00:00Z'),
       limit: 20,
       after,
+      includeCall: false,
     });
-    expect(parseDecisionListQuery({})).toEqual({ limit: 50, after: null });
+    expect(parseDecisionListQuery({})).toEqual({ limit: 50, after: null, includeCall: false });
+  });
+
+  it('reads include=call, and names include when it is anything else or given twice', () => {
+    expect(parseDecisionListQuery({ include: 'call' }).includeCall).toBe(true);
+    expect(refusal({ include: 'calls' }).extra.details).toEqual([{ path: 'include', message: 'include must be one of call' }]);
+    expect(refusal({ include: ['call', 'call'] }).extra.details).toEqual([{ path: 'include', message: 'include must be given once' }]);
   });
 
   it('names every offending parameter at once', () => {

@@ -23,7 +23,12 @@ export interface DecisionListQuery {
   since?: Date;
   until?: Date;
   after: PageKey | null;
+  /** `include=call`: each decision with the call it decided while that is kept (DESIGN 6.16). */
+  includeCall?: boolean;
 }
+
+/** What `include` may name. */
+export const DECISION_LIST_INCLUDES = ['call'] as const;
 
 const DEFAULT_LIMIT = 50;
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -36,6 +41,7 @@ export function parseDecisionListQuery(query: {
   kind?: QueryValue;
   since?: QueryValue;
   until?: QueryValue;
+  include?: QueryValue;
 }): DecisionListQuery {
   const details: ErrorDetail[] = [];
   const fail = (path: string, message: string) => details.push({ path, message });
@@ -47,7 +53,7 @@ export function parseDecisionListQuery(query: {
       return undefined;
     }
   };
-  const out: DecisionListQuery = { limit: DEFAULT_LIMIT, after: null };
+  const out: DecisionListQuery = { limit: DEFAULT_LIMIT, after: null, includeCall: false };
 
   const limit = read('limit', query.limit);
   if (limit !== undefined) {
@@ -80,6 +86,11 @@ export function parseDecisionListQuery(query: {
     } catch {
       fail('cursor', 'cursor is malformed');
     }
+  }
+  const include = read('include', query.include);
+  if (include !== undefined) {
+    if ((DECISION_LIST_INCLUDES as readonly string[]).includes(include)) out.includeCall = true;
+    else fail('include', `include must be one of ${DECISION_LIST_INCLUDES.join(', ')}`);
   }
   throwIfInvalid(details);
   return out;

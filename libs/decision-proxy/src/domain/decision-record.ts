@@ -1,5 +1,6 @@
 import { REVIEW_STATUSES, type DecisionKind, type ReviewStatus } from '@igw/kernel';
 import type { DecisionStage } from './decision';
+import type { DecisionCall } from './decision-call';
 
 /**
  * A decision as it was answered and is kept: `kind`, `decision_id`, `rule_id` when a rule decided,
@@ -12,9 +13,9 @@ export type AnsweredDecision = { kind: DecisionKind; decision_id: string; rule_i
 export { REVIEW_STATUSES, type ReviewStatus };
 
 /**
- * What is kept of every decision (DESIGN 6.9: "every decision … is recorded"). The call's
- * arguments are kept only as the sha256 of their canonical JSON: enough to tell two calls apart
- * in an audit, without storing what the agent sent (it may be personal data).
+ * What is kept of every decision (DESIGN 6.9: "every decision … is recorded"). The record keeps
+ * the call's arguments only as the sha256 of their canonical JSON: enough to tell two calls apart
+ * in an audit for ever; the call itself (`call`) is kept only for the retention window.
  */
 export interface DecisionRecord {
   decisionId: string;
@@ -47,4 +48,9 @@ export interface DecisionRecord {
   reviewedByKeyId: string | null;
   reviewNote: string | null;
   createdAt: Date;
+  /**
+   * The call as decided, kept beside the record for the retention window (DESIGN 6.16); null or
+   * absent when retention is off or the call is over the cap. Stored apart, read with include=call.
+   */
+  call?: DecisionCall | null;
 }

@@ -8,3 +8,4 @@ export * from './mcp-enforcement';
 export * from './decision-list-query';
 export * from './approval-fingerprint';
 export * from './tool-call-decision';
+export * from './decision-call';

@@ -15,4 +15,5 @@ export * from './outbound-url';
 export * from './metrics';
 export * from './iso-timestamp';
 export * from './periodic-task';
+export * from './call-retention';
 export * from './stat-counts';

@@ -14,6 +14,8 @@ export interface GroupCommitOptions<T> {
   statement(batch: readonly T[]): { sql: string; params: unknown[] };
   /** The record's id and org, for its dead letter. */
   describe(record: T): { id: string; orgId: string };
+  /** What of a refused record its dead letter keeps (default: all of it); e.g. not a kept call, which outlives no window. */
+  setAsidePayload?(record: T): unknown;
   deadLetters: SqlDeadLetters;
   /** Most records one statement writes; more waiting ones go into the next. Default 500. */
   maxBatch?: number;
@@ -134,7 +136,7 @@ export class GroupCommitWriter<T> {
       recordId: id,
       orgId,
       reason: String((error as Error)?.message ?? error),
-      payload: waiter.record,
+      payload: this.options.setAsidePayload ? this.options.setAsidePayload(waiter.record) : waiter.record,
     });
     waiter.reject(new RecordRefusedError(this.options.kind.replace(/_/g, ' '), error));
   }

@@ -7,4 +7,5 @@ export * from './group-commit.writer';
 export * from './prisma-client';
 export * from './group-commit.store';
 export * from './keyset-page';
+export * from './batched-purge';
 export * from './stat-counts';

@@ -177,6 +177,7 @@ export const DECISION_LIST_INVALID_EXAMPLES: Named<ErrorDto> = {
   since: invalid('since', 'since must be an ISO 8601 timestamp with a time zone (e.g. 2026-01-31T12:00:00Z) or a date'),
   range: invalid('until', 'until must be later than since'),
   limit: invalid('limit', 'limit must be an integer from 1 to 200'),
+  include: invalid('include', 'include must be one of call'),
 };
 
 export const PROXY_UNAUTHENTICATED_EXAMPLES: Named<ErrorDto> = {

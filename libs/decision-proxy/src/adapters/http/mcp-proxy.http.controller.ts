@@ -20,6 +20,7 @@ import { GetDecisionUseCase } from '../../application/use-cases/get-decision.use
 import { ListDecisionsUseCase } from '../../application/use-cases/list-decisions.use-case';
 import { ListReviewsUseCase } from '../../application/use-cases/list-reviews.use-case';
 import { ResolveReviewUseCase } from '../../application/use-cases/resolve-review.use-case';
+import { DECISION_LIST_INCLUDES } from '../../domain';
 import {
   DECISION_LIST_EXAMPLE,
   DECISION_LIST_INVALID_EXAMPLES,
@@ -162,7 +163,7 @@ export class McpProxyHttpController {
     id: 'listDecisions',
     summary: "The org's decisions, newest first.",
     description:
-      'Every decision of POST /v1/mcp-proxy/call and of MCP tool calls through `{base}/mcp/{name}`, filtered by mandate (`cred_id`), decision `kind` and a time range (`since` ≤ created_at < `until`). Keyset-paged: pass `next_cursor` as `cursor` until it is null. Every bad parameter is named at once in `details`.',
+      'Every decision of POST /v1/mcp-proxy/call and of MCP tool calls through `{base}/mcp/{name}`, filtered by mandate (`cred_id`), decision `kind` and a time range (`since` ≤ created_at < `until`). `include=call` adds to each decision its `call` (the action and context as decided) while it is kept (`CALL_RETENTION_DAYS`, default 7). Keyset-paged: pass `next_cursor` as `cursor` until it is null. Every bad parameter is named at once in `details`.',
   })
   @ApiQuery({ name: 'cred_id', required: false, type: String, description: 'Only the decisions on this mandate (its `cred_…` id, the `jti`).' })
   @ApiQuery({ name: 'kind', required: false, enum: DECISION_KINDS })
@@ -170,6 +171,7 @@ export class McpProxyHttpController {
   @ApiQuery({ name: 'until', required: false, type: String, description: 'ISO 8601 timestamp with a zone, or a date: created before; later than `since`.' })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
   @ApiQuery({ name: 'cursor', required: false, type: String, description: '`next_cursor` of the previous page.' })
+  @ApiQuery({ name: 'include', required: false, enum: DECISION_LIST_INCLUDES, description: '`call`: each decision with the call it decided.' })
   @ApiResponse({ status: 200, type: DecisionRecordListDto, description: 'One page; `next_cursor` is null on the last.', example: DECISION_LIST_EXAMPLE })
   @ApiResponse({
     status: 400,
@@ -185,8 +187,9 @@ export class McpProxyHttpController {
     @Query('until') until?: string | string[],
     @Query('limit') limit?: string | string[],
     @Query('cursor') cursor?: string | string[],
+    @Query('include') include?: string | string[],
   ): Promise<DecisionRecordListDto> {
-    return this.listDecisionsUseCase.execute(caller, { cred_id, kind, since, until, limit, cursor });
+    return this.listDecisionsUseCase.execute(caller, { cred_id, kind, since, until, limit, cursor, include });
   }
 
   @Get('decisions/:decision_id')

@@ -13,6 +13,7 @@ import {
   type SqlDeadLetters,
 } from '@igw/persistence';
 import { decisionCallFields } from '../../application/decision-call-fields';
+import { decisionCallRows, decisionCallsInsertSql } from './sql-decision-calls';
 import { toDecisionMadeV1 } from '../../application/decision-made.payload';
 import { type DecisionListQuery, type DecisionRecord, type DecisionStage, type ReviewStatus, type AnsweredDecision } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult, ReviewPageQuery } from '../../application/ports/decision.repository.port';
@@ -131,12 +132,14 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
     super();
     const schema = db.schema;
     this.table = `"${schema}"."decisions"`;
-    // New rows only (ON CONFLICT DO NOTHING … RETURNING), an outbox row for each of them, and
-    // the overview's counts of exactly those (a decision stored again is not counted again).
+    // New rows only (ON CONFLICT DO NOTHING … RETURNING), an outbox row and the kept call (DESIGN
+    // 6.16) for each of them, and the overview's counts of exactly those (a decision stored again
+    // is not counted again).
     this.insertBatch = `WITH fresh AS (
         ${jsonRowsInsertSql(this.table, COLUMNS)}
         ON CONFLICT DO NOTHING
         RETURNING "decision_id", "org_id", "kind", "intent_id", "operation", "created_at"),
+      calls AS (${decisionCallsInsertSql(schema, '$3', 'SELECT "decision_id" FROM fresh')}),
       counted AS (${new StatCountsTable(db).upsertSql({ from: 'fresh d', orgId: 'd."org_id"', at: 'd."created_at"' }, DECISION_COUNTS)})
       ${new OutboxWriter(schema).insertSql('$2', `(e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)`)}`;
     this.writer = new GroupCommitWriter<DecisionRecord>({
@@ -144,6 +147,8 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
       db,
       deadLetters,
       describe: (r) => ({ id: r.decisionId, orgId: r.orgId }),
+      // A dead letter is kept for ever; the call only for the retention window (DESIGN 6.16).
+      setAsidePayload: ({ call: _call, ...rest }) => rest,
       statement: (batch) => this.batchStatement(batch),
       committed: () => notifier.nudge(),
     });
@@ -155,7 +160,7 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
     const unique = records.filter((r) => !seen.has(r.decisionId) && seen.add(r.decisionId));
     const rows = JSON.stringify(unique.map(toColumns));
     const events = JSON.stringify(unique.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt)));
-    return { sql: this.insertBatch, params: [rows, events] };
+    return { sql: this.insertBatch, params: [rows, events, decisionCallRows(unique)] };
   }
 
   async listDecisions(orgId: string, query: DecisionListQuery): Promise<DecisionRecord[]> {

@@ -9,7 +9,7 @@ import type {
   RevocationsDto,
 } from '@igw/contracts';
 import { cardsKey, MemoryVersionBoard, type VersionBoard } from '@igw/events';
-import { AppError, FixedClock, type Caller } from '@igw/kernel';
+import { AppError, FixedClock, type Caller, type CallRetention } from '@igw/kernel';
 import { intentCardEventFixture, rejectionOf } from '@igw/testing/unit';
 import { DEFAULT_ACR_LEVELS, type DecisionRecord, type ToolCallCommand } from '../../domain';
 import type { DecisionRepository, ResolveReviewResult } from '../ports/decision.repository.port';
@@ -198,7 +198,7 @@ export class GateFixture {
     return fixture;
   }
 
-  build(over: { board?: VersionBoard } = {}): ToolCallDecisionGate {
+  build(over: { board?: VersionBoard; callRetention?: CallRetention } = {}): ToolCallDecisionGate {
     const board = over.board ?? this.board;
     return new ToolCallDecisionGate(
       this.verifier,
@@ -207,7 +207,7 @@ export class GateFixture {
       board,
       this.approvals,
       this.repository,
-      { acrLevels: DEFAULT_ACR_LEVELS },
+      { acrLevels: DEFAULT_ACR_LEVELS, ...(over.callRetention ? { callRetention: over.callRetention } : {}) },
       this.clock,
     );
   }

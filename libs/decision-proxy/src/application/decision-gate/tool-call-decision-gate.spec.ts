@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cardsKey, revocationsKey, type MemoryVersionBoard, type VersionBoard } from '@igw/events';
+import { cardsKey, revocationsKey, type MemoryVersionBoard } from '@igw/events';
 import { toErrorResponse } from '@igw/http';
 import { AppError, DependencyUnavailableError } from '@igw/kernel';
 import type { ToolCallCommand, ToolCallDecision } from '../../domain';
@@ -34,7 +34,7 @@ describe('ToolCallDecisionGate', () => {
   let repository: FakeRepository;
   let gate: ToolCallDecisionGate;
 
-  const build = (over: { board?: VersionBoard } = {}) => fixture.build(over);
+  const build = (over: Parameters<GateFixture['build']>[0] = {}) => fixture.build(over);
 
   beforeEach(async () => {
     fixture = await GateFixture.create();
@@ -164,6 +164,16 @@ describe('ToolCallDecisionGate', () => {
       });
       expect(record.decision).toEqual(res.decision);
       expect(record.argumentsSha256).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('keeps the call as decided (action, context) with the record while retention is on and it is under the cap (DESIGN 6.16)', async () => {
+      const sent = request({ arguments: { id: 42, note: 'Ada' } });
+      await call(sent);
+      expect(repository.recorded[0]!.call).toEqual({ action: sent.action, context: sent.context });
+      await build({ callRetention: { days: 0, maxBytes: 65536 } }).verifyAndDecide(CALLER, TOKEN, sent);
+      await build({ callRetention: { days: 7, maxBytes: 100 } }).verifyAndDecide(CALLER, TOKEN, request({ arguments: { text: 'x'.repeat(200) } }));
+      expect(repository.recorded.map((r) => r.kind)).toEqual(['allow', 'allow', 'allow']);
+      expect(repository.recorded.slice(1).map((r) => r.call)).toEqual([null, null]);
     });
 
     it('a mandate bound to no prompt: any context.prompt_id passes, the record carries prompt_id null', async () => {

@@ -7,17 +7,20 @@ import {
   assertJsonDepth,
   canonicalJson,
   CLOCK,
+  DEFAULT_CALL_RETENTION,
   DependencyUnavailableError,
   METRICS,
   newId,
   NO_METRICS,
   type Caller,
+  type CallRetention,
   type Clock,
   type Metrics,
 } from '@igw/kernel';
 import {
   canonicalApprovalAction,
   decide as engineDecide,
+  retainedDecisionCall,
   type AnsweredDecision,
   type CompiledCard,
   type Decision,
@@ -35,6 +38,8 @@ export const DECISION_ENGINE_OPTIONS = Symbol('DECISION_ENGINE_OPTIONS');
 export interface DecisionEngineSettings {
   /** Ordered acr levels, weakest first (step_up). */
   acrLevels: readonly string[];
+  /** How long the decided call is kept beside its record (DESIGN 6.16); default DEFAULT_CALL_RETENTION. */
+  callRetention?: CallRetention;
 }
 
 /** A mandate verified for an audience and the intent card it names (DESIGN 6.9 steps 2–4). */
@@ -198,6 +203,7 @@ export class ToolCallDecisionGate {
       reviewedByKeyId: null,
       reviewNote: null,
       createdAt: now,
+      call: retainedDecisionCall(command, this.settings.callRetention ?? DEFAULT_CALL_RETENTION),
     };
     // In the store before the answer (group commit): a deferred call is in the review queue the
     // moment the agent hears "defer", and no answered decision lives only in this process.

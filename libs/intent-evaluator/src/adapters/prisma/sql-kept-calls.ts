@@ -1,4 +1,4 @@
-import { rethrowUnavailable, type ServiceDatabase } from '@igw/persistence';
+import { BatchedPurge, PURGE_BATCH, rethrowUnavailable, type ServiceDatabase } from '@igw/persistence';
 import type { KeptCalls, RecordedCall, RecordedCalls, RecordedCallsQuery } from '../../application/ports/intent-event.repository.port';
 import type { EvaluationOutcome } from '../../domain/evaluation/outcome';
 import type { RetainedMessage } from '../../domain/evaluation/retained-call';
@@ -15,7 +15,7 @@ interface RecordedCallRow {
 }
 
 /** Kept calls one purge statement deletes; a purge repeats until fewer are left. */
-export const CALL_PURGE_BATCH = 5000;
+export const CALL_PURGE_BATCH = PURGE_BATCH;
 
 /**
  * The retention purge of `intent_calls` (DESIGN 6.16), straight on the service's database so the
@@ -23,17 +23,15 @@ export const CALL_PURGE_BATCH = 5000;
  * first purge after a long stop never holds one huge delete.
  */
 export class SqlKeptCalls implements KeptCalls, RecordedCalls {
-  private readonly purgeBatch: string;
+  private readonly purge: BatchedPurge;
   private readonly pageSql: string;
 
   constructor(
     private readonly db: ServiceDatabase,
-    private readonly batch: number = CALL_PURGE_BATCH,
+    batch: number = CALL_PURGE_BATCH,
   ) {
     const table = `"${db.schema}"."intent_calls"`;
-    this.purgeBatch = `WITH doomed AS (SELECT "id" FROM ${table} WHERE "created_at" < $1::timestamptz LIMIT ${Math.max(1, Math.floor(batch))}),
-      deleted AS (DELETE FROM ${table} c USING doomed WHERE c."id" = doomed."id" RETURNING 1)
-      SELECT count(*)::int AS n FROM deleted`;
+    this.purge = new BatchedPurge(db, 'intent_calls', batch);
     // Keyset over the (org_id, created_at desc, id desc) index, walked backwards: oldest first.
     this.pageSql = `SELECT c."id", c."created_at", e."outcome", e."intent_label", e."shadow_mode", c."tool_name", c."arguments", c."conversation_context"
       FROM ${table} c JOIN "${db.schema}"."intent_events" e ON e."id" = c."id"
@@ -60,13 +58,7 @@ export class SqlKeptCalls implements KeptCalls, RecordedCalls {
     }));
   }
 
-  async purgeBefore(cutoff: Date): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const [row] = await this.db.query<{ n: number }>(this.purgeBatch, [cutoff.toISOString()]).catch(rethrowUnavailable);
-      const count = row?.n ?? 0;
-      total += count;
-      if (count < this.batch) return total;
-    }
+  purgeBefore(cutoff: Date): Promise<number> {
+    return this.purge.before(cutoff);
   }
 }

@@ -205,6 +205,37 @@ export function describeMcpProxy(mode: string, start: () => Promise<TestSystem>)
       }
     });
 
+    it('include=call shows each decision with its action and context as decided, to any key of the org, never to another org', async () => {
+      const own = await dispense();
+      const sent = body('crm.contacts.read', { action: { arguments: { id: 7, note: 'Ada Lovelace' } }, context: { ticket: 'T-1' } });
+      const allowed = await call(reader, own.credential, sent);
+      const denied = await call(reader, own.credential, body('crm.contacts.purge'));
+      expect([allowed.status, denied.status]).toEqual([200, 403]);
+      // Durable before the answer: the call is there as soon as the decision is.
+      const listed = await reader.get(`/v1/mcp-proxy/decisions?cred_id=${own.cred_id}&include=call`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((d: { decision_id: string; call: unknown }) => [d.decision_id, d.call])).toEqual([
+        [denied.body.decision.decision_id, { action: body('crm.contacts.purge').action, context: body('crm.contacts.purge').context }],
+        [allowed.body.decision.decision_id, { action: sent.action, context: sent.context }],
+      ]);
+      // Without include the list is as it was: no call.
+      const plain = await reader.get(`/v1/mcp-proxy/decisions?cred_id=${own.cred_id}`);
+      expect(plain.body.data.every((d: object) => !('call' in d))).toBe(true);
+      // Another org never sees them, by mandate or otherwise.
+      expect((await otherOrg.get(`/v1/mcp-proxy/decisions?cred_id=${own.cred_id}&include=call`)).body.data).toEqual([]);
+      const theirs = await otherOrg.get('/v1/mcp-proxy/decisions?include=call&limit=200');
+      expect(JSON.stringify(theirs.body)).not.toContain('Ada Lovelace');
+      // A bad include is a 400 naming it.
+      for (const q of ['include=calls', 'include=call&include=call']) {
+        const bad = await reader.get(`/v1/mcp-proxy/decisions?${q}`);
+        expect({ status: bad.status, code: bad.body.code, paths: bad.body.details?.map((d: { path: string }) => d.path) }).toEqual({
+          status: 400,
+          code: 'invalid_request',
+          paths: ['include'],
+        });
+      }
+    });
+
     it('evaluates CEL over the arguments (first match wins)', async () => {
       const res = await call(reader, mandate.credential, body('crm.contacts.read', { action: { arguments: { amount: 20000 } } }));
       expect(res.status).toBe(403);
