@@ -466,6 +466,13 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
       await expect(store.record(poison)).rejects.toBeInstanceOf(RecordRefusedError);
       const rows = await db.query(`SELECT id FROM "${schema}"."intent_calls" WHERE id = $1`, [poison.id]);
       expect(rows).toEqual([]);
+      // Nor does its dead letter, which is kept for ever: the call only for the retention window.
+      const [letter] = await db.query<{ payload: string }>(`SELECT payload FROM "${schema}"."dead_letters" WHERE kind = 'intent_event' AND record_id = $1`, [
+        poison.id,
+      ]);
+      const kept = JSON.parse(letter!.payload) as Record<string, unknown>;
+      expect(kept).toMatchObject({ id: poison.id });
+      expect(kept).not.toHaveProperty('call');
     });
   });
 });

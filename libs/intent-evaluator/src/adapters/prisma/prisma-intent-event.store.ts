@@ -161,6 +161,8 @@ export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> 
       deadLetters,
       maxBatch: INTENT_EVENT_BATCH_MAX,
       describe: (e) => ({ id: e.id, orgId: e.orgId }),
+      // A dead letter is kept for ever; the call only for the retention window (DESIGN 6.16).
+      setAsidePayload: ({ call: _call, ...rest }) => rest,
       statement: (events) => this.batchStatement(events),
       committed: () => notifier.nudge(),
     });
