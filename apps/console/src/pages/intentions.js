@@ -5,6 +5,7 @@ import { InputError, parsePatterns, patternsText } from '../calls.js';
 import { FilterSelect, ListPage } from '../list-page.js';
 import { Badge, fieldSetter, FormSubmit, html, useAction, usePagedList, useState, useSubmit } from '../ui.js';
 import { IntentionExamples } from './intention-examples.js';
+import { IntentionPreview } from './intention-preview.js';
 
 const CLASSES = ['lookup', 'reporting', 'analysis', 'export', 'write', 'admin', 'other'];
 const EMPTY = {
@@ -35,6 +36,18 @@ function ToolsAndApproval({ form, set, rows, placeholder, helpId }) {
     >`;
 }
 
+/** A draft as a replay's `create` change: publishing it is previewed as if it were active. */
+const asCreated = (i) => ({
+  label: i.label,
+  intent_class: i.intent_class,
+  approval_required: Boolean(i.approval_required),
+  ...(i.display_name ? { display_name: i.display_name } : {}),
+  ...(i.description ? { description: i.description } : {}),
+  ...(i.ttl_minutes ? { ttl_minutes: i.ttl_minutes } : {}),
+  ...(i.data_elements?.length ? { data_elements: i.data_elements } : {}),
+  ...(i.tools?.length ? { tools: i.tools } : {}),
+});
+
 /** `source:path` per line → data elements. */
 function dataElements(text) {
   return text
@@ -53,7 +66,7 @@ export function IntentionsPage() {
   const list = usePagedList(`/v1/${resource}`, { status, limit: 25 }, [resource, status]);
   const { reload } = list;
   const [form, setForm] = useState(EMPTY);
-  // The intention whose editor or examples are open below the list: {mode: 'edit' | 'examples', intention}.
+  // What is open below the list: {mode: 'edit' | 'examples', intention} or {mode: 'preview', title, changes}.
   const [open, setOpen] = useState(null);
   const act = useAction();
   const set = fieldSetter(form, setForm);
@@ -122,6 +135,16 @@ export function IntentionsPage() {
           <td>${i.version}</td>
           <td>
             <div class="actions">
+              ${
+                i.status === 'draft' &&
+                html`<button
+                  type="button"
+                  class="secondary"
+                  onClick=${() => setOpen({ mode: 'preview', title: `publish ${i.label}`, changes: [{ action: 'create', intention: asCreated(i) }] })}
+                >
+                  Preview
+                </button>`
+              }
               ${i.status === 'draft' && html`<button type="button" onClick=${() => transition(i.id, 'publish')}>Publish</button>`}
               ${i.status !== 'archived' && html`<button type="button" class="secondary" onClick=${() => setOpen({ mode: 'edit', intention: i })}>Edit</button>`}
               <button type="button" class="secondary" onClick=${() => setOpen({ mode: 'examples', intention: i })}>Examples</button>
@@ -142,7 +165,13 @@ export function IntentionsPage() {
           setOpen({ mode: 'edit', intention: saved });
           await reload();
         }}
+        onPreview=${(changes) => setOpen({ mode: 'preview', title: `changes to ${open.intention.label}`, changes, back: open })}
       />`
+    }
+    ${
+      open &&
+      open.mode === 'preview' &&
+      html`<${IntentionPreview} key=${JSON.stringify(open.changes)} title=${open.title} changes=${open.changes} onClose=${() => setOpen(open.back ?? null)} />`
     }
     ${open && open.mode === 'examples' && html`<${IntentionExamples} key=${open.intention.id} intention=${open.intention} resource=${resource} onClose=${() => setOpen(null)} />`}`;
 }
@@ -169,7 +198,7 @@ function changes(intention, form) {
 }
 
 /** Edits a draft or active intention: only the changed fields are sent (PATCH, a new version). */
-function EditIntention({ intention, resource, onClose, onSaved }) {
+function EditIntention({ intention, resource, onClose, onSaved, onPreview }) {
   const [form, setForm] = useState(editable(intention));
   const set = fieldSetter(form, setForm);
   const [save, submit] = useSubmit(async () => {
@@ -190,6 +219,17 @@ function EditIntention({ intention, resource, onClose, onSaved }) {
       <label>Description <textarea name="description" rows="2" value=${form.description} onInput=${set('description')}></textarea></label>
       <${ToolsAndApproval} form=${form} set=${set} rows="3" helpId="edit-tools-help" />
       <${FormSubmit} action=${save} label="Save changes" />
+      <button
+        type="button"
+        class="secondary"
+        onClick=${() => {
+          const body = changes(intention, form);
+          if (Object.keys(body).length === 0) save.setError(new InputError('body', 'nothing changed'));
+          else onPreview([{ action: 'update', id: intention.id, intention: body }]);
+        }}
+      >
+        Preview changes
+      </button>
     </form>
   </section>`;
 }

@@ -21,13 +21,15 @@ export function describeConsoleOverview(mode: string, start: () => Promise<TestS
     let page: Page;
     let operator: Client;
     let operatorKey: string;
+    let writerKey: string;
     const problems: string[] = [];
 
     beforeAll(async () => {
       sys = await start();
       operator = await otherOrgClient(sys, 'overview');
       operatorKey = await mintKey(operator, 'overview-operator', 'read_only');
-      const writer = client(sys.url, await mintKey(operator, 'overview-writer', 'policy_write'));
+      writerKey = await mintKey(operator, 'overview-writer', 'policy_write');
+      const writer = client(sys.url, writerKey);
       const agent = client(sys.url, await mintKey(operator, 'overview-agent', 'read_only'));
       await createPublishedIntention(writer, {
         label: 'crm.contact_lookup',
@@ -138,6 +140,51 @@ export function describeConsoleOverview(mode: string, start: () => Promise<TestS
       expect(await tableCounts('evaluations')).toEqual(stats.evaluations.by_outcome);
       expect(await tableCounts('decisions')).toEqual(stats.decisions.by_kind);
       await expect(page.locator('[data-section="evaluations"] .chart canvas').first().isVisible()).resolves.toBe(true);
+      expect(problems).toEqual([]);
+    });
+
+    it("Preview beside Publish: a draft's effect on the kept calls, per transition and call, with nothing recorded", async () => {
+      const writer = client(sys.url, writerKey);
+      const draft = await writer.post('/v1/intentions', {
+        label: 'ops.tmp_cleanup',
+        intent_class: 'admin',
+        description: 'clean temp files',
+        tools: ['shell.exec'],
+      });
+      expect(draft.status).toBe(201);
+      const change = {
+        action: 'create',
+        intention: { label: 'ops.tmp_cleanup', intent_class: 'admin', approval_required: false, description: 'clean temp files', tools: ['shell.exec'] },
+      };
+      const expected = (await writer.post('/v1/replays', { kind: 'intentions', changes: [change] })).body;
+      // The three shell.exec calls no intention covered would be allowed under the binding.
+      expect(expected.transitions).toContainEqual({ from: 'denied', to: 'allowed', count: 3 });
+
+      const editor = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      editor.on('pageerror', (e) => problems.push(String(e)));
+      await editor.goto(`${sys.url}/console/`);
+      await editor.getByLabel('API key').fill(writerKey);
+      await editor.getByLabel('API key').press('Enter');
+      await editor.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      await editor.goto(`${sys.url}/console/#/intentions`);
+      const row = editor.locator('tr[data-intention="ops.tmp_cleanup"]');
+      await row.getByRole('button', { name: 'Preview' }).click();
+      const panel = editor.getByRole('region', { name: 'Preview: publish ops.tmp_cleanup' });
+      await panel.locator('table[data-table="transitions"]').waitFor();
+      const shown = await panel
+        .locator('table[data-table="transitions"] tbody tr[data-key]')
+        .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-key'), Number(r.querySelector('[data-count]')?.getAttribute('data-count'))]));
+      expect(Object.fromEntries(shown)).toEqual(
+        Object.fromEntries(expected.transitions.map((t: { from: string; to: string; count: number }) => [`${t.from}>${t.to}`, t.count])),
+      );
+      expect(await panel.locator('table[data-table="changed-calls"] tbody tr').count()).toBe(expected.calls.length);
+      await expect(panel.locator('[data-replayed]').getAttribute('data-replayed')).resolves.toBe(String(expected.replayed));
+      await editor.screenshot({ path: join(screenshotDir(`console-overview-${mode}`), 'preview.png'), fullPage: true });
+      await editor.close();
+
+      // Nothing was recorded: the draft is still a draft, and the evaluations are those of before.
+      expect((await writer.get(`/v1/intentions/${draft.body.id}`)).body.status).toBe('draft');
+      expect((await operator.get('/v1/stats?window=1h')).body.evaluations.total).toBe(11);
       expect(problems).toEqual([]);
     });
   });
