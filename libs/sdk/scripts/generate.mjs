@@ -11,7 +11,7 @@
 //                                                      checked in, as Prisma's clients are not)
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -89,6 +89,8 @@ async function main(args) {
     process.stdout.write(await renderTypes(JSON.parse(readFileSync(args[1], 'utf8'))));
     return;
   }
+  // A fresh clone has no generated/ folder: it is not checked in.
+  mkdirSync(dirname(TYPES), { recursive: true });
   if (args[0] === '--types') {
     writeFileSync(TYPES, await renderTypes(JSON.parse(readFileSync(DOCUMENT, 'utf8'))));
     return;
