@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -48,14 +49,26 @@ export interface ServiceDatabase extends SqlRunner {
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * One statement, committed on its own: a single statement is atomic without BEGIN and COMMIT,
-   * so a group commit is one round trip instead of three. Bounded like a transaction.
+   * so a group commit is one round trip instead of three. Bounded like a transaction. Answers the
+   * statement's rows (its RETURNING), if any.
    */
-  commit(sql: string, params: unknown[], options?: TransactionOptions): Promise<void>;
+  commit<R = Record<string, unknown>>(sql: string, params: unknown[], options?: TransactionOptions): Promise<R[]>;
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** A prepared statement's name for a text (one per text, so a connection never sees a name reused). */
+const preparedNames = new Map<string, string>();
+function preparedName(sql: string): string {
+  let name = preparedNames.get(sql);
+  if (!name) {
+    name = `igw_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+    preparedNames.set(sql, name);
+  }
+  return name;
+}
 
 export function assertSchemaName(schema: string): string {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
@@ -81,12 +94,13 @@ class PostgresServiceDatabase implements ServiceDatabase {
     return this.onClient(true, fn, options);
   }
 
-  async commit(sql: string, params: unknown[], options: TransactionOptions = {}): Promise<void> {
-    await this.onClient(false, (c) => c.query(sql, params), options);
+  /** A named prepared statement: a group commit's one fixed text is parsed and planned once per connection. */
+  async commit<R>(sql: string, params: unknown[], options: TransactionOptions = {}): Promise<R[]> {
+    return this.onClient(false, (c) => c.query<R>(sql, params), options, preparedName(sql));
   }
 
   /** fn on a connection of its own (in BEGIN … COMMIT when `wrap`), bounded by options.timeoutMs. */
-  private async onClient<T>(wrap: boolean, fn: (tx: SqlRunner) => Promise<T>, options: TransactionOptions): Promise<T> {
+  private async onClient<T>(wrap: boolean, fn: (tx: SqlRunner) => Promise<T>, options: TransactionOptions, name?: string): Promise<T> {
     const client: PoolClient = await this.pool.connect();
     let released = false;
     // With an error the pool destroys the client instead of keeping it: a connection whose query
@@ -99,7 +113,8 @@ class PostgresServiceDatabase implements ServiceDatabase {
     const work = (async () => {
       // Statements of a transaction are bounded by the transaction's own deadline (or none: a
       // migration may take long), not by the pool's per-statement one.
-      const run = (text: string, values: unknown[] = []) => client.query({ text, values, query_timeout: NO_TIMEOUT_MS } as QueryConfig);
+      const run = (text: string, values: unknown[] = []) =>
+        client.query({ text, values, query_timeout: NO_TIMEOUT_MS, ...(name && !wrap ? { name } : {}) } as QueryConfig);
       try {
         if (wrap) await run('BEGIN');
         const result = await fn({ query: async (sql, params = []) => (await run(sql, params)).rows });
@@ -181,8 +196,8 @@ class PGliteServiceDatabase implements ServiceDatabase {
   }
 
   /** No timeout: PGlite runs in this process (its own thread), there is no connection to hang. */
-  async commit(sql: string, params: unknown[]): Promise<void> {
-    await this.db.query(sql, params);
+  async commit<R>(sql: string, params: unknown[]): Promise<R[]> {
+    return this.db.commit<R>(sql, params);
   }
 
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
@@ -278,8 +293,8 @@ class LazyDatabase implements ServiceDatabase {
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>, options?: TransactionOptions): Promise<T> {
     return (await this.ready()).transaction(fn, options);
   }
-  async commit(sql: string, params: unknown[], options?: TransactionOptions): Promise<void> {
-    return (await this.ready()).commit(sql, params, options);
+  async commit<R>(sql: string, params: unknown[], options?: TransactionOptions): Promise<R[]> {
+    return (await this.ready()).commit<R>(sql, params, options);
   }
   async ping(timeoutMs?: number): Promise<boolean> {
     return (await this.ready()).ping(timeoutMs);

@@ -11,7 +11,7 @@ export interface GroupCommitOptions<T> {
    * The batch as ONE statement (its rows as parameters, whatever their number), committed on its
    * own: atomic without BEGIN and COMMIT, so a batch costs one round trip to the database.
    */
-  statement(batch: readonly T[]): { sql: string; params: unknown[] };
+  statement(batch: readonly T[]): GroupCommitStatement;
   /** The record's id and org, for its dead letter. */
   describe(record: T): { id: string; orgId: string };
   /** What of a refused record its dead letter keeps (default: all of it); e.g. not a kept call, which outlives no window. */
@@ -29,6 +29,13 @@ export interface GroupCommitOptions<T> {
 }
 
 export const DEFAULT_COMMIT_TIMEOUT_MS = 3000;
+
+/** One batch's statement, and what to do with its rows once it committed (e.g. hand its outbox rows over). */
+export interface GroupCommitStatement {
+  sql: string;
+  params: unknown[];
+  committed?(rows: Record<string, unknown>[]): void;
+}
 
 interface Waiter<T> {
   record: T;
@@ -143,12 +150,15 @@ export class GroupCommitWriter<T> {
 
   /** Commits the batch and resolves its waiters (after `committed`); returns the error (an outage as DependencyUnavailableError) instead. */
   private async attempt(batch: Waiter<T>[], committed?: () => void): Promise<unknown> {
+    let statement: GroupCommitStatement;
+    let rows: Record<string, unknown>[];
     try {
-      const { sql, params } = this.options.statement(batch.map((w) => w.record));
-      await this.options.db.commit(sql, params, { timeoutMs: this.commitTimeoutMs });
+      statement = this.options.statement(batch.map((w) => w.record));
+      rows = await this.options.db.commit(statement.sql, statement.params, { timeoutMs: this.commitTimeoutMs });
     } catch (error) {
       return error ?? new Error(`${this.options.kind} batch failed`);
     }
+    statement.committed?.(rows);
     this.options.committed?.();
     committed?.();
     for (const w of batch) w.resolve();

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@igw/contracts';
+import type { CommittedOutboxRow, OutboxNotifier } from '@igw/events';
 import type { ServiceDatabase, SqlRunner } from './database';
 
 /** What a Prisma transaction client offers; the outbox row joins the caller's transaction. */
@@ -31,6 +32,11 @@ export class OutboxWriter {
       ${where ? `WHERE ${where} ` : ''}ORDER BY n`;
   }
 
+  /** `insertSql` as the statement's last part, answering each written row's seq and id (for `committedRows`). */
+  insertReturningSql(param: string, where?: string): string {
+    return `${this.insertSql(param, where)} RETURNING "seq"::text AS "seq", "id"`;
+  }
+
   /** Adds events in the caller's transaction (Prisma or raw), one statement whatever their number. */
   async add(tx: RawExecutor, events: readonly EventEnvelope[]): Promise<void> {
     if (events.length > 0) await tx.$executeRawUnsafe(this.insertSql('$1'), JSON.stringify(events));
@@ -40,6 +46,28 @@ export class OutboxWriter {
   async addBatch(tx: SqlRunner, events: readonly EventEnvelope[]): Promise<void> {
     if (events.length > 0) await tx.query(this.insertSql('$1'), [JSON.stringify(events)]);
   }
+}
+
+/**
+ * The rows `insertReturningSql` reports, with their envelopes (from the statement's own events), in
+ * seq order: what a writer hands over to its relay (`OutboxNotifier.handOver`).
+ */
+export function committedRows(written: readonly { seq: string; id: string }[], events: readonly EventEnvelope[]): CommittedOutboxRow[] {
+  const byId = new Map(events.map((e) => [e.id, e]));
+  const rows: CommittedOutboxRow[] = [];
+  for (const w of written) {
+    const envelope = byId.get(w.id);
+    if (envelope) rows.push({ seq: w.seq, id: w.id, key: envelope.org_id, envelope });
+  }
+  // RETURNING order is not promised: seqs of one statement, compared as numbers.
+  return rows.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
+}
+
+/** After a commit whose last part was `insertReturningSql`: its rows go to the relay (a nudge if it takes none). */
+export function handOverCommitted(notifier: OutboxNotifier, written: readonly Record<string, unknown>[], events: readonly EventEnvelope[]): void {
+  const rows = committedRows(written as readonly { seq: string; id: string }[], events);
+  if (notifier.handOver) notifier.handOver(rows);
+  else if (rows.length > 0) notifier.nudge();
 }
 
 export interface OutboxRow {
@@ -54,7 +82,16 @@ export interface OutboxRow {
  * never publish the same row concurrently; PGlite has one process and needs no lock.
  */
 export class SqlOutboxSource {
-  constructor(private readonly db: ServiceDatabase) {}
+  /** PGlite: one process, so this relay is the only reader and every writer hands over to it. */
+  readonly exclusive: boolean;
+
+  constructor(private readonly db: ServiceDatabase) {
+    this.exclusive = db.kind === 'pglite';
+  }
+
+  async markPublished(seqs: readonly string[]): Promise<void> {
+    await this.db.query(`UPDATE "${this.db.schema}"."outbox_events" SET published_at = now() WHERE seq = ANY($1::bigint[]) AND published_at IS NULL`, [seqs]);
+  }
 
   async drain(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
     const t = `"${this.db.schema}"."outbox_events"`;

@@ -4,7 +4,9 @@ import { defined, type DecisionKind } from '@igw/kernel';
 import {
   GroupCommitStore,
   GroupCommitWriter,
+  handOverCommitted,
   jsonRowsInsertSql,
+  type GroupCommitStatement,
   keysetPageSql,
   OutboxWriter,
   rethrowUnavailable,
@@ -141,7 +143,7 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
         RETURNING "decision_id", "org_id", "kind", "intent_id", "operation", "created_at"),
       calls AS (${decisionCallsInsertSql(schema, '$3', 'SELECT "decision_id" FROM fresh')}),
       counted AS (${new StatCountsTable(db).upsertSql({ from: 'fresh d', orgId: 'd."org_id"', at: 'd."created_at"' }, DECISION_COUNTS)})
-      ${new OutboxWriter(schema).insertSql('$2', `(e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)`)}`;
+      ${new OutboxWriter(schema).insertReturningSql('$2', `(e->'data'->>'decision_id') IN (SELECT "decision_id" FROM fresh)`)}`;
     this.writer = new GroupCommitWriter<DecisionRecord>({
       kind: 'decision',
       db,
@@ -149,18 +151,22 @@ export class SqlDecisionRepository extends GroupCommitStore<DecisionRecord> impl
       describe: (r) => ({ id: r.decisionId, orgId: r.orgId }),
       // A dead letter is kept for ever; the call only for the retention window (DESIGN 6.16).
       setAsidePayload: ({ call: _call, ...rest }) => rest,
-      statement: (batch) => this.batchStatement(batch),
-      committed: () => notifier.nudge(),
+      statement: (batch) => this.batchStatement(batch, notifier),
     });
   }
 
-  private batchStatement(records: readonly DecisionRecord[]): { sql: string; params: unknown[] } {
+  private batchStatement(records: readonly DecisionRecord[], notifier: OutboxNotifier): GroupCommitStatement {
     // One id twice in a batch: the first is stored, so only its event may go out (else two events for one row).
     const seen = new Set<string>();
     const unique = records.filter((r) => !seen.has(r.decisionId) && seen.add(r.decisionId));
     const rows = JSON.stringify(unique.map(toColumns));
-    const events = JSON.stringify(unique.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt)));
-    return { sql: this.insertBatch, params: [rows, events, decisionCallRows(unique)] };
+    const events = unique.map((r) => envelope(Topics.DecisionMade, r.orgId, toDecisionMadeV1(r), r.createdAt));
+    return {
+      sql: this.insertBatch,
+      params: [rows, JSON.stringify(events), decisionCallRows(unique)],
+      // The outbox rows of the decisions that were new, straight to the relay (DESIGN 6.13, cost).
+      committed: (written) => handOverCommitted(notifier, written, events),
+    };
   }
 
   async listDecisions(orgId: string, query: DecisionListQuery): Promise<DecisionRecord[]> {

@@ -49,12 +49,15 @@ class FakeDatabase extends GatedFakeDatabase {
     super('intent_evaluator');
   }
 
-  async commit(sql: string, [rows, events]: [string, string]): Promise<void> {
-    // One statement writes both tables.
+  async commit(sql: string, [rows, events]: [string, string]): Promise<{ seq: string; id: string }[]> {
+    // One statement writes both tables, and answers the outbox rows it wrote.
     expect(sql).toContain('"intent_events"');
     expect(sql).toContain('"outbox_events"');
+    expect(sql).toContain('RETURNING "seq"');
     await this.settle((JSON.parse(rows) as { id: string }[]).map((r) => r.id));
-    this.outbox.push(...(JSON.parse(events) as EventEnvelope[]));
+    const written = JSON.parse(events) as EventEnvelope[];
+    this.outbox.push(...written);
+    return written.map((e) => ({ seq: String(this.outbox.indexOf(e) + 1), id: e.id }));
   }
 }
 

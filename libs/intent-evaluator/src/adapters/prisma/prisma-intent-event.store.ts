@@ -4,8 +4,10 @@ import {
   DEAD_LETTERS,
   GroupCommitStore,
   GroupCommitWriter,
+  handOverCommitted,
   jsonRowsInsertSql,
   OutboxWriter,
+  type GroupCommitStatement,
   rethrowUnavailable,
   StatCountsTable,
   type ServiceDatabase,
@@ -154,7 +156,7 @@ export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> 
         RETURNING "org_id", "outcome", "intent_label", "tool_name", "created_at"),
       calls AS (${jsonRowsInsertSql(`"${schema}"."intent_calls"`, CALL_COLUMNS, '$3')}),
       counted AS (${new StatCountsTable(db).upsertSql({ from: 'inserted e', orgId: 'e."org_id"', at: 'e."created_at"' }, EVALUATION_COUNTS)})
-      ${new OutboxWriter(schema).insertSql('$2')}`;
+      ${new OutboxWriter(schema).insertReturningSql('$2')}`;
     this.writer = new GroupCommitWriter<IntentEventRecord>({
       kind: 'intent_event',
       db,
@@ -163,8 +165,7 @@ export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> 
       describe: (e) => ({ id: e.id, orgId: e.orgId }),
       // A dead letter is kept for ever; the call only for the retention window (DESIGN 6.16).
       setAsidePayload: ({ call: _call, ...rest }) => rest,
-      statement: (events) => this.batchStatement(events),
-      committed: () => notifier.nudge(),
+      statement: (events) => this.batchStatement(events, notifier),
     });
   }
 
@@ -193,11 +194,15 @@ export class PrismaIntentEventStore extends GroupCommitStore<IntentEventRecord> 
     return rows.map((r) => toRecord(r, byId.get(r.id)));
   }
 
-  private batchStatement(events: readonly IntentEventRecord[]): { sql: string; params: unknown[] } {
+  private batchStatement(events: readonly IntentEventRecord[], notifier: OutboxNotifier): GroupCommitStatement {
     const envelopes = events.map((e) => envelope(Topics.IntentEvaluated, e.orgId, toIntentEvaluatedV1(e), e.createdAt));
     // Straight to the driver, not through Prisma: the batch is one fixed statement, and Prisma's
     // per-statement overhead (~4 ms on PGlite) would cost more than the statement itself.
     const calls = events.filter((e): e is IntentEventRecord & { call: RetainedCall } => e.call !== null).map(toCallColumns);
-    return { sql: this.insertBatch, params: [JSON.stringify(events.map(toColumns)), JSON.stringify(envelopes), JSON.stringify(calls)] };
+    return {
+      sql: this.insertBatch,
+      params: [JSON.stringify(events.map(toColumns)), JSON.stringify(envelopes), JSON.stringify(calls)],
+      committed: (written) => handOverCommitted(notifier, written, envelopes),
+    };
   }
 }

@@ -50,7 +50,20 @@ export interface EventBus {
 
 export const OUTBOX_NOTIFIER = Symbol('OUTBOX_NOTIFIER');
 
+/** An outbox row just committed, with its place in commit order (the table's `seq`). */
+export interface CommittedOutboxRow {
+  seq: string;
+  id: string;
+  key: string;
+  envelope: EventEnvelope;
+}
+
 /** Lets a repository tell its service's outbox relay that rows were just committed. */
 export interface OutboxNotifier {
   nudge(): void;
+  /**
+   * The rows a commit of this process just wrote, in seq order, so the relay need not read them
+   * back; a relay that cannot take them over treats this as `nudge()`.
+   */
+  handOver?(rows: readonly CommittedOutboxRow[]): void;
 }

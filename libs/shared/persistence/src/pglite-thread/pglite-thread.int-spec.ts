@@ -77,11 +77,67 @@ describe('PGliteThread (PGlite on a worker thread)', () => {
     expect(classifyWriteError(error)).toBe('record');
   });
 
+  describe('commit (a group commit: one text, prepared once)', () => {
+    const insert = `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id int, v text))
+      INSERT INTO commits (id, v) SELECT id, v FROM r RETURNING id, v`;
+
+    beforeAll(async () => {
+      await store.exec(`CREATE TABLE commits (id int PRIMARY KEY, v text)`);
+    });
+
+    it("answers the statement's rows, again and again with new parameters", async () => {
+      for (let i = 0; i < 8; i++) {
+        const rows = await store.commit<{ id: number; v: string }>(insert, [JSON.stringify([{ id: 100 + i, v: `c${i}` }])]);
+        expect(rows).toEqual([{ id: 100 + i, v: `c${i}` }]);
+      }
+      const count = await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM commits`);
+      expect(count.rows[0]?.n).toBe(8);
+    });
+
+    it('a refused batch is a database error with its SQLSTATE, writes nothing, and the next commit goes through', async () => {
+      const error = await store
+        .commit(insert, [
+          JSON.stringify([
+            { id: 200, v: 'new' },
+            { id: 100, v: 'taken' },
+          ]),
+        ])
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
+      expect(error).toBeInstanceOf(messages.DatabaseError);
+      expect(error).toMatchObject({ code: '23505' });
+      expect(classifyWriteError(error)).toBe('record');
+      expect((await store.query(`SELECT 1 FROM commits WHERE id = 200`)).rows).toEqual([]);
+      expect(await store.commit(insert, [JSON.stringify([{ id: 201, v: 'after' }])])).toEqual([{ id: 201, v: 'after' }]);
+    });
+
+    it("never runs inside another caller's open transaction: a rollback there cannot take the commit with it", async () => {
+      let inside!: () => void;
+      const entered = new Promise<void>((resolve) => (inside = resolve));
+      const tx = store.transaction(async (t) => {
+        await t.query(`INSERT INTO commits (id, v) VALUES (300, 'rolled back')`);
+        inside();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await t.rollback();
+      });
+      await entered;
+      const committed = store.commit(insert, [JSON.stringify([{ id: 301, v: 'kept' }])]);
+      await tx;
+      await committed;
+      const rows = await store.query<{ id: number }>(`SELECT id FROM commits WHERE id >= 300 ORDER BY id`);
+      expect(rows.rows.map((r) => r.id)).toEqual([301]);
+    });
+  });
+
   it('keeps its data in the directory across a close and a new thread', async () => {
     await store.close();
     store = await PGliteThread.create(dir);
     const rows = await store.query<{ id: number }>(`SELECT id FROM marks ORDER BY id`);
     expect(rows.rows.map((r) => r.id)).toEqual([1, 2]);
+    // A new thread prepares its statements afresh.
+    expect(await store.commit(`INSERT INTO marks (id, v) VALUES ($1, $2) RETURNING id`, [5, 'after restart'])).toEqual([{ id: 5 }]);
   }, 60_000);
 
   it('a store thread that dies fails what is in flight and everything after as unavailable (503), never an answer', async () => {

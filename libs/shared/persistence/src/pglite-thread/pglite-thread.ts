@@ -50,6 +50,11 @@ export class PGliteThread {
     return this.statement<T>(undefined, sql, params, options);
   }
 
+  /** One statement committed on its own; its text is parsed and planned once (see PreparedCommits). */
+  async commit<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return ((await this.call({ op: 'commit', sql, params })) as StoreResults).rows as T[];
+  }
+
   async exec(sql: string): Promise<Results[]> {
     return (await this.call({ op: 'exec', sql })) as Results[];
   }

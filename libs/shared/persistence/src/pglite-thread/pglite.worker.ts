@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { messages, PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import { PreparedCommits } from './prepared-commit';
 import type { StatementRequest, StoreErrorFields, StoreReply, StoreRequest, StoreResults, StoreWorkerData } from './protocol';
 
 /**
@@ -14,6 +15,7 @@ const { dataDir } = workerData as StoreWorkerData;
 const identity = (value: string) => value;
 const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
 const ready = PGlite.create(dataDir);
+const commits = ready.then((db) => new PreparedCommits(db));
 
 const reply = (message: StoreReply) => port.postMessage(message);
 const fail = (id: number, err: unknown) => reply({ id, ok: false, error: errorFields(err) });
@@ -52,6 +54,8 @@ async function handle(m: StoreRequest): Promise<void> {
       if (!on) return;
       return statement(on, m).then((r) => reply({ id: m.id, ok: true, result: plain(r) }));
     }
+    case 'commit':
+      return (await commits).run(m.sql, m.params).then((r) => reply({ id: m.id, ok: true, result: plain(r) }));
     case 'exec': {
       const on = target(db, m.id, m.tx);
       if (!on) return;
