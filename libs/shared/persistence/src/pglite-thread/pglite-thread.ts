@@ -25,6 +25,8 @@ export class PGliteThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private dead: Error | null = null;
+  /** Commit texts the store thread has been sent, by number (messages arrive in order). */
+  private readonly texts = new Map<string, number>();
   readonly waitReady: Promise<void>;
 
   private constructor(dataDir: string | undefined) {
@@ -52,7 +54,10 @@ export class PGliteThread {
 
   /** One statement committed on its own; its text is parsed and planned once (see PreparedCommits). */
   async commit<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return ((await this.call({ op: 'commit', sql, params })) as StoreResults).rows as T[];
+    const known = this.texts.get(sql);
+    const text = known ?? this.texts.size + 1;
+    if (known === undefined) this.texts.set(sql, text);
+    return ((await this.call({ op: 'commit', text, ...(known === undefined ? { sql } : {}), params })) as StoreResults).rows as T[];
   }
 
   async exec(sql: string): Promise<Results[]> {

@@ -16,6 +16,8 @@ const identity = (value: string) => value;
 const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
 const ready = PGlite.create(dataDir);
 const commits = ready.then((db) => new PreparedCommits(db));
+/** Commit texts by the number the HTTP thread gave them (sent with their first use). */
+const texts = new Map<number, string>();
 
 const reply = (message: StoreReply) => port.postMessage(message);
 const fail = (id: number, err: unknown) => reply({ id, ok: false, error: errorFields(err) });
@@ -54,8 +56,12 @@ async function handle(m: StoreRequest): Promise<void> {
       if (!on) return;
       return statement(on, m).then((r) => reply({ id: m.id, ok: true, result: plain(r) }));
     }
-    case 'commit':
-      return (await commits).run(m.sql, m.params).then((r) => reply({ id: m.id, ok: true, result: plain(r) }));
+    case 'commit': {
+      if (m.sql !== undefined) texts.set(m.text, m.sql);
+      const sql = texts.get(m.text);
+      if (sql === undefined) return fail(m.id, new Error(`commit text ${m.text} is unknown`));
+      return (await commits).run(sql, m.params).then((r) => reply({ id: m.id, ok: true, result: plain(r) }));
+    }
     case 'exec': {
       const on = target(db, m.id, m.tx);
       if (!on) return;

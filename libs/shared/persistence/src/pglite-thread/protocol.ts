@@ -16,8 +16,11 @@ export interface StatementRequest {
 export type StoreRequest =
   | ({ id: number; op: 'query'; tx?: number } & StatementRequest)
   | { id: number; op: 'exec'; tx?: number; sql: string }
-  /** One statement committed on its own, its text prepared once (group commits). */
-  | { id: number; op: 'commit'; sql: string; params: unknown[] }
+  /**
+   * One statement committed on its own, its text prepared once (group commits). The text is sent
+   * with its first use only; later ones name it by `text` (it is several kilobytes, cloned per message).
+   */
+  | { id: number; op: 'commit'; text: number; sql?: string; params: unknown[] }
   /** Opens a transaction; its id is the request's id. */
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
