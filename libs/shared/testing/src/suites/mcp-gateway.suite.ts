@@ -106,6 +106,19 @@ export function describeMcpGateway(mode: string, start: () => Promise<TestSystem
       });
     });
 
+    it('keeps the call a tools/call decided: include=call returns its arguments, to the org only', async () => {
+      const result = await call(agent, 'archive', { path: '/docs/kept.md', note: 'Ada Lovelace' });
+      const id = result._meta?.['igw/decision_id'] as string;
+      expect(id).toMatch(/^dec_/);
+      // Durable before the answer: the call is there as soon as the decision is.
+      const listed = await writer.get(`/v1/mcp-proxy/decisions?cred_id=${mandate.cred_id}&include=call&limit=200`);
+      expect(listed.status).toBe(200);
+      const kept = listed.body.data.find((d: { decision_id: string }) => d.decision_id === id);
+      expect(kept?.call?.action).toMatchObject({ operation: 'files.archive', arguments: { path: '/docs/kept.md', note: 'Ada Lovelace' } });
+      const theirs = await otherOrg.get('/v1/mcp-proxy/decisions?include=call&limit=200');
+      expect(JSON.stringify(theirs.body)).not.toContain('Ada Lovelace');
+    });
+
     it('passes methods other than tools/* through unchanged (resources, prompts)', async () => {
       expect(agent.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
       const { resources } = await agent.listResources();
