@@ -270,6 +270,10 @@ describe('igw CLI (embedded)', () => {
     expect(await listed(deny.json.mandate.cred_id, '--kind', 'deny')).toEqual([deny.json.decision.decision_id]);
     expect((await igw(['decisions', '--mandate', allow.json.mandate.cred_id, '--kind', 'deny', '--json'], env)).json.data).toEqual([]);
     expect((await igw(['decisions', '--kind', 'maybe'], env)).code).toBe(6);
+    // --with-call: the call each decision decided, as sent.
+    const kept = await igw(['decisions', '--mandate', allow.json.mandate.cred_id, '--with-call', '--json'], env);
+    expect(kept.json.data[0].call.action).toMatchObject({ operation: 'crm.contacts.read', target_resource: 'crm://contacts/42' });
+    expect((await igw(['decisions', '--mandate', allow.json.mandate.cred_id, '--with-call'], env)).stdout.split('\n')[0]).toMatch(/ARGUMENTS/);
 
     expect((await igw(['mandate', 'refresh', m.json.cred_id, '--ttl', '120', '--json'], env)).json).toMatchObject({
       cred_id: m.json.cred_id,

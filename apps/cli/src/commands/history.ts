@@ -92,18 +92,23 @@ export function registerDecisions(program: Command, ctx: Ctx): void {
     .option('--kind <kind>', 'only this decision kind (allow, deny, approval, …)')
     .option('--since <time>', 'created at or after (ISO 8601 timestamp or date)')
     .option('--until <time>', 'created before (ISO 8601 timestamp or date)')
+    .option('--with-call', 'each decision with the call it decided (action, context) while it is kept')
     .option('--limit <n>', 'at most n decisions (default 20)', positiveInt('limit'))
-    .action(async (o: { mandate?: string; kind?: string; since?: string; until?: string; limit?: number }) => {
+    .action(async (o: { mandate?: string; kind?: string; since?: string; until?: string; withCall?: boolean; limit?: number }) => {
       const limit = o.limit ?? 20;
       const query = {
         ...(o.mandate ? { cred_id: o.mandate } : {}),
         ...(o.kind ? { kind: o.kind as NonNullable<DecisionsQuery['kind']> } : {}),
         ...(o.since ? { since: o.since } : {}),
         ...(o.until ? { until: o.until } : {}),
+        ...(o.withCall ? { include: 'call' as const } : {}),
         limit: Math.min(limit, 200),
       };
       const decisions = await take(ctx.client().decisions(query), limit);
       const rows = decisions.map((d) => ({ ...d, kind: d.decision.kind }));
-      return ctx.print({ data: decisions }, () => table(rows, DECISION_COLUMNS));
+      if (!o.withCall) return ctx.print({ data: decisions }, () => table(rows, DECISION_COLUMNS));
+      // The action's arguments as one JSON line in the table; --json has the whole call.
+      const withArgs = rows.map((d) => ({ ...d, arguments: d.call ? JSON.stringify(d.call.action.arguments ?? {}) : '—' }));
+      return ctx.print({ data: decisions }, () => table(withArgs, [...DECISION_COLUMNS, 'arguments']));
     });
 }
