@@ -86,7 +86,8 @@ export interface PolicyRegistryApi {
    * What the org's installed cards would be with this draft card installed (DESIGN 6.16, what-if
    * replay of a card), validated exactly as the real install and stored nowhere: the same id
    * replaces the installed card (its version + 1), another id adds it. The install's 400s, each
-   * detail's path under `card.` (`POST /internal/intent-cards/preview`).
+   * detail's path under `card.` (`POST /internal/intent-cards/preview`). The draft comes first;
+   * `version` is the installed cards' counter and each card's `org_version` is `version + 1`.
    */
   previewIntentCard(orgId: string, card: InstallIntentCardDto): Promise<IntentCardsSnapshotDto>;
 }

@@ -38,8 +38,8 @@ describe('PreviewIntentCardUseCase', () => {
     const snapshot = await preview([stored, other]).execute('org_1', draft());
     expect(snapshot.version).toBe(9);
     expect(snapshot.cards.map((c) => [c.id, c.version, c.org_version])).toEqual([
-      ['crm', 5, 9],
-      ['hr', 4, 9],
+      ['crm', 5, 10],
+      ['hr', 4, 10],
     ]);
     expect(snapshot.cards[0]?.allowed_scope.operations).toEqual(['crm.contacts.read']);
   });

@@ -14,7 +14,7 @@ export const DRAFT_CARD_ID = 'card_draft';
  * What-if replay of a card (DESIGN 6.16): the org's installed cards with a draft installed over
  * them, through the same rules as the real install (checkCard, installCard), stored nowhere and
  * announced to no one. A draft with an installed card's id replaces it (version + 1), another
- * adds it. Refusals are the install's own 400s, each detail's path under `card.`.
+ * adds it. The draft comes first. Refusals are the install's own 400s, each detail's path under `card.`.
  */
 @Injectable()
 export class PreviewIntentCardUseCase {
@@ -30,6 +30,8 @@ export class PreviewIntentCardUseCase {
     const existing = cards.find((c) => c.id === content.id) ?? null;
     const drafted = installCard(orgId, existing, content, this.clock.now());
     const all = [drafted, ...cards.filter((c) => c.id !== content.id)];
-    return { version, cards: all.map((c) => toIntentCardEvent(c, version)) };
+    // `version` is the installed cards' counter (the replay cursor pins it); each card carries the
+    // change the draft would be, version + 1 (an event's org_version is never 0).
+    return { version, cards: all.map((c) => toIntentCardEvent(c, version + 1)) };
   }
 }
