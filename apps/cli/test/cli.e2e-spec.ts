@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, cardBody, client, mintKey, startEmbeddedSystem, type Client, type TestSystem } from '@igw/testing';
+import { REPO_ROOT, cardBody, client, crmCard, dispenseMandate, installCard, mintKey, startEmbeddedSystem, type Client, type TestSystem } from '@igw/testing';
 
 const BIN = join(REPO_ROOT, 'apps/cli/bin/igw.js');
 
@@ -388,6 +388,39 @@ describe('igw CLI (embedded)', () => {
     expect([tooMany.code, tooMany.json.error.status]).toEqual([6, 400]);
     const reader = await mintKey(admin, 'cli-replay-reader', 'read_only');
     expect((await igw(['replay', '--intention-file', none], { ...env, IGW_API_KEY: reader })).code).toBe(3);
+  });
+
+  it('replay --card-file re-decides mandate-path calls: exit 0 for the installed card, 9 for a narrower draft', async () => {
+    await installCard(admin, crmCard('cli-replay-card', 'CLI replay card'));
+    const mandate = await dispenseMandate(admin, { intentId: 'cli-replay-card', actor: 'agent:cli' });
+    const call = await admin.post(
+      '/v1/mcp-proxy/call',
+      {
+        action: { surface: 'sdk', operation: 'crm.contacts.update', target_resource: 'crm://contacts/1' },
+        context: { actor: 'agent:cli' },
+        audience: 'crm-api',
+      },
+      { 'x-service-mandate': mandate.credential },
+    );
+    expect(call.body.decision.kind).toBe('allow');
+
+    const same = join(dir, 'card-same.json');
+    writeFileSync(same, JSON.stringify(crmCard('cli-replay-card', 'CLI replay card')));
+    expect((await igw(['replay', '--card-file', same, '--since', '1h'], env)).code).toBe(0);
+    const narrower = join(dir, 'card-narrower.json');
+    writeFileSync(
+      narrower,
+      JSON.stringify({ ...crmCard('cli-replay-card', 'CLI replay card'), allowed_scope: { operations: ['crm.contacts.read'], resources: ['crm://**'] } }),
+    );
+    const changed = await igw(['replay', '--card-file', narrower, '--since', '24h', '--json'], env);
+    expect(changed.code).toBe(9);
+    expect(changed.json.calls).toContainEqual({
+      id: call.body.decision.decision_id,
+      tool_name: 'crm.contacts.update',
+      before: { kind: 'allow' },
+      after: { kind: 'deny' },
+    });
+    expect((await igw(['replay', '--card-file', narrower, '--intention-file', narrower], env)).code).toBe(1);
   });
 
   it('usage errors exit 1; --help works from the TypeScript source too (no build needed)', async () => {

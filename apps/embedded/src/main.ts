@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { loadConfigOrExit } from '@igw/config';
 import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig, serveConsole } from '@igw/api-gateway';
 import { POLICY_REGISTRY_MIGRATIONS, POLICY_REGISTRY_SCHEMA, PolicyRegistryModule } from '@igw/policy-registry';
@@ -27,6 +28,7 @@ import {
   DecisionProxyModule,
   decisionProxySettings,
   JWKS_SOURCE,
+  ReplayCardDraftUseCase,
   type JwkSet,
 } from '@igw/decision-proxy';
 import {
@@ -40,7 +42,7 @@ import {
   processMetrics,
 } from '@igw/http';
 import { closeEmbeddedDatabase } from '@igw/persistence';
-import { APPROVAL_STATS_API, DECISION_STATS_API, EVALUATION_STATS_API } from '@igw/contracts';
+import { APPROVAL_STATS_API, CARD_REPLAY_API, DECISION_STATS_API, EVALUATION_STATS_API, type CardReplayApi } from '@igw/contracts';
 import { ReadModelTracker } from '@igw/events';
 import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp } from '@igw/runtime';
 import { VERSION } from '@igw/kernel';
@@ -93,6 +95,17 @@ runApp('intent-gateway', async () => {
     ...evaluatorOptions,
     // The in-process POLICY_REGISTRY_API and APPROVALS_API.
     imports: [registryModule, approvalsModule],
+    // `POST /v1/replays` with kind card: the decision proxy's replay, found when a request asks
+    // (the proxy's module imports this one, so it cannot be imported back).
+    providers: [
+      {
+        provide: CARD_REPLAY_API,
+        useFactory: (ref: ModuleRef): CardReplayApi => ({
+          replayCard: (caller, body) => ref.get(ReplayCardDraftUseCase, { strict: false }).replayCard(caller, body),
+        }),
+        inject: [ModuleRef],
+      },
+    ],
   });
 
   @Module({

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { APPROVALS_API, POLICY_REGISTRY_API } from '@igw/contracts';
+import { APPROVALS_API, CARD_REPLAY_API, POLICY_REGISTRY_API } from '@igw/contracts';
 import { loadConfigOrExit, requireDistributed } from '@igw/config';
-import { HttpApprovalsClient, HttpPolicyRegistryClient, InternalServiceClient, processMetrics } from '@igw/http';
+import { HttpApprovalsClient, HttpCardReplayClient, HttpPolicyRegistryClient, InternalServiceClient, processMetrics } from '@igw/http';
 import { EVALUATOR_MIGRATIONS, EVALUATOR_SCHEMA, EvaluatorConfig, evaluatorSettings, IntentEvaluatorModule } from '@igw/intent-evaluator';
 import { ReadModelTracker } from '@igw/events';
 import { openService, replicaGroup, runApp, serveService, serviceChecks } from '@igw/runtime';
@@ -24,6 +24,10 @@ runApp('intent-evaluator', async () => {
   const token = config.INTERNAL_AUTH_TOKEN;
   const registryHttp = new InternalServiceClient(config.POLICY_REGISTRY_URL, token, { service: 'policy-registry' });
   const approvalsHttp = new InternalServiceClient(config.APPROVALS_URL, token, { service: 'approvals' });
+  // A card replay runs up to its own deadline (REPLAY_DEADLINE_MS there); the budget leaves it room.
+  const proxyHttp = config.DECISION_PROXY_URL
+    ? new InternalServiceClient(config.DECISION_PROXY_URL, token, { service: 'decision-proxy', timeoutMs: config.REPLAY_DEADLINE_MS + 5_000 })
+    : null;
   // Ready once every org's active intentions are loaded from the registry.
   const readModels = new ReadModelTracker(processMetrics());
   const checks = serviceChecks(svc, readModels);
@@ -48,13 +52,14 @@ runApp('intent-evaluator', async () => {
         providers: [
           { provide: POLICY_REGISTRY_API, useValue: new HttpPolicyRegistryClient(registryHttp, 'svc:intent-evaluator') },
           { provide: APPROVALS_API, useValue: new HttpApprovalsClient(approvalsHttp) },
+          ...(proxyHttp ? [{ provide: CARD_REPLAY_API, useValue: new HttpCardReplayClient(proxyHttp) }] : []),
         ],
       }),
     ],
     checks,
     redisWarning: 'redis is not reachable yet; evaluations answer 503 until it is',
     release: async () => {
-      await Promise.all([registryHttp.close(), approvalsHttp.close()]);
+      await Promise.all([registryHttp.close(), approvalsHttp.close(), proxyHttp?.close()]);
     },
   });
 });

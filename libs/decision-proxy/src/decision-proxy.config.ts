@@ -66,6 +66,13 @@ export class DecisionProxyConfig extends BaseConfig {
 
   @IntSetting('CALL_PURGE_INTERVAL_MINUTES', 0, 1440)
   CALL_PURGE_INTERVAL_MINUTES: number = 60;
+
+  /**
+   * Milliseconds one what-if replay of a card (`POST /v1/replays` with `kind: "card"`, DESIGN
+   * 6.16) may run; past it the answer is 503 `replay_deadline` with how many calls were replayed.
+   */
+  @IntSetting('REPLAY_DEADLINE_MS', 100, 120000)
+  REPLAY_DEADLINE_MS: number = 10000;
 }
 
 export function acrLevelsOf(config: Pick<DecisionProxyConfig, 'MANDATE_ACR_LEVELS'>): string[] | undefined {
@@ -80,6 +87,7 @@ export function decisionProxySettings(config: DecisionProxyConfig): {
   allowPrivateUpstreams: boolean;
   callRetention: CallRetention;
   callPurgeIntervalMs: number;
+  replayDeadlineMs: number;
 } {
   const acrLevels = acrLevelsOf(config);
   return {
@@ -88,6 +96,7 @@ export function decisionProxySettings(config: DecisionProxyConfig): {
     allowPrivateUpstreams: config.MCP_UPSTREAMS_ALLOW_PRIVATE === 'true',
     callRetention: { days: config.CALL_RETENTION_DAYS, maxBytes: config.CALL_RETENTION_MAX_BYTES },
     callPurgeIntervalMs: config.CALL_PURGE_INTERVAL_MINUTES * 60_000,
+    replayDeadlineMs: config.REPLAY_DEADLINE_MS,
     ...(acrLevels ? { acrLevels } : {}),
   };
 }

@@ -9,7 +9,7 @@ import {
   type OnApplicationBootstrap,
   type Provider,
 } from '@nestjs/common';
-import { DECISION_STATS_API, STATS_PART_PATHS } from '@igw/contracts';
+import { CARD_REPLAY_API, DECISION_STATS_API, STATS_PART_PATHS } from '@igw/contracts';
 import { CLOCK, DEFAULT_CALL_RETENTION, STAT_COUNTS_READER, systemClock, type CallRetention, type Clock, type PeriodicTask } from '@igw/kernel';
 import { internalStatsController } from '@igw/http';
 import { EVENT_BUS, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions } from '@igw/events';
@@ -35,6 +35,8 @@ import { GetDecisionUseCase } from './application/use-cases/get-decision.use-cas
 import { ListDecisionsUseCase } from './application/use-cases/list-decisions.use-case';
 import { ListReviewsUseCase } from './application/use-cases/list-reviews.use-case';
 import { ReadDecisionStatsUseCase } from './application/use-cases/read-decision-stats.use-case';
+import { CARD_REPLAY_DEADLINE_MS, DEFAULT_CARD_REPLAY_DEADLINE_MS, ReplayCardDraftUseCase } from './application/use-cases/replay-card-draft.use-case';
+import { InternalReplaysHttpController } from './adapters/http/internal-replays.http.controller';
 import { ResolveReviewUseCase } from './application/use-cases/resolve-review.use-case';
 import { JWKS_SOURCE, type JwksSource } from './application/verification/jwks-source.port';
 import { MANDATE_VERIFIER } from './application/verification/mandate-verifier.port';
@@ -68,6 +70,8 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
   notifier: OutboxNotifier;
   /** Consumer group of this process's read models: unique per replica. */
   readModelGroup: string;
+  /** How long one what-if replay of a card may run (REPLAY_DEADLINE_MS); default 10 s. */
+  replayDeadlineMs?: number;
   /** Where decisions the store refuses are set aside (default: the schema's own, unlogged). */
   deadLetters?: SqlDeadLetters;
   /** Where a version before 0.7 may have left journaled decisions; stored at start, then removed. */
@@ -155,6 +159,9 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: STAT_COUNTS_PRUNE, useValue: statCountsPruneTask(statCounts, clock, new Logger('DecisionProxy')) },
       ReadDecisionStatsUseCase,
       { provide: DECISION_STATS_API, useExisting: ReadDecisionStatsUseCase },
+      { provide: CARD_REPLAY_DEADLINE_MS, useValue: options.replayDeadlineMs ?? DEFAULT_CARD_REPLAY_DEADLINE_MS },
+      ReplayCardDraftUseCase,
+      { provide: CARD_REPLAY_API, useExisting: ReplayCardDraftUseCase },
       ...(options.providers ?? []),
       IntentCardsReadModel,
       RevocationsReadModel,
@@ -179,10 +186,10 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
         McpProxyHttpController,
         McpServersHttpController,
         McpGatewayHttpController,
-        ...(options.internalRoutes ? [internalStatsController(STATS_PART_PATHS.decisions, DECISION_STATS_API)] : []),
+        ...(options.internalRoutes ? [internalStatsController(STATS_PART_PATHS.decisions, DECISION_STATS_API), InternalReplaysHttpController] : []),
       ],
       providers,
-      exports: [ToolCallDecisionGate, DECISION_REPOSITORY, MCP_UPSTREAMS, DECISION_STATS_API],
+      exports: [ToolCallDecisionGate, DECISION_REPOSITORY, MCP_UPSTREAMS, DECISION_STATS_API, ReplayCardDraftUseCase, CARD_REPLAY_API],
     };
   }
 

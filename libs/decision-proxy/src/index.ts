@@ -12,4 +12,5 @@ export type { HeaderSealer } from './application/mcp-header-sealing';
 export { RedisMcpSessionStore } from './adapters/redis/redis-mcp-session.store';
 export { MemoryMcpSessionStore } from './adapters/memory/memory-mcp-session.store';
 export type { McpSessionStore } from './application/ports/mcp-session.store.port';
+export { ReplayCardDraftUseCase } from './application/use-cases/replay-card-draft.use-case';
 export { purgeDecisionCalls } from './decision-call-retention.task';

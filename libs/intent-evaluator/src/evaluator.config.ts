@@ -46,6 +46,10 @@ export class EvaluatorConfig extends BaseConfig {
   @ServiceUrlSetting('APPROVALS_URL')
   APPROVALS_URL?: string;
 
+  /** Where the decision-proxy service answers (distributed): `POST /v1/replays` with `kind: "card"` is its replay. Unset: `card` is 400 `unsupported_kind`. */
+  @ServiceUrlSetting('DECISION_PROXY_URL')
+  DECISION_PROXY_URL?: string;
+
   /** Base URL of an OpenAI-compatible API serving `POST /embeddings`. Unset: no embedding layer. */
   @IsOptional()
   @Matches(URL_RULE, { message: 'EMBEDDINGS_URL must be an http(s):// base URL such as https://api.openai.com/v1' })

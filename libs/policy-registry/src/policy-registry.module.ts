@@ -12,6 +12,7 @@ import { ForgetTaughtExamplesUseCase } from './application/use-cases/forget-taug
 import { ListIntentionExamplesUseCase } from './application/use-cases/list-intention-examples.use-case';
 import { RemoveIntentionExampleUseCase } from './application/use-cases/remove-intention-example.use-case';
 import { TeachIntentionExamplesUseCase } from './application/use-cases/teach-intention-examples.use-case';
+import { PreviewIntentCardUseCase } from './application/use-cases/preview-intent-card.use-case';
 import { PreviewIntentionChangesUseCase } from './application/use-cases/preview-intention-changes.use-case';
 import { UpdateIntentionUseCase } from './application/use-cases/update-intention.use-case';
 import { ArchiveIntentionUseCase } from './application/use-cases/archive-intention.use-case';
@@ -75,6 +76,7 @@ export const POLICY_REGISTRY_USE_CASES = [
   RemoveIntentionExampleUseCase,
   TeachIntentionExamplesUseCase,
   PreviewIntentionChangesUseCase,
+  PreviewIntentCardUseCase,
   ForgetTaughtExamplesUseCase,
   InstallIntentCardUseCase,
   ListIntentCardsUseCase,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { IntentionChange, ReplayRequest, ReplayResult } from '@igw/sdk';
+import type { InstallIntentCard, IntentionChange, ReplayRequest, ReplayResult } from '@igw/sdk';
 import { positiveInt, readFile, type Ctx } from '../context';
 import { EXIT, UsageError } from '../exit-codes';
 import { table } from '../output';
@@ -27,24 +27,43 @@ function readDraft(path: string): IntentionChange[] {
   return changes as IntentionChange[];
 }
 
+/** The card file: a whole card as `igw cards install` / POST /v1/intent-cards takes it. */
+function readCard(path: string): InstallIntentCard {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFile('card', path));
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError('--card-file is not valid JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--card-file must hold one intent card (a JSON object)');
+  return parsed as InstallIntentCard;
+}
+
+/** One side of a changed call: an outcome and label (intentions) or a decision kind (card). */
+const side = (d: { outcome?: string; intent_label?: string; kind?: string }) => (d.kind ?? `${d.outcome ?? ''} ${d.intent_label ?? ''}`).trim();
+
 /**
- * `igw replay`: what a draft of intentions would change on the org's recent calls (POST
+ * `igw replay`: what a draft of intentions (or of an intent card) would change on the org's recent calls (POST
  * /v1/replays), every page of changed calls. Exit 0 when nothing changes, 9 when something does
  * (so a pipeline can gate a policy change on it), the usual codes for errors.
  */
 export function registerReplay(program: Command, ctx: Ctx): void {
   program
     .command('replay')
-    .description('re-decide recent calls against the active intentions plus a draft; exit 9 when any decision changes')
-    .requiredOption('--intention-file <file>', 'JSON {"changes": [{action: create|update|archive, id?, intention?}]} (- for stdin)')
+    .description('re-decide recent calls against the active intentions (or cards) plus a draft; exit 9 when any decision changes')
+    .option('--intention-file <file>', 'JSON {"changes": [{action: create|update|archive, id?, intention?}]} (- for stdin)')
+    .option('--card-file <file>', 'JSON intent card as installed (same id: replaces that card), replayed on mandate-path calls (- for stdin)')
     .option('--since <time>', 'window start: ISO 8601, or 90m / 24h / 7d ago (default: the retention window)')
     .option('--until <time>', 'window end: ISO 8601, or 90m / 24h / 7d ago (default: now)')
     .option('--limit <n>', 'at most n calls, oldest first (≤ 10000, default 10000)', positiveInt('limit'))
-    .action(async (o: { intentionFile: string; since?: string; until?: string; limit?: number }) => {
+    .action(async (o: { intentionFile?: string; cardFile?: string; since?: string; until?: string; limit?: number }) => {
+      if ((o.intentionFile === undefined) === (o.cardFile === undefined)) throw new UsageError('give one of --intention-file or --card-file');
       const now = new Date();
+      const draft: Pick<ReplayRequest, 'kind' | 'changes' | 'card'> =
+        o.cardFile !== undefined ? { kind: 'card', card: readCard(o.cardFile) } : { kind: 'intentions', changes: readDraft(o.intentionFile ?? '') };
       const request: ReplayRequest = {
-        kind: 'intentions',
-        changes: readDraft(o.intentionFile),
+        ...draft,
         ...(o.since ? { since: relativeTime(o.since, now) } : {}),
         ...(o.until ? { until: relativeTime(o.until, now) } : {}),
         ...(o.limit ? { limit: o.limit } : {}),
@@ -64,8 +83,8 @@ export function registerReplay(program: Command, ctx: Ctx): void {
         const rows = calls.map((c) => ({
           id: c.id,
           tool_name: c.tool_name,
-          before: `${c.before.outcome} ${c.before.intent_label ?? ''}`.trim(),
-          after: `${c.after.outcome} ${c.after.intent_label ?? ''}`.trim(),
+          before: side(c.before),
+          after: side(c.after),
         }));
         return `${head}${result.transitions.length > 0 ? table(result.transitions, ['from', 'to', 'count']) : ''}${table(rows, ['id', 'tool_name', 'before', 'after'])}`;
       });

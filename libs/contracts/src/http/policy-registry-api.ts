@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { IntentCardEventV1, IntentionEventV1, IntentionExampleEventV1 } from '../events/payloads';
 import type { TaughtExamplesDto, TeachFromApprovalDto } from './intention-examples.dto';
-import type { IntentCardDto } from './intent-cards.dto';
+import type { InstallIntentCardDto, IntentCardDto } from './intent-cards.dto';
 import type { IntentionChangeDto } from './replays.dto';
 
 /**
@@ -82,6 +82,14 @@ export interface PolicyRegistryApi {
    * `invalid_transition` for an archived one (`POST /internal/intentions/preview`).
    */
   previewIntentionChanges(orgId: string, changes: IntentionChangeDto[]): Promise<ActiveIntentionsDto>;
+  /**
+   * What the org's installed cards would be with this draft card installed (DESIGN 6.16, what-if
+   * replay of a card), validated exactly as the real install and stored nowhere: the same id
+   * replaces the installed card (its version + 1), another id adds it. The install's 400s, each
+   * detail's path under `card.` (`POST /internal/intent-cards/preview`). The draft comes first;
+   * `version` is the installed cards' counter and each card's `org_version` is `version + 1`.
+   */
+  previewIntentCard(orgId: string, card: InstallIntentCardDto): Promise<IntentCardsSnapshotDto>;
 }
 
 export const POLICY_REGISTRY_API = Symbol('POLICY_REGISTRY_API');

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { EVALUATION_OUTCOMES, type EvaluationOutcome } from '@igw/kernel';
 import { OptionalIntRange } from './dto-rules';
+import { DECISION_KINDS, InstallIntentCardDto, type DecisionKind } from './intent-cards.dto';
 import { CreateIntentionDto, UpdateIntentionDto } from './intentions.dto';
 
 /** What `POST /v1/replays` replays (DESIGN 6.16): draft intentions (legacy path) or a draft intent card (mandate path). */
@@ -55,7 +56,7 @@ export class IntentionChangeDto {
 
 /** Body of `POST /v1/replays` (DESIGN 6.16). */
 export class ReplayRequestDto {
-  @ApiProperty({ enum: REPLAY_KINDS, description: '`intentions`: draft intention changes. `card` is not served yet (400 `unsupported_kind`).' })
+  @ApiProperty({ enum: REPLAY_KINDS, description: '`intentions`: draft intention changes (legacy path). `card`: a draft intent card (mandate path).' })
   @IsIn(REPLAY_KINDS, { message: `kind must be one of ${REPLAY_KINDS.join(', ')}` })
   kind!: ReplayKind;
 
@@ -72,10 +73,16 @@ export class ReplayRequestDto {
   @Type(() => IntentionChangeDto)
   changes?: IntentionChangeDto[];
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'For `card` (not served yet): a whole card as in install.' })
-  @IsOptional()
+  @ApiPropertyOptional({
+    type: InstallIntentCardDto,
+    description: "For `card`: a whole card as in `POST /v1/intent-cards`; an installed card's `id` replaces it, another adds it.",
+  })
+  @ValidateIf((o: ReplayRequestDto) => o.kind === 'card')
+  @IsDefined()
   @IsObject()
-  card?: Record<string, unknown>;
+  @ValidateNested()
+  @Type(() => InstallIntentCardDto)
+  card?: InstallIntentCardDto;
 
   @ApiPropertyOptional({
     description: 'Window start (ISO 8601 with a zone, or a date); default: the start of the retention window.',
@@ -103,19 +110,23 @@ export class ReplayRequestDto {
   cursor?: string;
 }
 
+const REPLAY_RESULTS = [...EVALUATION_OUTCOMES, ...DECISION_KINDS.filter((k) => !(EVALUATION_OUTCOMES as readonly string[]).includes(k))];
+
+/** A call's decision in a replay: `outcome` (and `intent_label`) on the legacy path, `kind` on the mandate path. */
 export class ReplayDecisionDto {
-  @ApiProperty({ enum: EVALUATION_OUTCOMES }) outcome!: EvaluationOutcome;
-  @ApiPropertyOptional() intent_label?: string;
+  @ApiPropertyOptional({ enum: EVALUATION_OUTCOMES, description: '`kind: "intentions"`.' }) outcome?: EvaluationOutcome;
+  @ApiPropertyOptional({ description: '`kind: "intentions"`.' }) intent_label?: string;
+  @ApiPropertyOptional({ enum: DECISION_KINDS, description: '`kind: "card"`: the decision kind.' }) kind?: DecisionKind;
 }
 
 export class ReplayTransitionDto {
-  @ApiProperty({ enum: EVALUATION_OUTCOMES }) from!: EvaluationOutcome;
-  @ApiProperty({ enum: EVALUATION_OUTCOMES }) to!: EvaluationOutcome;
+  @ApiProperty({ enum: REPLAY_RESULTS, description: 'An outcome (`intentions`) or a decision kind (`card`).' }) from!: EvaluationOutcome | DecisionKind;
+  @ApiProperty({ enum: REPLAY_RESULTS }) to!: EvaluationOutcome | DecisionKind;
   @ApiProperty({ type: 'integer' }) count!: number;
 }
 
 export class ReplayedCallDto {
-  @ApiProperty({ description: 'The evaluation (`intent_event_id`) whose call was replayed.' }) id!: string;
+  @ApiProperty({ description: 'The evaluation (`intent_event_id`, `intentions`) or decision (`decision_id`, `card`) whose call was replayed.' }) id!: string;
   @ApiProperty() tool_name!: string;
   @ApiProperty({ type: ReplayDecisionDto, description: 'As recorded.' }) before!: ReplayDecisionDto;
   @ApiProperty({ type: ReplayDecisionDto, description: 'Against the active intentions plus the draft.' }) after!: ReplayDecisionDto;
@@ -142,3 +153,24 @@ export class IntentionPreviewDto {
   @Type(() => IntentionChangeDto)
   changes!: IntentionChangeDto[];
 }
+
+/** Body of the registry's `POST /internal/intent-cards/preview` (PolicyRegistryApi.previewIntentCard). */
+export class IntentCardPreviewDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => InstallIntentCardDto)
+  card!: InstallIntentCardDto;
+}
+
+/**
+ * How the replay route reaches the card replay (DESIGN 6.16): the decision proxy owns the mandate
+ * path's kept calls and its decision engine, so it serves `kind: "card"`; the evaluator's
+ * `POST /v1/replays` hands such a body over. In-process in embedded mode (CARD_REPLAY_API,
+ * exported by DecisionProxyModule), `POST /internal/replays/card` in distributed mode (internal
+ * token, caller headers naming the org).
+ */
+export interface CardReplayApi {
+  replayCard(caller: { orgId: string; keyId: string }, request: ReplayRequestDto): Promise<ReplayResultDto>;
+}
+
+export const CARD_REPLAY_API = Symbol('CARD_REPLAY_API');

@@ -9,3 +9,4 @@ export * from './decision-list-query';
 export * from './approval-fingerprint';
 export * from './tool-call-decision';
 export * from './decision-call';
+export * from './card-replay';

@@ -12,6 +12,7 @@ export * from './internal-client/internal-caller-headers';
 export * from './internal-client/internal-service.client';
 export * from './internal-client/http-approvals.client';
 export * from './internal-client/http-intent-evaluator.client';
+export * from './internal-client/http-card-replay.client';
 export * from './internal-client/http-policy-registry.client';
 export * from './internal-client/http-mandate-issuer.client';
 export * from './outbound/bounded-request';

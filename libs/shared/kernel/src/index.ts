@@ -17,3 +17,4 @@ export * from './iso-timestamp';
 export * from './periodic-task';
 export * from './call-retention';
 export * from './stat-counts';
+export * from './replay-window';

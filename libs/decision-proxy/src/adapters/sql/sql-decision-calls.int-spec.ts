@@ -71,6 +71,42 @@ describe('SqlDecisionCalls (PostgreSQL)', () => {
     expect(await calls.callsOf(org, [], EPOCH)).toEqual(new Map());
   });
 
+  it('pages an org window oldest first with its decision fields (what-if replay), never another org, never a decision without a call', async () => {
+    const org = newOrg('calls_page');
+    const other = newOrg('calls_page_other');
+    const at = (m: number) => new Date(Date.UTC(2003, 0, 1, 0, m));
+    const mine = [3, 1, 2, 4].map((m) =>
+      record(org, {
+        createdAt: at(m),
+        kind: m === 2 ? 'deny' : 'allow',
+        call: call(40 + m, { actor: 'agent-1' }),
+        approvalRequestId: m === 4 ? 'apr_1' : null,
+      }),
+    );
+    await t.saveAll([...mine, record(org, { createdAt: at(2), call: null }), record(other, { createdAt: at(2), call: call(50) })]);
+    const window = { since: at(1), until: at(4), limit: 10 };
+
+    const all = await calls.page(org, { ...window, after: null });
+    expect(all.map((k) => k.createdAt.toISOString())).toEqual([at(1), at(2), at(3)].map((d) => d.toISOString()));
+    const second = mine.find((r) => r.createdAt.getTime() === at(2).getTime())!;
+    expect(all[1]).toEqual({
+      id: second.decisionId,
+      createdAt: at(2),
+      kind: 'deny',
+      intentId: second.intentId,
+      promptId: second.promptId,
+      actor: second.actor,
+      audience: second.audience,
+      credId: second.credId,
+      approvalRequestId: null,
+      call: second.call,
+    });
+    // Keyset: after the first, two at most.
+    expect((await calls.page(org, { ...window, after: all[0]!, limit: 2 })).map((k) => k.id)).toEqual([all[1]!.id, all[2]!.id]);
+    expect((await calls.page(org, { ...window, until: at(5), after: all[2]!, limit: 5 }))[0]).toMatchObject({ approvalRequestId: 'apr_1' });
+    expect(await calls.page(other, { ...window, since: at(3), after: null })).toEqual([]);
+  });
+
   it('purges the calls older than the cutoff of every org in batches, and keeps the decisions and the rest', async () => {
     const orgA = newOrg('purge_a');
     const orgB = newOrg('purge_b');

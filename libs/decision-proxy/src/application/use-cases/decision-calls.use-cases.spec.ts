@@ -13,6 +13,7 @@ const decision = (id: string): DecisionRecord =>
   ({ decisionId: id, orgId: 'org_1', decision: { kind: 'allow', decision_id: id }, createdAt: new Date(NOW.getTime() - 1000) }) as DecisionRecord;
 
 class FakeCalls implements DecisionCalls {
+  page = async () => [];
   asked: [string, readonly string[], Date][] = [];
   cutoffs: Date[] = [];
   async callsOf(orgId: string, ids: readonly string[], since: Date): Promise<Map<string, DecisionCall>> {

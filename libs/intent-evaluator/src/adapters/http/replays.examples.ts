@@ -17,6 +17,19 @@ export const REPLAY_REQUEST_EXAMPLES: Record<string, { summary: string; value: R
       changes: [{ action: 'create', intention: { label: 'billing.refund', intent_class: 'write', tools: ['stripe.create_refund'] } }],
     },
   },
+  card: {
+    summary: 'What would narrowing an intent card refuse?',
+    value: {
+      kind: 'card',
+      card: {
+        id: 'crm-agent',
+        name: 'CRM agent',
+        allowed_scope: { operations: ['crm.contacts.read'], resources: ['crm://**'] },
+        audiences: ['crm-api'],
+      },
+      since: '2026-11-26T00:00:00Z',
+    },
+  },
 };
 
 export const REPLAY_RESULT_EXAMPLE: ReplayResultDto = {

@@ -158,9 +158,9 @@ describe('ReplayIntentionChangesUseCase', () => {
     expect(failure).toMatchObject({ kind: 'unavailable', code: 'replay_deadline', extra: { replayed: 500 } });
   });
 
-  it('answers 400 unsupported_kind for a card draft, before any work', async () => {
+  it('answers 400 unsupported_kind for a card draft when no card replay is wired, before any work', async () => {
     const { useCase, registry, calls } = replayer([]);
-    await expect(useCase.execute(caller, { kind: 'card', card: {} })).rejects.toMatchObject({ kind: 'invalid', code: 'unsupported_kind' });
+    await expect(useCase.execute(caller, { kind: 'card', card: {} as never })).rejects.toMatchObject({ kind: 'invalid', code: 'unsupported_kind' });
     expect(registry.asked).toEqual([]);
     expect(calls.pages).toEqual([]);
   });

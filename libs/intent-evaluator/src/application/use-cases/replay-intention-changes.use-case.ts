@@ -9,18 +9,23 @@ import {
   type ReplayRequestDto,
   type ReplayResultDto,
 } from '@igw/contracts';
-import { AppError, CLOCK, conflict, systemClock, type Caller, type Clock, type PageKey } from '@igw/kernel';
-import { decideOutcome } from '../../domain/evaluation/outcome';
-import { DEFAULT_CALL_RETENTION, retentionCutoff, type CallRetention } from '../../domain/evaluation/retained-call';
 import {
-  changed,
+  AppError,
+  CLOCK,
+  conflict,
   decodeReplayCursor,
   encodeReplayCursor,
   replayWindow,
+  systemClock,
   TransitionTally,
+  type Caller,
+  type Clock,
+  type PageKey,
   type ReplayCursor,
-  type ReplayedDecision,
-} from '../../domain/replay/replay-window';
+} from '@igw/kernel';
+import { decideOutcome, type EvaluationOutcome } from '../../domain/evaluation/outcome';
+import { DEFAULT_CALL_RETENTION, retentionCutoff, type CallRetention } from '../../domain/evaluation/retained-call';
+import { changed, type ReplayedDecision } from '../../domain/replay/replayed-decision';
 import { ClassificationCascade } from '../classification/classification-cascade';
 import { classifyCall, decidedIntent } from '../evaluation/classify-call';
 import { RECORDED_CALLS, type RecordedCall, type RecordedCalls } from '../ports/intent-event.repository.port';
@@ -82,7 +87,7 @@ export class ReplayIntentionChangesUseCase {
     const org = orgIntentionsOf(caller.orgId, snapshot);
     const deadline = started.getTime() + this.deadlineMs;
 
-    const tally = new TransitionTally();
+    const tally = new TransitionTally<EvaluationOutcome>();
     const listed: ReplayedCallDto[] = [];
     let more = false;
     let last: RecordedCall | null = null;

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
+  IntentCardPreviewDto,
   IntentionPreviewDto,
   TeachFromApprovalDto,
   type ActiveIntentionsDto,
@@ -17,6 +18,7 @@ import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-acti
 import { ListStatefulOrgsUseCase } from '../../application/use-cases/list-stateful-orgs.use-case';
 import { ForgetTaughtExamplesUseCase } from '../../application/use-cases/forget-taught-examples.use-case';
 import { TeachIntentionExamplesUseCase } from '../../application/use-cases/teach-intention-examples.use-case';
+import { PreviewIntentCardUseCase } from '../../application/use-cases/preview-intent-card.use-case';
 import { PreviewIntentionChangesUseCase } from '../../application/use-cases/preview-intention-changes.use-case';
 
 /**
@@ -37,6 +39,7 @@ export class InternalIntentionsHttpController {
     private readonly teachExamples: TeachIntentionExamplesUseCase,
     private readonly forgetTaughtExamples: ForgetTaughtExamplesUseCase,
     private readonly previewChanges: PreviewIntentionChangesUseCase,
+    private readonly previewCard: PreviewIntentCardUseCase,
   ) {}
 
   /**
@@ -95,5 +98,13 @@ export class InternalIntentionsHttpController {
   @RequireScope('policy_write')
   preview(@CurrentCaller() caller: Caller, @Body() body: IntentionPreviewDto): Promise<ActiveIntentionsDto> {
     return this.previewChanges.execute(caller.orgId, body.changes);
+  }
+
+  /** PolicyRegistryApi.previewIntentCard: the installed cards with a draft card installed, stored nowhere (what-if replay). */
+  @Post('intent-cards/preview')
+  @HttpCode(200)
+  @RequireScope('policy_write')
+  previewIntentCard(@CurrentCaller() caller: Caller, @Body() body: IntentCardPreviewDto): Promise<IntentCardsSnapshotDto> {
+    return this.previewCard.execute(caller.orgId, body.card);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type {
   ActiveIntentionsDto,
+  InstallIntentCardDto,
   IntentCardDto,
   IntentCardsSnapshotDto,
   IntentionChangeDto,
@@ -15,6 +16,7 @@ import { GetActiveIntentionsUseCase } from '../../application/use-cases/get-acti
 import { GetIntentCardUseCase } from '../../application/use-cases/get-intent-card.use-case';
 import { GetIntentCardsSnapshotUseCase } from '../../application/use-cases/get-intent-cards-snapshot.use-case';
 import { ListStatefulOrgsUseCase } from '../../application/use-cases/list-stateful-orgs.use-case';
+import { PreviewIntentCardUseCase } from '../../application/use-cases/preview-intent-card.use-case';
 import { PreviewIntentionChangesUseCase } from '../../application/use-cases/preview-intention-changes.use-case';
 import { TeachIntentionExamplesUseCase } from '../../application/use-cases/teach-intention-examples.use-case';
 
@@ -32,6 +34,7 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
     private readonly teachExamples: TeachIntentionExamplesUseCase,
     private readonly forgetTaughtExamples: ForgetTaughtExamplesUseCase,
     private readonly previewChanges: PreviewIntentionChangesUseCase,
+    private readonly previewCard: PreviewIntentCardUseCase,
   ) {}
 
   activeIntentions(orgId: string): Promise<ActiveIntentionsDto> {
@@ -60,5 +63,9 @@ export class InProcessPolicyRegistryClient implements PolicyRegistryApi {
 
   previewIntentionChanges(orgId: string, changes: IntentionChangeDto[]): Promise<ActiveIntentionsDto> {
     return this.previewChanges.execute(orgId, changes);
+  }
+
+  previewIntentCard(orgId: string, card: InstallIntentCardDto): Promise<IntentCardsSnapshotDto> {
+    return this.previewCard.execute(orgId, card);
   }
 }

@@ -1,6 +1,7 @@
 import {
   ActiveIntentionsDto,
   IntentCardsSnapshotDto,
+  type InstallIntentCardDto,
   type IntentCardDto,
   type IntentionChangeDto,
   type OrgIdsDto,
@@ -19,6 +20,7 @@ const INTENT_CARDS = '/internal/intent-cards';
 const TEACH = '/internal/intention-examples/teach';
 const TAUGHT = '/internal/intention-examples/taught';
 const PREVIEW = '/internal/intentions/preview';
+const CARD_PREVIEW = '/internal/intent-cards/preview';
 
 /** The registry's refusals of a teach that the operator's request caused: passed on as they are (404, 409, 400), not as a bug. */
 const PASSED_ON: Partial<Record<number, AppError['kind']>> = { 400: 'invalid', 404: 'not_found', 409: 'conflict' };
@@ -89,6 +91,13 @@ export class HttpPolicyRegistryClient extends ServiceKeyClient implements Policy
     const res = await this.http.request<ActiveIntentionsDto>('POST', PREVIEW, this.writer(orgId), { changes });
     if (res.status !== 200) throw this.refusal(`POST ${PREVIEW}`, res);
     return validatedBody(this.http.service, ActiveIntentionsDto, `POST ${PREVIEW}`, res.body);
+  }
+
+  /** 200 → the installed cards with the draft installed, validated like a snapshot; a 400 is the draft refused (passed on). */
+  async previewIntentCard(orgId: string, card: InstallIntentCardDto): Promise<IntentCardsSnapshotDto> {
+    const res = await this.http.request<IntentCardsSnapshotDto>('POST', CARD_PREVIEW, this.writer(orgId), { card });
+    if (res.status !== 200) throw this.refusal(`POST ${CARD_PREVIEW}`, res);
+    return validatedBody(this.http.service, IntentCardsSnapshotDto, `POST ${CARD_PREVIEW}`, res.body);
   }
 
   private writer(orgId: string): Caller {

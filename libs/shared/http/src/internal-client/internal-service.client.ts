@@ -16,6 +16,8 @@ export interface InternalServiceClientOptions {
 export interface InternalRequestOptions {
   /** Sent as `x-request-id` so the service logs the same request id as its caller. */
   requestId?: string;
+  /** 5xx statuses returned (with their JSON body) for the typed client to read instead of thrown as an outage, e.g. a 503 that carries progress. */
+  returnStatuses?: readonly number[];
 }
 
 export interface InternalResponse<T> {
@@ -110,7 +112,8 @@ export class InternalServiceClient {
       clearTimeout(timer);
     }
 
-    if (status >= 500) throw new DependencyUnavailableError(this.service, new Error(`${method} ${path} answered ${status}`));
+    if (status >= 500 && !options.returnStatuses?.includes(status))
+      throw new DependencyUnavailableError(this.service, new Error(`${method} ${path} answered ${status}`));
     try {
       return { status, body: (text === '' ? null : JSON.parse(text)) as T };
     } catch (err) {

@@ -1,4 +1,5 @@
 import type { Client } from '../e2e/http-client';
+import { crmCard, dispenseMandate, installCard } from '../e2e/mandate-fixtures';
 import { operatorAndAgent, publishIntention } from '../e2e/org-keys';
 import type { TestSystem } from '../e2e/system';
 import { LEDGER_INTENTION, ledgerCall, PAYOUTS_INTENTION } from '../e2e/uncertain-fixtures';
@@ -131,7 +132,8 @@ export function describeReplays(mode: string, start: () => Promise<TestSystem>) 
       expect(await refused({ kind: 'intentions', changes: [{ action: 'rename', id: contacts }] })).toEqual([400, 'invalid_request', 'changes[0].action']);
       expect(await refused({ kind: 'intentions', changes: [], limit: 10_001 })).toEqual([400, 'invalid_request', 'limit']);
       expect(await refused({ kind: 'everything', changes: [] })).toEqual([400, 'invalid_request', 'kind']);
-      expect(await refused({ kind: 'card', card: { id: 'card_1' } })).toEqual([400, 'unsupported_kind', 'kind']);
+      expect(await refused({ kind: 'card' })).toEqual([400, 'invalid_request', 'card']);
+      expect(await refused({ kind: 'card', card: { id: 'card_1' } })).toEqual([400, 'invalid_request', 'card.name']);
       expect(await refused({ kind: 'intentions', changes: [], since: 'yesterday' })).toEqual([400, 'invalid_request', 'since']);
       expect(await refused({ kind: 'intentions', changes: [{ action: 'create', intention: { label: CONTACTS.label, intent_class: 'lookup' } }] })).toEqual([
         409,
@@ -139,6 +141,78 @@ export function describeReplays(mode: string, start: () => Promise<TestSystem>) 
         undefined,
       ]);
       expect((await operator.post('/v1/replays', { kind: 'intentions', changes: [], limit: 10_000 })).status).toBe(200);
+    });
+
+    /** An org with a CRM card and three kept mandate-path calls on it: two reads and an update, all allowed. */
+    async function mandateCalls(name: string) {
+      const o = await org(name);
+      await installCard(o.operator, crmCard('crm-agent', 'CRM agent'));
+      const mandate = await dispenseMandate(o.operator, { intentId: 'crm-agent', actor: 'agent:crm-bot' });
+      const call = (operation: string) =>
+        o.agent.post(
+          '/v1/mcp-proxy/call',
+          {
+            action: { surface: 'sdk', operation, arguments: { id: 1 }, target_resource: 'crm://contacts/1' },
+            context: { actor: 'agent:crm-bot' },
+            audience: 'crm-api',
+          },
+          { 'x-service-mandate': mandate.credential },
+        );
+      for (const operation of ['crm.contacts.read', 'crm.contacts.read', 'crm.contacts.update']) {
+        const res = await call(operation);
+        expect([res.status, res.body.decision?.kind]).toEqual([200, 'allow']);
+      }
+      const decisions = async () => (await o.operator.get(`/v1/mcp-proxy/decisions?cred_id=${mandate.cred_id}&limit=200`)).body.data as unknown[];
+      return { ...o, call, decisions };
+    }
+
+    // A draft of the same card without `crm.contacts.update` in its scope.
+    const NARROWER = { ...crmCard('crm-agent', 'CRM agent'), allowed_scope: { operations: ['crm.contacts.read'], resources: ['crm://**'] } };
+
+    it('a card draft without the scope flips allow -> deny on kept calls, recording no decision', async () => {
+      const { operator, agent, call, decisions } = await mandateCalls('replay-card');
+      const before = await decisions();
+      expect(before).toHaveLength(3);
+
+      const res = await operator.post('/v1/replays', { kind: 'card', card: NARROWER });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ replayed: 3, transitions: [{ from: 'allow', to: 'deny', count: 1 }], next_cursor: null });
+      expect(res.body.calls).toEqual([
+        { id: expect.stringMatching(/^dec_/), tool_name: 'crm.contacts.update', before: { kind: 'allow' }, after: { kind: 'deny' } },
+      ]);
+
+      // Nothing recorded, and the live card is the installed one.
+      expect(await decisions()).toEqual(before);
+      expect((await call('crm.contacts.update')).body.decision.kind).toBe('allow');
+      expect((await agent.post('/v1/replays', { kind: 'card', card: NARROWER })).status).toBe(403);
+      // A draft equal to the installed card changes nothing.
+      expect((await operator.post('/v1/replays', { kind: 'card', card: crmCard('crm-agent', 'CRM agent') })).body).toMatchObject({
+        replayed: 4,
+        transitions: [],
+        calls: [],
+      });
+    });
+
+    it("a card replay never replays another org's calls, and refuses what the install refuses", async () => {
+      const { operator } = await mandateCalls('replay-card-edge');
+      const stranger = await org('replay-card-stranger');
+      expect((await stranger.operator.post('/v1/replays', { kind: 'card', card: NARROWER })).body).toEqual({
+        replayed: 0,
+        transitions: [],
+        calls: [],
+        next_cursor: null,
+      });
+      const refused = async (card: unknown) => {
+        const res = await operator.post('/v1/replays', { kind: 'card', card });
+        return [res.status, res.body.code, (res.body.details ?? []).map((d: { path: string }) => d.path)[0]];
+      };
+      expect(await refused({ ...NARROWER, allowed_scope: { resources: ['crm://**'] } })).toEqual([400, 'invalid_request', 'card.allowed_scope.operations']);
+      expect(await refused({ ...NARROWER, rules: [{ id: 'r1', when: 'action.operation ==', decision: { kind: 'deny' } }] })).toEqual([
+        400,
+        'invalid_request',
+        'card.rules[0].when',
+      ]);
+      expect(await refused({ ...NARROWER, id: 'Bad Id' })).toEqual([400, 'invalid_request', 'card.id']);
     });
   });
 }

@@ -1,9 +1,11 @@
-import { invalidRequest, parseIsoTimestamp, throwIfInvalid, type ErrorDetail, type PageKey } from '@igw/kernel';
-import type { EvaluationOutcome } from '../evaluation/outcome';
+import { invalidRequest, throwIfInvalid, type ErrorDetail } from './errors';
+import { parseIsoTimestamp } from './iso-timestamp';
+import type { PageKey } from './keyset-paging';
 
 /**
  * What-if replay (DESIGN 6.16): which kept calls a replay re-decides, and how its pages of
- * changed calls are walked. Pure rules, no I/O.
+ * changed calls are walked, for both paths (the evaluator's intentions, the proxy's cards). Pure
+ * rules, no I/O.
  *
  * The window is `[since, until)`, oldest first, at most `limit` calls. Every page re-runs the
  * whole window, so `replayed` and `transitions` are the same on every page; the cursor fixes the
@@ -28,7 +30,7 @@ export interface ReplayCursor {
   after: PageKey;
   /** Digest of the draft and the limit the replay was of. */
   digest: string;
-  /** The registry version (intentions counter) it ran against. */
+  /** The registry version (intentions or cards counter) it ran against. */
   version: number;
 }
 
@@ -84,21 +86,11 @@ export function decodeReplayCursor(text: string): ReplayCursor {
   return { since, until, after: { createdAt: after, id }, digest, version };
 }
 
-/** One re-decided call: its outcome and label as recorded and as replayed. */
-export interface ReplayedDecision {
-  outcome: EvaluationOutcome;
-  intentLabel: string;
-}
+/** Counts of changed (from, to) pairs (outcomes or decision kinds), in the order first seen. */
+export class TransitionTally<T extends string = string> {
+  private readonly counts = new Map<string, { from: T; to: T; count: number }>();
 
-/** A call changed when its outcome or its label did. */
-export const changed = (before: ReplayedDecision, after: ReplayedDecision): boolean =>
-  before.outcome !== after.outcome || before.intentLabel !== after.intentLabel;
-
-/** Counts of changed outcome pairs, in the order first seen. */
-export class TransitionTally {
-  private readonly counts = new Map<string, { from: EvaluationOutcome; to: EvaluationOutcome; count: number }>();
-
-  add(from: EvaluationOutcome, to: EvaluationOutcome): void {
+  add(from: T, to: T): void {
     if (from === to) return;
     const key = `${from}>${to}`;
     const entry = this.counts.get(key);
@@ -106,7 +98,7 @@ export class TransitionTally {
     else this.counts.set(key, { from, to, count: 1 });
   }
 
-  list(): { from: EvaluationOutcome; to: EvaluationOutcome; count: number }[] {
+  list(): { from: T; to: T; count: number }[] {
     return [...this.counts.values()];
   }
 }

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import {
+  POLICY_REGISTRY_API,
+  REPLAY_LIMIT,
+  REPLAY_PAGE_SIZE,
+  type CardReplayApi,
+  type InstallIntentCardDto,
+  type IntentCardsSnapshotDto,
+  type PolicyRegistryApi,
+  type ReplayedCallDto,
+  type ReplayRequestDto,
+  type ReplayResultDto,
+} from '@igw/contracts';
+import {
+  AppError,
+  CLOCK,
+  conflict,
+  decodeReplayCursor,
+  DEFAULT_CALL_RETENTION,
+  encodeReplayCursor,
+  invalidRequest,
+  replayWindow,
+  retentionCutoff,
+  systemClock,
+  TransitionTally,
+  type CallRetention,
+  type Clock,
+  type DecisionKind,
+  type PageKey,
+  type ReplayCursor,
+} from '@igw/kernel';
+import { compileCard, replayKeptDecision, type CompiledCard, type KeptDecision, type ReplayCards, type ScopePatterns } from '../../domain';
+import { DECISION_ENGINE_OPTIONS, type DecisionEngineSettings } from '../decision-gate/tool-call-decision-gate';
+import { DECISION_CALLS, type DecisionCalls } from '../ports/decision-calls.port';
+import { DECISION_CALL_RETENTION } from '../retention/call-retention.options';
+
+/** How long one card replay may run before it answers 503 with its progress (REPLAY_DEADLINE_MS). */
+export const CARD_REPLAY_DEADLINE_MS = Symbol('CARD_REPLAY_DEADLINE_MS');
+export const DEFAULT_CARD_REPLAY_DEADLINE_MS = 10_000;
+/** Kept calls read per keyset page: memory stays bounded whatever the window holds. */
+export const CARD_REPLAY_READ_BATCH = 500;
+
+const orderedAfter = (a: PageKey, b: PageKey) =>
+  a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
+
+/** The cards to decide with (the preview) and what bounds each card's mandates (the installed card, else the draft). */
+function replayCardsOf(preview: IntentCardsSnapshotDto, draftId: string, installed: { allowed_scope: ScopePatterns; shadow: boolean } | null): ReplayCards {
+  const decide = new Map<string, CompiledCard>();
+  const mandateScope = new Map<string, ScopePatterns>();
+  const installedShadow = new Map<string, boolean>();
+  for (const card of preview.cards) {
+    decide.set(card.id, compileCard(card));
+    const before = card.id === draftId ? (installed ?? card) : card;
+    mandateScope.set(card.id, before.allowed_scope);
+    installedShadow.set(card.id, before.shadow);
+  }
+  return { decide, mandateScope, installedShadow };
+}
+
+/**
+ * `POST /v1/replays` with `kind: "card"` (DESIGN 6.16, decision 0021): re-decides the org's kept
+ * mandate-path calls of a window against its installed cards with a draft card installed over
+ * them, with the engine of `POST /v1/mcp-proxy/call` (replayKeptDecision → decide), and records
+ * nothing: no decision, event, approval, review or webhook. The registry validates and applies the
+ * draft (as the install does, stored nowhere); the live card read model is never touched.
+ *
+ * Same paging and limits as the intentions replay: every page re-runs the whole window, the cursor
+ * fixes the window and the position and is refused (409) with another draft or limit or after
+ * the cards changed; past the deadline, 503 `replay_deadline` with `replayed`.
+ */
+@Injectable()
+export class ReplayCardDraftUseCase implements CardReplayApi {
+  constructor(
+    @Inject(POLICY_REGISTRY_API) private readonly registry: Pick<PolicyRegistryApi, 'previewIntentCard' | 'intentCard'>,
+    @Inject(DECISION_CALLS) private readonly calls: DecisionCalls,
+    @Inject(DECISION_ENGINE_OPTIONS) private readonly engine: DecisionEngineSettings,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    @Optional() @Inject(DECISION_CALL_RETENTION) private readonly retention: CallRetention = DEFAULT_CALL_RETENTION,
+    @Optional() @Inject(CARD_REPLAY_DEADLINE_MS) private readonly deadlineMs: number = DEFAULT_CARD_REPLAY_DEADLINE_MS,
+  ) {}
+
+  async replayCard(caller: { orgId: string }, request: ReplayRequestDto): Promise<ReplayResultDto> {
+    const draft: InstallIntentCardDto | undefined = request.card;
+    if (request.kind !== 'card' || draft === undefined) throw invalidRequest('card is required', [{ path: 'card', message: 'card is required' }]);
+    const started = this.clock.now();
+    const limit = request.limit ?? REPLAY_LIMIT.default;
+    const cursor = request.cursor !== undefined ? decodeReplayCursor(request.cursor) : null;
+    const window = replayWindow({ since: request.since, until: request.until, limit, cursor }, started, retentionCutoff(started, this.retention));
+    const digest = createHash('sha256')
+      .update(JSON.stringify([draft, limit]))
+      .digest('base64url');
+
+    const preview = await this.registry.previewIntentCard(caller.orgId, draft);
+    if (cursor && (cursor.digest !== digest || cursor.version !== preview.version)) {
+      throw conflict('cursor_stale', 'the cursor belongs to another draft or limit, or the cards changed since; replay again without it');
+    }
+    const draftId = preview.cards[0]?.id ?? '';
+    const installed = draft.id !== undefined ? await this.registry.intentCard(caller.orgId, draft.id) : null;
+    const cards = replayCardsOf(preview, draftId, installed);
+    const deadline = started.getTime() + this.deadlineMs;
+
+    const tally = new TransitionTally<DecisionKind>();
+    const listed: ReplayedCallDto[] = [];
+    let more = false;
+    let last: KeptDecision | null = null;
+    let replayed = 0;
+    let position: PageKey | null = null;
+    while (replayed < window.limit) {
+      const requested = Math.min(CARD_REPLAY_READ_BATCH, window.limit - replayed);
+      const page = await this.calls.page(caller.orgId, { since: window.since, until: window.until, after: position, limit: requested });
+      for (const kept of page) {
+        if (this.clock.now().getTime() > deadline) throw this.pastDeadline(replayed);
+        const after = replayKeptDecision(kept, cards, this.engine.acrLevels);
+        replayed += 1;
+        if (after === kept.kind) continue;
+        tally.add(kept.kind, after);
+        if (window.after !== null && !orderedAfter(kept, window.after)) continue;
+        if (listed.length === REPLAY_PAGE_SIZE) {
+          more = true;
+          continue;
+        }
+        listed.push({ id: kept.id, tool_name: kept.call.action.operation, before: { kind: kept.kind }, after: { kind: after } });
+        last = kept;
+      }
+      const tail = page.at(-1);
+      if (tail === undefined || page.length < requested) break;
+      position = tail;
+    }
+
+    const next: ReplayCursor | null = more && last ? { since: window.since, until: window.until, after: last, digest, version: preview.version } : null;
+    return { replayed, transitions: tally.list(), calls: listed, next_cursor: next ? encodeReplayCursor(next) : null };
+  }
+
+  private pastDeadline(replayed: number): AppError {
+    return new AppError('unavailable', 'replay_deadline', `the replay passed its deadline after ${replayed} calls; narrow the window or lower limit`, {
+      replayed,
+    });
+  }
+}
