@@ -130,6 +130,17 @@ describe('ReplayCardDraftUseCase', () => {
     });
   });
 
+  it('lists only what the draft changes: a mandate narrowed at dispense is no change under an unchanged card', async () => {
+    // Recorded `negotiate`: the mandate's own scope (not kept) was narrower than the card's.
+    const calls = [kept('crm.contacts.update', 'negotiate'), kept('crm.contacts.read')];
+    const { useCase } = replayer([installed()], calls);
+    const same = await useCase.replayCard({ orgId: 'org_1' }, request(draft({ allowed_scope: SCOPE } as never)));
+    expect(same).toMatchObject({ replayed: 2, transitions: [], calls: [] });
+    // A draft that does change it is listed from what was recorded.
+    const narrower = await useCase.replayCard({ orgId: 'org_1' }, request(draft()));
+    expect(narrower.transitions).toEqual([{ from: 'negotiate', to: 'deny', count: 1 }]);
+  });
+
   it('answers 503 replay_deadline with its progress past the deadline', async () => {
     let t = NOW.getTime();
     const calls = Array.from({ length: 5 }, () => kept('crm.contacts.read'));

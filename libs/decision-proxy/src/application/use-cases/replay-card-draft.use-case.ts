@@ -6,6 +6,7 @@ import {
   REPLAY_PAGE_SIZE,
   type CardReplayApi,
   type InstallIntentCardDto,
+  type IntentCardDto,
   type IntentCardsSnapshotDto,
   type PolicyRegistryApi,
   type ReplayedCallDto,
@@ -58,6 +59,14 @@ function replayCardsOf(preview: IntentCardsSnapshotDto, draftId: string, install
   return { decide, mandateScope, installedShadow };
 }
 
+/** The same cards without the draft: the installed card in its place (or none, for a new card). */
+function withoutDraft(cards: ReplayCards, draftId: string, installed: IntentCardDto | null): ReplayCards {
+  const decide = new Map(cards.decide);
+  if (installed) decide.set(draftId, compileCard(installed));
+  else decide.delete(draftId);
+  return { ...cards, decide };
+}
+
 /**
  * `POST /v1/replays` with `kind: "card"` (DESIGN 6.16, decision 0021): re-decides the org's kept
  * mandate-path calls of a window against its installed cards with a draft card installed over
@@ -98,6 +107,7 @@ export class ReplayCardDraftUseCase implements CardReplayApi {
     const draftId = preview.cards[0]?.id ?? '';
     const installed = draft.id !== undefined ? await this.registry.intentCard(caller.orgId, draft.id) : null;
     const cards = replayCardsOf(preview, draftId, installed);
+    const baseline = withoutDraft(cards, draftId, installed);
     const deadline = started.getTime() + this.deadlineMs;
 
     const tally = new TransitionTally<DecisionKind>();
@@ -114,6 +124,9 @@ export class ReplayCardDraftUseCase implements CardReplayApi {
         const after = replayKeptDecision(kept, cards, this.engine.acrLevels);
         replayed += 1;
         if (after === kept.kind) continue;
+        // Listed only when the draft is what changes it: the replay cannot rebuild a mandate's own
+        // narrowing or acr (so an unchanged draft must never report those as changes, exit 9).
+        if (after === replayKeptDecision(kept, baseline, this.engine.acrLevels)) continue;
         tally.add(kept.kind, after);
         if (window.after !== null && !orderedAfter(kept, window.after)) continue;
         if (listed.length === REPLAY_PAGE_SIZE) {
