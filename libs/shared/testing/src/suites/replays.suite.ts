@@ -193,6 +193,34 @@ export function describeReplays(mode: string, start: () => Promise<TestSystem>) 
       });
     });
 
+    it('a card draft without its approval rule flips approval -> allow (pending -> allowed) on kept calls', async () => {
+      const o = await org('replay-card-approval');
+      const ASKING = {
+        ...crmCard('crm-agent', 'CRM agent'),
+        rules: [{ id: 'ask-update', when: 'action.operation == "crm.contacts.update"', decision: { kind: 'approval' } }],
+      };
+      await installCard(o.operator, ASKING);
+      const mandate = await dispenseMandate(o.operator, { intentId: 'crm-agent', actor: 'agent:crm-bot' });
+      for (const operation of ['crm.contacts.read', 'crm.contacts.update']) {
+        const res = await o.agent.post(
+          '/v1/mcp-proxy/call',
+          {
+            action: { surface: 'sdk', operation, arguments: { id: 2 }, target_resource: 'crm://contacts/2' },
+            context: { actor: 'agent:crm-bot' },
+            audience: 'crm-api',
+          },
+          { 'x-service-mandate': mandate.credential },
+        );
+        expect(res.body.decision?.kind).toBe(operation === 'crm.contacts.update' ? 'approval' : 'allow');
+      }
+      const res = await o.operator.post('/v1/replays', { kind: 'card', card: { ...ASKING, rules: [] } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ replayed: 2, transitions: [{ from: 'approval', to: 'allow', count: 1 }] });
+      expect(res.body.calls).toEqual([
+        { id: expect.stringMatching(/^dec_/), tool_name: 'crm.contacts.update', before: { kind: 'approval' }, after: { kind: 'allow' } },
+      ]);
+    });
+
     it("a card replay never replays another org's calls, and refuses what the install refuses", async () => {
       const { operator } = await mandateCalls('replay-card-edge');
       const stranger = await org('replay-card-stranger');
