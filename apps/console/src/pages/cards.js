@@ -2,7 +2,8 @@
 // errors are shown next to the document, field by field.
 import { api } from '../api.js';
 import { ListPage } from '../list-page.js';
-import { ActionButton, FormSubmit, html, useAction, usePagedList, useState, useSubmit } from '../ui.js';
+import { ActionButton, ErrorMessage, FormSubmit, html, useAction, usePagedList, useState, useSubmit } from '../ui.js';
+import { ReplayPreview } from './intention-preview.js';
 
 const EXAMPLE = JSON.stringify(
   {
@@ -23,23 +24,49 @@ export function CardsPage() {
   const [text, setText] = useState(EXAMPLE);
   const [open, setOpen] = useState(null);
   const act = useAction();
-  const [create, submit] = useSubmit(async () => {
-    let body;
+  // The card being previewed (DESIGN 6.16): installing it re-decides the kept mandate-path calls.
+  const [preview, setPreview] = useState(null);
+  const [previewError, setPreviewError] = useState(null);
+  const parsed = () => {
     try {
-      body = JSON.parse(text);
+      return JSON.parse(text);
     } catch (err) {
       throw new Error(`The card is not valid JSON: ${err.message}`);
     }
-    await api('POST', '/v1/intent-cards', body);
+  };
+  const [create, submit] = useSubmit(async () => {
+    await api('POST', '/v1/intent-cards', parsed());
+    setPreview(null);
     await reload();
   });
+  const openPreview = () => {
+    try {
+      setPreviewError(null);
+      setPreview(parsed());
+    } catch (err) {
+      setPreviewError(err);
+    }
+  };
   return html`<details>
       <summary role="button" class="outline">New intent card from JSON</summary>
       <form onSubmit=${submit} aria-label="New intent card">
         <label>Card (JSON) <textarea name="card" rows="14" spellcheck="false" value=${text} onInput=${(e) => setText(e.target.value)}></textarea></label>
-        <${FormSubmit} action=${create} label="Install card" />
+        <div class="actions">
+          <${FormSubmit} action=${create} label="Install card" />
+          <button type="button" class="secondary" onClick=${openPreview}>Preview</button>
+        </div>
+        <${ErrorMessage} error=${previewError} />
       </form>
     </details>
+    ${
+      preview &&
+      html`<${ReplayPreview}
+        key=${JSON.stringify(preview)}
+        title=${`install ${preview.name ?? preview.id ?? 'card'}`}
+        request=${{ kind: 'card', card: preview }}
+        onClose=${() => setPreview(null)}
+      />`
+    }
     <${ListPage}
       list=${list}
       error=${act.error}

@@ -1,19 +1,25 @@
 // "Preview" beside publish and save (DESIGN 6.16): the organisation's kept calls re-decided with
 // the change as if it were live (POST /v1/replays), nothing recorded. Shows the count per
-// transition and the calls that would change, before the change goes live.
+// transition and the calls that would change, before the change goes live: intentions (outcomes
+// of the legacy path) and intent cards (decision kinds of the mandate path).
 import { api } from '../api.js';
 import { Badge, Empty, ErrorMessage, html, useAction, useEffect, useState } from '../ui.js';
 
-const Outcome = ({ side }) => html`<${Badge} value=${side.outcome} />${side.intent_label ? html` <code>${side.intent_label}</code>` : ''}`;
+const Outcome = ({ side }) => html`<${Badge} value=${side.outcome ?? side.kind} />${side.intent_label ? html` <code>${side.intent_label}</code>` : ''}`;
 
 /** `changes`: the replay's change list; `title`: what is previewed ("publish crm.lookup"). */
 export function IntentionPreview({ title, changes, onClose }) {
+  return html`<${ReplayPreview} title=${title} request=${{ kind: 'intentions', changes }} onClose=${onClose} />`;
+}
+
+/** `request`: the replay's body without a cursor (`{kind: 'intentions', changes}` or `{kind: 'card', card}`). */
+export function ReplayPreview({ title, request, onClose }) {
   const [replay, setReplay] = useState(null);
   const [calls, setCalls] = useState([]);
   const load = useAction();
   const more = (cursor) =>
     load.run(async () => {
-      const page = await api('POST', '/v1/replays', { kind: 'intentions', changes, ...(cursor ? { cursor } : {}) });
+      const page = await api('POST', '/v1/replays', { ...request, ...(cursor ? { cursor } : {}) });
       setReplay(page);
       setCalls((seen) => (cursor ? [...seen, ...page.calls] : page.calls));
     });
@@ -34,10 +40,10 @@ export function IntentionPreview({ title, changes, onClose }) {
         </p>
         ${
           replay.transitions.length === 0
-            ? html`<${Empty}>No call would change outcome.</${Empty}>`
+            ? html`<${Empty}>No call would be decided differently.</${Empty}>`
             : html`<table data-table="transitions">
                 <caption>
-                  Outcome changes
+                  ${request.kind === 'card' ? 'Decision changes' : 'Outcome changes'}
                 </caption>
                 <thead>
                   <tr>

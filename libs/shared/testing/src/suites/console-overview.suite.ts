@@ -187,5 +187,41 @@ export function describeConsoleOverview(mode: string, start: () => Promise<TestS
       expect((await operator.get('/v1/stats?window=1h')).body.evaluations.total).toBe(11);
       expect(problems).toEqual([]);
     });
+
+    it("Preview beside Install card: a card draft's effect on the kept mandate-path calls, with nothing recorded", async () => {
+      const writer = client(sys.url, writerKey);
+      // The installed card without its rule: the refused export would be allowed.
+      const draft = crmCard('crm-support', 'CRM support', []);
+      const expected = (await writer.post('/v1/replays', { kind: 'card', card: draft })).body;
+      expect(expected.transitions).toContainEqual({ from: 'deny', to: 'allow', count: 1 });
+      const decisionsBefore = (await operator.get('/v1/stats?window=1h')).body.decisions.total;
+
+      const editor = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      editor.on('pageerror', (e) => problems.push(String(e)));
+      await editor.goto(`${sys.url}/console/`);
+      await editor.getByLabel('API key').fill(writerKey);
+      await editor.getByLabel('API key').press('Enter');
+      await editor.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      await editor.goto(`${sys.url}/console/#/cards`);
+      await editor.getByText('New intent card from JSON').click();
+      await editor.getByLabel('Card (JSON)').fill(JSON.stringify(draft, null, 2));
+      await editor.getByRole('button', { name: 'Preview' }).click();
+      const panel = editor.getByRole('region', { name: 'Preview: install CRM support' });
+      await panel.locator('table[data-table="transitions"]').waitFor();
+      const shown = await panel
+        .locator('table[data-table="transitions"] tbody tr[data-key]')
+        .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-key'), Number(r.querySelector('[data-count]')?.getAttribute('data-count'))]));
+      expect(Object.fromEntries(shown)).toEqual(
+        Object.fromEntries(expected.transitions.map((t: { from: string; to: string; count: number }) => [`${t.from}>${t.to}`, t.count])),
+      );
+      expect(await panel.locator('table[data-table="changed-calls"] tbody tr').count()).toBe(expected.calls.length);
+      await expect(panel.locator('[data-replayed]').getAttribute('data-replayed')).resolves.toBe(String(expected.replayed));
+      await editor.close();
+
+      // Nothing was installed or recorded: the card keeps its rule, and the decisions are those of before.
+      expect((await writer.get('/v1/intent-cards/crm-support')).body.rules).toHaveLength(1);
+      expect((await operator.get('/v1/stats?window=1h')).body.decisions.total).toBe(decisionsBefore);
+      expect(problems).toEqual([]);
+    });
   });
 }
