@@ -16,6 +16,8 @@ type Message = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
  */
 export class PreparedCommits {
   private readonly names = new Map<string, Promise<{ name: string; paramTypes: number[] }>>();
+  /** Never reused: a text whose preparation failed half-way may have left its name behind. */
+  private prepares = 0;
 
   constructor(private readonly db: PGlite) {}
 
@@ -41,7 +43,7 @@ export class PreparedCommits {
   private prepared(sql: string): Promise<{ name: string; paramTypes: number[] }> {
     let entry = this.names.get(sql);
     if (!entry) {
-      const name = `igw_commit_${this.names.size + 1}`;
+      const name = `igw_commit_${++this.prepares}`;
       entry = this.db.runExclusive(async () => {
         const messages: Message[] = [];
         try {
