@@ -225,6 +225,30 @@ describe('policy registry internal routes over HTTP (PostgreSQL)', () => {
     expect(await board.current(intentionsKey(org))).toBe((await api.activeIntentions(org)).version);
   });
 
+  it('previews a card draft over the internal route and in-process alike: draft first, nothing installed, refusals under card.', async () => {
+    const org = 'org_card_preview';
+    const card = { id: 'crm', name: 'CRM', allowed_scope: { operations: ['crm.read', 'crm.write'], resources: ['crm://**'] }, audiences: ['crm-api'] };
+    expect((await call('POST', '/v1/intent-cards', card, { org })).status).toBe(201);
+    const narrower = { ...card, name: 'CRM narrower', allowed_scope: { operations: ['crm.read'], resources: ['crm://**'] } };
+
+    // The route: policy_write, the draft first in place of the installed card, nothing stored.
+    expect((await call('POST', '/internal/intent-cards/preview', { card: narrower }, { org, scope: 'read_only' })).status).toBe(403);
+    const previewed = await call('POST', '/internal/intent-cards/preview', { card: narrower }, { org });
+    expect(previewed.status).toBe(200);
+    expect(previewed.body!['cards'].map((c: { id: string; name: string }) => [c.id, c.name])).toEqual([['crm', 'CRM narrower']]);
+    expect((await call('GET', '/v1/intent-cards/crm', undefined, { org })).body).toMatchObject({ name: 'CRM', version: 1 });
+
+    // Over HTTP with the internal token, and in-process: the same snapshot; the install's refusal keeps its path.
+    const overHttpPreview = await httpClient.previewIntentCard(org, narrower as never);
+    expect(overHttpPreview.cards.map((c) => c.name)).toEqual(['CRM narrower']);
+    const api = app.get<PolicyRegistryApi>(POLICY_REGISTRY_API);
+    expect((await api.previewIntentCard(org, narrower as never)).cards.map((c) => c.name)).toEqual(['CRM narrower']);
+    const bad = { ...narrower, rules: [{ id: 'r', when: 'action.operation ==', decision: { kind: 'deny' } }] };
+    await expect(httpClient.previewIntentCard(org, bad as never)).rejects.toMatchObject({ extra: { details: [{ path: 'card.rules[0].when' }] } });
+    // Another org's preview never sees this org's cards.
+    expect((await httpClient.previewIntentCard('org_card_preview_other', { ...narrower, id: 'other' } as never)).cards.map((c) => c.id)).toEqual(['other']);
+  });
+
   it('needs a caller, and takes the org from the caller only', async () => {
     expect((await active(null)).status).toBe(401);
     expect((await call('GET', '/internal/intentions/active?org_id=org_acme', undefined, { org: 'org_nobody' })).body).toEqual({
