@@ -1,4 +1,4 @@
-import { invalidRequest, throwIfInvalid, type ErrorDetail } from './errors';
+import { AppError, invalidRequest, throwIfInvalid, type ErrorDetail } from './errors';
 import { parseIsoTimestamp } from './iso-timestamp';
 import type { PageKey } from './keyset-paging';
 
@@ -101,4 +101,82 @@ export class TransitionTally<T extends string = string> {
   list(): { from: T; to: T; count: number }[] {
     return [...this.counts.values()];
   }
+}
+
+/** Kept calls read per keyset page: memory stays bounded whatever the window holds. */
+export const REPLAY_READ_BATCH = 500;
+
+/** A kept call decided again: the changed pair it counts as, and what the page lists for it. */
+export interface ReplayChange<K extends string, C> {
+  from: K;
+  to: K;
+  listed: C;
+}
+
+export interface ReplayRun<T extends PageKey, K extends string, C> {
+  window: ReplayWindow;
+  /** Changed calls listed per page. */
+  pageSize: number;
+  /** Epoch ms past which the replay answers 503 `replay_deadline` with its progress. */
+  deadline: number;
+  now: () => Date;
+  /** Reads kept calls of the window after `after`, oldest first. */
+  page(after: PageKey | null, limit: number): Promise<T[]>;
+  /** The kept call decided again; null when nothing about it changed. */
+  redecide(kept: T): ReplayChange<K, C> | null | Promise<ReplayChange<K, C> | null>;
+  /** What the next page's cursor carries besides the window and position. */
+  cursor: { digest: string; version: number };
+}
+
+export interface ReplayPage<K extends string, C> {
+  replayed: number;
+  transitions: { from: K; to: K; count: number }[];
+  calls: C[];
+  next_cursor: string | null;
+}
+
+const orderedAfter = (a: PageKey, b: PageKey) =>
+  a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
+
+/**
+ * Walks the whole window (both paths use it): every kept call is decided again and counted; the
+ * changed calls after the cursor's position are listed, a page at a time.
+ */
+export async function runReplay<T extends PageKey, K extends string, C>(run: ReplayRun<T, K, C>): Promise<ReplayPage<K, C>> {
+  const { window } = run;
+  const tally = new TransitionTally<K>();
+  const listed: C[] = [];
+  let more = false;
+  let last: T | null = null;
+  let replayed = 0;
+  let position: PageKey | null = null;
+  while (replayed < window.limit) {
+    const requested = Math.min(REPLAY_READ_BATCH, window.limit - replayed);
+    const page = await run.page(position, requested);
+    for (const kept of page) {
+      if (run.now().getTime() > run.deadline) throw replayPastDeadline(replayed);
+      const change = await run.redecide(kept);
+      replayed += 1;
+      if (change === null) continue;
+      tally.add(change.from, change.to);
+      if (window.after !== null && !orderedAfter(kept, window.after)) continue;
+      if (listed.length === run.pageSize) {
+        more = true;
+        continue;
+      }
+      listed.push(change.listed);
+      last = kept;
+    }
+    const tail = page.at(-1);
+    if (tail === undefined || page.length < requested) break;
+    position = tail;
+  }
+  const next: ReplayCursor | null = more && last ? { since: window.since, until: window.until, after: last, ...run.cursor } : null;
+  return { replayed, transitions: tally.list(), calls: listed, next_cursor: next ? encodeReplayCursor(next) : null };
+}
+
+function replayPastDeadline(replayed: number): AppError {
+  return new AppError('unavailable', 'replay_deadline', `the replay passed its deadline after ${replayed} calls; narrow the window or lower limit`, {
+    replayed,
+  });
 }

@@ -9,27 +9,21 @@ import {
   type IntentCardDto,
   type IntentCardsSnapshotDto,
   type PolicyRegistryApi,
-  type ReplayedCallDto,
   type ReplayRequestDto,
   type ReplayResultDto,
 } from '@igw/contracts';
 import {
-  AppError,
   CLOCK,
   conflict,
   decodeReplayCursor,
   DEFAULT_CALL_RETENTION,
-  encodeReplayCursor,
   invalidRequest,
   replayWindow,
+  runReplay,
   retentionCutoff,
   systemClock,
-  TransitionTally,
   type CallRetention,
   type Clock,
-  type DecisionKind,
-  type PageKey,
-  type ReplayCursor,
 } from '@igw/kernel';
 import { compileCard, replayKeptDecision, type CompiledCard, type KeptDecision, type ReplayCards, type ScopePatterns } from '../../domain';
 import { DECISION_ENGINE_OPTIONS, type DecisionEngineSettings } from '../decision-gate/tool-call-decision-gate';
@@ -39,11 +33,6 @@ import { DECISION_CALL_RETENTION } from '../retention/call-retention.options';
 /** How long one card replay may run before it answers 503 with its progress (REPLAY_DEADLINE_MS). */
 export const CARD_REPLAY_DEADLINE_MS = Symbol('CARD_REPLAY_DEADLINE_MS');
 export const DEFAULT_CARD_REPLAY_DEADLINE_MS = 10_000;
-/** Kept calls read per keyset page: memory stays bounded whatever the window holds. */
-export const CARD_REPLAY_READ_BATCH = 500;
-
-const orderedAfter = (a: PageKey, b: PageKey) =>
-  a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
 
 /** The cards to decide with (the preview) and what bounds each card's mandates (the installed card, else the draft). */
 function replayCardsOf(preview: IntentCardsSnapshotDto, draftId: string, installed: { allowed_scope: ScopePatterns; shadow: boolean } | null): ReplayCards {
@@ -108,46 +97,25 @@ export class ReplayCardDraftUseCase implements CardReplayApi {
     const installed = draft.id !== undefined ? await this.registry.intentCard(caller.orgId, draft.id) : null;
     const cards = replayCardsOf(preview, draftId, installed);
     const baseline = withoutDraft(cards, draftId, installed);
-    const deadline = started.getTime() + this.deadlineMs;
-
-    const tally = new TransitionTally<DecisionKind>();
-    const listed: ReplayedCallDto[] = [];
-    let more = false;
-    let last: KeptDecision | null = null;
-    let replayed = 0;
-    let position: PageKey | null = null;
-    while (replayed < window.limit) {
-      const requested = Math.min(CARD_REPLAY_READ_BATCH, window.limit - replayed);
-      const page = await this.calls.page(caller.orgId, { since: window.since, until: window.until, after: position, limit: requested });
-      for (const kept of page) {
-        if (this.clock.now().getTime() > deadline) throw this.pastDeadline(replayed);
+    return runReplay({
+      window,
+      pageSize: REPLAY_PAGE_SIZE,
+      deadline: started.getTime() + this.deadlineMs,
+      now: () => this.clock.now(),
+      page: (after, limit) => this.calls.page(caller.orgId, { since: window.since, until: window.until, after, limit }),
+      redecide: (kept: KeptDecision) => {
         const after = replayKeptDecision(kept, cards, this.engine.acrLevels);
-        replayed += 1;
-        if (after === kept.kind) continue;
+        if (after === kept.kind) return null;
         // Listed only when the draft is what changes it: the replay cannot rebuild a mandate's own
         // narrowing or acr (so an unchanged draft must never report those as changes, exit 9).
-        if (after === replayKeptDecision(kept, baseline, this.engine.acrLevels)) continue;
-        tally.add(kept.kind, after);
-        if (window.after !== null && !orderedAfter(kept, window.after)) continue;
-        if (listed.length === REPLAY_PAGE_SIZE) {
-          more = true;
-          continue;
-        }
-        listed.push({ id: kept.id, tool_name: kept.call.action.operation, before: { kind: kept.kind }, after: { kind: after } });
-        last = kept;
-      }
-      const tail = page.at(-1);
-      if (tail === undefined || page.length < requested) break;
-      position = tail;
-    }
-
-    const next: ReplayCursor | null = more && last ? { since: window.since, until: window.until, after: last, digest, version: preview.version } : null;
-    return { replayed, transitions: tally.list(), calls: listed, next_cursor: next ? encodeReplayCursor(next) : null };
-  }
-
-  private pastDeadline(replayed: number): AppError {
-    return new AppError('unavailable', 'replay_deadline', `the replay passed its deadline after ${replayed} calls; narrow the window or lower limit`, {
-      replayed,
+        if (after === replayKeptDecision(kept, baseline, this.engine.acrLevels)) return null;
+        return {
+          from: kept.kind,
+          to: after,
+          listed: { id: kept.id, tool_name: kept.call.action.operation, before: { kind: kept.kind }, after: { kind: after } },
+        };
+      },
+      cursor: { digest, version: preview.version },
     });
   }
 }

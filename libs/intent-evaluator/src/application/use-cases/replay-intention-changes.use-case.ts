@@ -1,29 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import {
-  POLICY_REGISTRY_API,
-  REPLAY_LIMIT,
-  REPLAY_PAGE_SIZE,
-  type PolicyRegistryApi,
-  type ReplayedCallDto,
-  type ReplayRequestDto,
-  type ReplayResultDto,
-} from '@igw/contracts';
-import {
-  AppError,
-  CLOCK,
-  conflict,
-  decodeReplayCursor,
-  encodeReplayCursor,
-  replayWindow,
-  systemClock,
-  TransitionTally,
-  type Caller,
-  type Clock,
-  type PageKey,
-  type ReplayCursor,
-} from '@igw/kernel';
-import { decideOutcome, type EvaluationOutcome } from '../../domain/evaluation/outcome';
+import { POLICY_REGISTRY_API, REPLAY_LIMIT, REPLAY_PAGE_SIZE, type PolicyRegistryApi, type ReplayRequestDto, type ReplayResultDto } from '@igw/contracts';
+import { AppError, CLOCK, conflict, decodeReplayCursor, replayWindow, runReplay, systemClock, type Caller, type Clock } from '@igw/kernel';
+import { decideOutcome } from '../../domain/evaluation/outcome';
 import { DEFAULT_CALL_RETENTION, retentionCutoff, type CallRetention } from '../../domain/evaluation/retained-call';
 import { changed, type ReplayedDecision } from '../../domain/replay/replayed-decision';
 import { ClassificationCascade } from '../classification/classification-cascade';
@@ -36,11 +15,6 @@ import { CALL_RETENTION } from '../retention/call-retention.options';
 export const REPLAY_DEADLINE_MS = Symbol('REPLAY_DEADLINE_MS');
 export const DEFAULT_REPLAY_DEADLINE_MS = 10_000;
 
-/** Kept calls read per keyset page: memory stays bounded whatever the window holds. */
-export const REPLAY_READ_BATCH = 500;
-
-const orderedAfter = (a: PageKey, b: PageKey) =>
-  a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
 const decisionDto = (d: ReplayedDecision) => ({ outcome: d.outcome, intent_label: d.intentLabel });
 
 /**
@@ -85,39 +59,24 @@ export class ReplayIntentionChangesUseCase {
       throw conflict('cursor_stale', 'the cursor belongs to another draft or limit, or the intentions changed since; replay again without it');
     }
     const org = orgIntentionsOf(caller.orgId, snapshot);
-    const deadline = started.getTime() + this.deadlineMs;
-
-    const tally = new TransitionTally<EvaluationOutcome>();
-    const listed: ReplayedCallDto[] = [];
-    let more = false;
-    let last: RecordedCall | null = null;
-    let replayed = 0;
-    let position: PageKey | null = null;
-    while (replayed < window.limit) {
-      const requested = Math.min(REPLAY_READ_BATCH, window.limit - replayed);
-      const page = await this.calls.page(caller.orgId, { since: window.since, until: window.until, after: position, limit: requested });
-      for (const recorded of page) {
-        if (this.clock.now().getTime() > deadline) throw this.pastDeadline(replayed);
+    return runReplay({
+      window,
+      pageSize: REPLAY_PAGE_SIZE,
+      deadline: started.getTime() + this.deadlineMs,
+      now: () => this.clock.now(),
+      page: (after, limit) => this.calls.page(caller.orgId, { since: window.since, until: window.until, after, limit }),
+      redecide: async (recorded: RecordedCall) => {
         const before: ReplayedDecision = { outcome: recorded.outcome, intentLabel: recorded.intentLabel };
         const after = await this.redecide(org, recorded);
-        replayed += 1;
-        if (!changed(before, after)) continue;
-        tally.add(before.outcome, after.outcome);
-        if (window.after !== null && !orderedAfter(recorded, window.after)) continue;
-        if (listed.length === REPLAY_PAGE_SIZE) {
-          more = true;
-          continue;
-        }
-        listed.push({ id: recorded.id, tool_name: recorded.call.toolName, before: decisionDto(before), after: decisionDto(after) });
-        last = recorded;
-      }
-      const tail = page.at(-1);
-      if (tail === undefined || page.length < requested) break;
-      position = tail;
-    }
-
-    const next: ReplayCursor | null = more && last ? { since: window.since, until: window.until, after: last, digest, version: snapshot.version } : null;
-    return { replayed, transitions: tally.list(), calls: listed, next_cursor: next ? encodeReplayCursor(next) : null };
+        if (!changed(before, after)) return null;
+        return {
+          from: before.outcome,
+          to: after.outcome,
+          listed: { id: recorded.id, tool_name: recorded.call.toolName, before: decisionDto(before), after: decisionDto(after) },
+        };
+      },
+      cursor: { digest, version: snapshot.version },
+    });
   }
 
   /** The real cascade and outcome rules on a kept call; nothing the live path does besides. */
@@ -131,11 +90,5 @@ export class ReplayIntentionChangesUseCase {
       approvedApprovalAvailable: recorded.outcome === 'approved',
     });
     return { outcome: decision.outcome, intentLabel: decidedIntent(intention, classified).label };
-  }
-
-  private pastDeadline(replayed: number): AppError {
-    return new AppError('unavailable', 'replay_deadline', `the replay passed its deadline after ${replayed} calls; narrow the window or lower limit`, {
-      replayed,
-    });
   }
 }
