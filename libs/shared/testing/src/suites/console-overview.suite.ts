@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium, screenshotDir } from '../browser/chromium';
 import { REPO_ROOT } from '../e2e/app-process';
 import { client, type Client } from '../e2e/http-client';
@@ -89,6 +89,31 @@ export function describeConsoleOverview(mode: string, start: () => Promise<TestS
       );
     const listCounts = (rows: { count: number }[], key: (r: never) => string) => Object.fromEntries(rows.map((r) => [key(r as never), r.count]));
 
+    /** A page of its own, signed in with the policy_write key, on the overview. */
+    const signedInWriter = async (): Promise<Page> => {
+      const editor = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      editor.on('pageerror', (e) => problems.push(String(e)));
+      await editor.goto(`${sys.url}/console/`);
+      await editor.getByLabel('API key').fill(writerKey);
+      await editor.getByLabel('API key').press('Enter');
+      await editor.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      return editor;
+    };
+
+    /** A preview panel shows exactly the replay the API answered: counts per transition, changed calls, calls replayed. */
+    const expectPreviewOf = async (
+      panel: Locator,
+      expected: { replayed: number; transitions: { from: string; to: string; count: number }[]; calls: unknown[] },
+    ) => {
+      await panel.locator('table[data-table="transitions"]').waitFor();
+      const shown = await panel
+        .locator('table[data-table="transitions"] tbody tr[data-key]')
+        .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-key'), Number(r.querySelector('[data-count]')?.getAttribute('data-count'))]));
+      expect(Object.fromEntries(shown)).toEqual(Object.fromEntries(expected.transitions.map((t) => [`${t.from}>${t.to}`, t.count])));
+      expect(await panel.locator('table[data-table="changed-calls"] tbody tr').count()).toBe(expected.calls.length);
+      await expect(panel.locator('[data-replayed]').getAttribute('data-replayed')).resolves.toBe(String(expected.replayed));
+    };
+
     it('lands on the overview once signed in, with the charts drawn and their tables holding the numbers of GET /v1/stats', async () => {
       await page.goto(`${sys.url}/console/`);
       const key = page.getByLabel('API key');
@@ -160,25 +185,12 @@ export function describeConsoleOverview(mode: string, start: () => Promise<TestS
       // The three shell.exec calls no intention covered would be allowed under the binding.
       expect(expected.transitions).toContainEqual({ from: 'denied', to: 'allowed', count: 3 });
 
-      const editor = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      editor.on('pageerror', (e) => problems.push(String(e)));
-      await editor.goto(`${sys.url}/console/`);
-      await editor.getByLabel('API key').fill(writerKey);
-      await editor.getByLabel('API key').press('Enter');
-      await editor.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      const editor = await signedInWriter();
       await editor.goto(`${sys.url}/console/#/intentions`);
       const row = editor.locator('tr[data-intention="ops.tmp_cleanup"]');
       await row.getByRole('button', { name: 'Preview' }).click();
       const panel = editor.getByRole('region', { name: 'Preview: publish ops.tmp_cleanup' });
-      await panel.locator('table[data-table="transitions"]').waitFor();
-      const shown = await panel
-        .locator('table[data-table="transitions"] tbody tr[data-key]')
-        .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-key'), Number(r.querySelector('[data-count]')?.getAttribute('data-count'))]));
-      expect(Object.fromEntries(shown)).toEqual(
-        Object.fromEntries(expected.transitions.map((t: { from: string; to: string; count: number }) => [`${t.from}>${t.to}`, t.count])),
-      );
-      expect(await panel.locator('table[data-table="changed-calls"] tbody tr').count()).toBe(expected.calls.length);
-      await expect(panel.locator('[data-replayed]').getAttribute('data-replayed')).resolves.toBe(String(expected.replayed));
+      await expectPreviewOf(panel, expected);
       await editor.screenshot({ path: join(screenshotDir(`console-overview-${mode}`), 'preview.png'), fullPage: true });
       await editor.close();
 
@@ -196,26 +208,13 @@ export function describeConsoleOverview(mode: string, start: () => Promise<TestS
       expect(expected.transitions).toContainEqual({ from: 'deny', to: 'allow', count: 1 });
       const decisionsBefore = (await operator.get('/v1/stats?window=1h')).body.decisions.total;
 
-      const editor = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      editor.on('pageerror', (e) => problems.push(String(e)));
-      await editor.goto(`${sys.url}/console/`);
-      await editor.getByLabel('API key').fill(writerKey);
-      await editor.getByLabel('API key').press('Enter');
-      await editor.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      const editor = await signedInWriter();
       await editor.goto(`${sys.url}/console/#/cards`);
       await editor.getByText('New intent card from JSON').click();
       await editor.getByLabel('Card (JSON)').fill(JSON.stringify(draft, null, 2));
       await editor.getByRole('button', { name: 'Preview' }).click();
       const panel = editor.getByRole('region', { name: 'Preview: install CRM support' });
-      await panel.locator('table[data-table="transitions"]').waitFor();
-      const shown = await panel
-        .locator('table[data-table="transitions"] tbody tr[data-key]')
-        .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-key'), Number(r.querySelector('[data-count]')?.getAttribute('data-count'))]));
-      expect(Object.fromEntries(shown)).toEqual(
-        Object.fromEntries(expected.transitions.map((t: { from: string; to: string; count: number }) => [`${t.from}>${t.to}`, t.count])),
-      );
-      expect(await panel.locator('table[data-table="changed-calls"] tbody tr').count()).toBe(expected.calls.length);
-      await expect(panel.locator('[data-replayed]').getAttribute('data-replayed')).resolves.toBe(String(expected.replayed));
+      await expectPreviewOf(panel, expected);
       await editor.close();
 
       // Nothing was installed or recorded: the card keeps its rule, and the decisions are those of before.
