@@ -44,16 +44,19 @@ export class PreparedCommits {
     let entry = this.names.get(sql);
     if (!entry) {
       const name = `igw_commit_${++this.prepares}`;
-      entry = this.db.runExclusive(async () => {
-        const messages: Message[] = [];
-        try {
-          messages.push(...(await this.send(serialize.parse({ name, text: sql, types: [] }))));
-          messages.push(...(await this.send(serialize.describe({ type: 'S', name }))));
-        } finally {
-          messages.push(...(await this.send(serialize.sync())));
-        }
-        return { name, paramTypes: parse.parseDescribeStatementResults(messages) };
-      });
+      // Under the transaction lock too: inside another caller's transaction (one that failed, say) the Parse could fail.
+      entry = this.db.transaction(() =>
+        this.db.runExclusive(async () => {
+          const messages: Message[] = [];
+          try {
+            messages.push(...(await this.send(serialize.parse({ name, text: sql, types: [] }))));
+            messages.push(...(await this.send(serialize.describe({ type: 'S', name }))));
+          } finally {
+            messages.push(...(await this.send(serialize.sync())));
+          }
+          return { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+        }),
+      );
       this.names.set(sql, entry);
       // A text that failed to prepare (a bug, or the database going away) is tried afresh next time.
       entry.catch(() => this.names.delete(sql));
