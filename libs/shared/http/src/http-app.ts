@@ -15,6 +15,7 @@ import { processMetrics } from './metrics/prom-metrics';
 import { installTracingHooks, requestContext, tracingEnabled } from './tracing';
 import { createValidationPipe } from './validation';
 import { DRAINING_HEADER } from './internal-client/upstream-pool';
+import { watchStalls } from './stall-watch';
 import { context } from '@opentelemetry/api';
 
 export const BODY_LIMIT = 256 * 1024;
@@ -167,6 +168,7 @@ function installFastifyHooks(fastify: FastifyInstance, options: HttpAppOptions):
     done(null, payload);
   });
   if (tracingEnabled()) installTracingHooks(fastify);
+  watchStalls(fastify, logger);
   // Request count and latency per route pattern (never the raw URL: ids would explode the series).
   // Each route gets its own hook closing over its pattern (reading `req.routeOptions` would build
   // an object per request); answers without a route (404) are counted as `unmatched`.

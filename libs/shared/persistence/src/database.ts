@@ -195,9 +195,24 @@ class PGliteServiceDatabase implements ServiceDatabase {
     return (await this.db.query<R>(sql, params)).rows;
   }
 
-  /** No timeout: PGlite runs in this process (its own thread), there is no connection to hang. */
-  async commit<R>(sql: string, params: unknown[]): Promise<R[]> {
-    return this.db.commit<R>(sql, params);
+  /**
+   * Bounded as on PostgreSQL: PGlite has no connection to hang, but one session, so a commit can
+   * wait behind another caller's transaction. Past the bound the outcome is unknown (the statement
+   * may still run), which a 503 allows.
+   */
+  async commit<R>(sql: string, params: unknown[], options: TransactionOptions = {}): Promise<R[]> {
+    const work = this.db.commit<R>(sql, params);
+    if (options.timeoutMs === undefined) return work;
+    work.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TransactionTimeoutError(`commit timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
+    });
+    try {
+      return await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {

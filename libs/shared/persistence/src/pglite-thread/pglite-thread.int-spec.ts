@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { messages } from '@electric-sql/pglite';
 import { DependencyUnavailableError } from '@igw/kernel';
 import { classifyWriteError } from '../unavailable';
-import { PGliteThread } from './pglite-thread';
+import { PGliteThread, type StoreStall } from './pglite-thread';
 
 /** The embedded store on its own thread: PGlite's semantics seen from the HTTP thread. */
 describe('PGliteThread (PGlite on a worker thread)', () => {
@@ -129,6 +129,21 @@ describe('PGliteThread (PGlite on a worker thread)', () => {
       const rows = await store.query<{ id: number }>(`SELECT id FROM commits WHERE id >= 300 ORDER BY id`);
       expect(rows.rows.map((r) => r.id)).toEqual([301]);
     });
+
+    it("prepares a new text outside another caller's transaction, even one a failed statement aborted", async () => {
+      let inside!: () => void;
+      const entered = new Promise<void>((resolve) => (inside = resolve));
+      const tx = store.transaction(async (t) => {
+        await t.query(`SELECT 1 / 0`).catch(() => undefined);
+        inside();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      });
+      tx.catch(() => undefined);
+      await entered;
+      const fresh = `INSERT INTO commits (id, v) VALUES ($1, $2) RETURNING id /* first use, while a transaction is aborted */`;
+      expect(await store.commit(fresh, [302, 'prepared'])).toEqual([{ id: 302 }]);
+      await tx;
+    });
   });
 
   it('keeps its data in the directory across a close and a new thread', async () => {
@@ -147,5 +162,62 @@ describe('PGliteThread (PGlite on a worker thread)', () => {
     await expect(inFlight).rejects.toBeInstanceOf(DependencyUnavailableError);
     await expect(doomed.query('SELECT 1')).rejects.toBeInstanceOf(DependencyUnavailableError);
     expect(classifyWriteError(await doomed.query('SELECT 1').catch((e: unknown) => e))).toBe('outage');
+  }, 60_000);
+
+  it('says what a stalled store waits on: the call behind an open transaction, and that transaction', async () => {
+    const reports: StoreStall[] = [];
+    const stuck = await PGliteThread.create(undefined, { afterMs: 300, report: (r) => reports.push(r) });
+    try {
+      let release!: () => void;
+      const held = stuck.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+      // Until the transaction opened, release is not set.
+      while (!release) await new Promise((r) => setTimeout(r, 20));
+      const behind = stuck.query(`SELECT 1 AS one`);
+      while (reports.length === 0) await new Promise((r) => setTimeout(r, 50));
+      expect(reports).toEqual([
+        {
+          pending: 1,
+          oldest: [{ op: 'query', sql: 'SELECT 1 AS one', waiting_ms: expect.any(Number) }],
+          open_transactions: [{ tx: expect.any(Number), open_ms: expect.any(Number) }],
+        },
+      ]);
+      expect(reports[0]!.oldest[0]!.waiting_ms).toBeGreaterThanOrEqual(300);
+      release();
+      await held;
+      expect((await behind).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await stuck.close();
+    }
+  }, 60_000);
+
+  it('rolls back a transaction left idle past the limit: the callers behind it go on, and its owner is told 503, never a commit', async () => {
+    const reports: StoreStall[] = [];
+    const store2 = await PGliteThread.create(undefined, { afterMs: 60_000, idleTransactionMs: 300, report: (r) => reports.push(r) });
+    try {
+      await store2.exec(`CREATE TABLE kept (v text)`);
+      let resume!: () => void;
+      const owner = store2.transaction(async (tx) => {
+        await tx.query(`INSERT INTO kept VALUES ('from the idle transaction')`);
+        // Its owner waits on something else, holding PGlite's one lock meanwhile.
+        await new Promise<void>((r) => (resume = r));
+        await tx.query(`INSERT INTO kept VALUES ('after the wait')`);
+      });
+      const ownerError = owner.catch((e: unknown) => e);
+      while (!resume) await new Promise((r) => setTimeout(r, 20));
+      // Another caller is not held for ever: the store rolls the idle transaction back.
+      expect((await store2.query(`SELECT count(*)::int AS n FROM kept`)).rows).toEqual([{ n: 0 }]);
+      expect(reports).toEqual([expect.objectContaining({ rolled_back: { tx: expect.any(Number), idle_ms: expect.any(Number) } })]);
+      resume();
+      expect(await ownerError).toBeInstanceOf(DependencyUnavailableError);
+      expect((await store2.query(`SELECT count(*)::int AS n FROM kept`)).rows).toEqual([{ n: 0 }]);
+      // A transaction that keeps working is never idle, however long it takes.
+      await store2.transaction(async (tx) => {
+        for (let i = 0; i < 6; i++) await tx.query(`SELECT pg_sleep(0.1)`);
+        await tx.query(`INSERT INTO kept VALUES ('busy, not idle')`);
+      });
+      expect((await store2.query(`SELECT v FROM kept`)).rows).toEqual([{ v: 'busy, not idle' }]);
+    } finally {
+      await store2.close();
+    }
   }, 60_000);
 });

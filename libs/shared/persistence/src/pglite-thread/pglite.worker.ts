@@ -1,7 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { messages, PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import { PreparedCommits } from './prepared-commit';
-import type { StatementRequest, StoreErrorFields, StoreReply, StoreRequest, StoreResults, StoreWorkerData } from './protocol';
+import {
+  TRANSACTION_EXPIRED,
+  type StatementRequest,
+  type StoreErrorFields,
+  type StoreNotice,
+  type StoreReply,
+  type StoreRequest,
+  type StoreResults,
+  type StoreWorkerData,
+} from './protocol';
 
 /**
  * The embedded store's own thread: it owns the one PGlite of the process and runs what the
@@ -10,10 +19,19 @@ import type { StatementRequest, StoreErrorFields, StoreReply, StoreRequest, Stor
  */
 const port = parentPort;
 if (!port) throw new Error('pglite.worker must run as a worker thread');
-const { dataDir } = workerData as StoreWorkerData;
+const { dataDir, idleTransactionMs } = workerData as StoreWorkerData;
 
 const identity = (value: string) => value;
-const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
+interface OpenTransaction {
+  tx: Transaction;
+  end: (commit: boolean) => void;
+  /** Statements of it running now, and when the last one ended (or it began). */
+  busy: number;
+  idleSince: number;
+  /** Rolled back by the store for idling: every later call on it fails, its end too. */
+  expired: boolean;
+}
+const open = new Map<number, OpenTransaction>();
 const ready = PGlite.create(dataDir);
 const commits = ready.then((db) => new PreparedCommits(db));
 /** Commit texts by the number the HTTP thread gave them (sent with their first use). */
@@ -40,13 +58,45 @@ function statement(runner: PGlite | Transaction, m: StatementRequest): Promise<R
   return runner.query(m.sql, m.params ?? [], { ...(m.rowMode ? { rowMode: m.rowMode } : {}), ...(parsers ? { parsers } : {}) });
 }
 
+const expiredError = (tx: number) =>
+  Object.assign(new Error(`transaction ${tx} was rolled back: idle for more than ${idleTransactionMs} ms`), { name: TRANSACTION_EXPIRED });
+
 /** The database, or the open transaction the request names (null, and the request failed, when it is not open). */
 function target(db: PGlite, id: number, tx: number | undefined): PGlite | Transaction | null {
   if (tx === undefined) return db;
   const t = open.get(tx);
   if (!t) fail(id, new Error(`transaction ${tx} is not open`));
-  return t?.tx ?? null;
+  else if (t.expired) fail(id, expiredError(tx));
+  return t && !t.expired ? t.tx : null;
 }
+
+/** Runs one statement of `tx` (or of none): a transaction is idle only while none of its statements runs. */
+async function within<R>(tx: number | undefined, work: () => Promise<R>): Promise<R> {
+  const t = tx === undefined ? undefined : open.get(tx);
+  if (t) t.busy++;
+  try {
+    return await work();
+  } finally {
+    if (t) {
+      t.busy--;
+      t.idleSince = Date.now();
+    }
+  }
+}
+
+// An idle transaction holds PGlite's one lock, so every other caller waits on it: rolled back.
+setInterval(
+  () => {
+    const now = Date.now();
+    for (const [tx, t] of open) {
+      if (t.expired || t.busy > 0 || now - t.idleSince < idleTransactionMs) continue;
+      t.expired = true;
+      t.end(false);
+      port.postMessage({ notice: 'transaction_expired', tx, idleMs: now - t.idleSince } satisfies StoreNotice);
+    }
+  },
+  Math.max(10, Math.min(1000, idleTransactionMs / 4)),
+).unref();
 
 async function handle(m: StoreRequest): Promise<void> {
   const db = await ready;
@@ -54,7 +104,7 @@ async function handle(m: StoreRequest): Promise<void> {
     case 'query': {
       const on = target(db, m.id, m.tx);
       if (!on) return;
-      return statement(on, m).then((r) => reply({ id: m.id, ok: true, result: plain(r) }));
+      return within(m.tx, () => statement(on, m)).then((r) => reply({ id: m.id, ok: true, result: plain(r) }));
     }
     case 'commit': {
       if (m.sql !== undefined) texts.set(m.text, m.sql);
@@ -65,7 +115,7 @@ async function handle(m: StoreRequest): Promise<void> {
     case 'exec': {
       const on = target(db, m.id, m.tx);
       if (!on) return;
-      return on.exec(m.sql).then((rs) => reply({ id: m.id, ok: true, result: rs.map(plain) }));
+      return within(m.tx, () => on.exec(m.sql)).then((rs) => reply({ id: m.id, ok: true, result: rs.map(plain) }));
     }
     case 'begin': {
       // PGlite's own transaction (its lock, BEGIN, COMMIT or ROLLBACK); it stays open until 'end'.
@@ -74,7 +124,7 @@ async function handle(m: StoreRequest): Promise<void> {
         (tx) =>
           new Promise<void>((resolve, reject) => {
             settled = (commit) => (commit ? resolve() : reject(ROLLED_BACK));
-            open.set(m.id, { tx, end: (commit) => settled?.(commit) });
+            open.set(m.id, { tx, end: (commit) => settled?.(commit), busy: 0, idleSince: Date.now(), expired: false });
             reply({ id: m.id, ok: true });
           }),
       );
@@ -94,7 +144,9 @@ async function handle(m: StoreRequest): Promise<void> {
         await done;
         reply({ id: m.id, ok: true });
       } catch (err) {
-        if (err === ROLLED_BACK) reply({ id: m.id, ok: true });
+        // A commit asked of a transaction the store rolled back is a failure: nothing of it was kept.
+        if (t.expired && m.commit) fail(m.id, expiredError(m.tx));
+        else if (err === ROLLED_BACK) reply({ id: m.id, ok: true });
         else fail(m.id, err);
       } finally {
         open.delete(m.tx);

@@ -42,7 +42,22 @@ export type StoreErrorFields = { message: string; name: string; database: boolea
 
 export type StoreReply = { id: number; ok: true; result?: StoreResults | StoreResults[] } | { id: number; ok: false; error: StoreErrorFields };
 
+/** Said by the store thread unasked: a transaction left idle too long was rolled back (its lock held every other statement). */
+export interface StoreNotice {
+  notice: 'transaction_expired';
+  tx: number;
+  idleMs: number;
+}
+
+/** The error name of a call on (or the end of) a transaction the store rolled back for idling. */
+export const TRANSACTION_EXPIRED = 'TransactionExpired';
+
 export interface StoreWorkerData {
   /** Directory of the data, or undefined for memory. */
   dataDir: string | undefined;
+  /**
+   * A transaction with no statement running for this long is rolled back (PostgreSQL's
+   * idle_in_transaction_session_timeout): PGlite has one session, so its lock holds every caller.
+   */
+  idleTransactionMs: number;
 }

@@ -54,9 +54,19 @@ export async function startApp(app: string, env: Record<string, string>, opts: {
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       const code = await exited;
       clearTimeout(timer);
+      reportStalls(app, out);
       return code;
     },
   };
+}
+
+/**
+ * A process that stopped answering logs what it waits on (`stall:` lines: requests, the embedded
+ * store, a blocked event loop); a test only sees its own timeout, so the lines are printed here.
+ */
+function reportStalls(app: string, output: string): void {
+  const stalls = output.split('\n').filter((line) => line.includes('"msg":"stall:'));
+  if (stalls.length > 0) console.warn(`${app} reported stalls:\n${stalls.slice(0, 12).join('\n')}`);
 }
 
 /** Runs an app to completion (for start-up failure tests) and returns its exit code and output. */
