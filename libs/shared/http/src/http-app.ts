@@ -108,7 +108,9 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   app.useGlobalFilters(new AllErrorsFilter(options.logger));
   // After the APP_GUARDs (the CallerGuard): authentication first, then the body.
   app.useGlobalGuards(new AcceptableBodyGuard());
-  app.enableShutdownHooks();
+  // No app.enableShutdownHooks(): runApp owns SIGTERM and closes in order (closeHttpApp drains first).
+  // Nest's own handler ran the modules' destroy hooks beside that drain, under in-flight requests,
+  // then re-raised the signal and killed the process mid-shutdown.
   if (options.openApi) setupOpenApi(app, options.openApi);
   return app;
 }

@@ -98,6 +98,16 @@ export function describeRestarts(mode: 'embedded' | 'distributed', start: () => 
       expect(listed.body.data.map((d: { decision_id: string }) => d.decision_id)).toContain(answered.body.decision.decision_id);
     });
 
+    it("a graceful stop (SIGTERM) runs the process's own shutdown to its end: exit code 0, never cut short by the signal", async () => {
+      const proc = sys.processes.find((p) => p.name === proxyApp)!;
+      const code = await proc.stop('SIGTERM');
+      // Killed by SIGTERM (no code) means the shutdown did not finish: drains, relay marks, the store's close.
+      expect({ code, signal: proc.child.signalCode }).toEqual({ code: 0, signal: null });
+      await sys.startService(proxyApp);
+      expect((await ready()).checks.read_models).toBe('ok');
+      await expectAllowed((await dispense()).credential);
+    });
+
     it.each([
       ['a graceful stop (SIGTERM)', 'SIGTERM'],
       ['a crash (SIGKILL)', 'SIGKILL'],
