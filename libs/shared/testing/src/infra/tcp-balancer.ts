@@ -23,7 +23,11 @@ export async function startTcpBalancer(targets: readonly { host: string; port: n
     const upstream = connect(target.port, target.host);
     sockets.add(upstream);
     upstream.once('close', () => sockets.delete(upstream));
+    // Node clears `connecting` before it emits a refused connect's error: whether the leg ever
+    // connected is kept here, or a refused dial would leave the client open and silent for ever.
+    let connected = false;
     upstream.once('connect', () => {
+      connected = true;
       counts[index]!++;
       client.pipe(upstream);
       upstream.pipe(client);
@@ -33,10 +37,10 @@ export async function startTcpBalancer(targets: readonly { host: string; port: n
       upstream.once('close', () => client.destroy());
       client.once('close', () => upstream.destroy());
     });
-    upstream.once('error', (err) => {
-      if (upstream.connecting && tries + 1 < targets.length) dial(client, tries + 1);
-      else if (upstream.connecting) client.resetAndDestroy();
-      void err;
+    upstream.once('error', () => {
+      if (connected) return;
+      if (tries + 1 < targets.length) dial(client, tries + 1);
+      else client.resetAndDestroy();
     });
   };
   const server = createServer({ pauseOnConnect: true }, (client) => {
