@@ -1,4 +1,5 @@
-import { AppError, invalidRequest, throwIfInvalid, type ErrorDetail } from './errors';
+import { createHash } from 'node:crypto';
+import { AppError, conflict, invalidRequest, throwIfInvalid, type ErrorDetail } from './errors';
 import { parseIsoTimestamp } from './iso-timestamp';
 import type { PageKey } from './keyset-paging';
 
@@ -60,6 +61,35 @@ export function replayWindow(
   if (since < retentionCutoff) since = retentionCutoff;
   if (!(until > since) && input.until !== undefined && input.cursor === null) throwIfInvalid([fail('until', 'until must be after since')]);
   return { since, until, limit: input.limit, after: input.cursor?.after ?? null };
+}
+
+/** A request's replay: its window (see replayWindow), its cursor, and the digest its cursors carry. */
+export interface OpenedReplay {
+  window: ReplayWindow;
+  cursor: ReplayCursor | null;
+  /** Of the draft and the limit: a cursor of another draft or limit does not carry it. */
+  digest: string;
+}
+
+/** Reads a replay request of `draft` (either path): its cursor, then its window, then the digest. */
+export function openReplay(
+  input: { since?: string; until?: string; cursor?: string; limit: number; draft: unknown },
+  now: Date,
+  retentionCutoff: Date,
+): OpenedReplay {
+  const cursor = input.cursor !== undefined ? decodeReplayCursor(input.cursor) : null;
+  const window = replayWindow({ since: input.since, until: input.until, limit: input.limit, cursor }, now, retentionCutoff);
+  const digest = createHash('sha256')
+    .update(JSON.stringify([input.draft, input.limit]))
+    .digest('base64url');
+  return { window, cursor, digest };
+}
+
+/** 409 `cursor_stale` for a cursor of another draft or limit, or from before `what` (the intentions, the cards) changed. */
+export function assertReplayCursorCurrent(replay: OpenedReplay, version: number, what: string): void {
+  if (replay.cursor && (replay.cursor.digest !== replay.digest || replay.cursor.version !== version)) {
+    throw conflict('cursor_stale', `the cursor belongs to another draft or limit, or the ${what} changed since; replay again without it`);
+  }
 }
 
 export function encodeReplayCursor(c: ReplayCursor): string {

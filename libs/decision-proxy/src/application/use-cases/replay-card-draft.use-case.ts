@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   POLICY_REGISTRY_API,
@@ -14,11 +13,10 @@ import {
 } from '@igw/contracts';
 import {
   CLOCK,
-  conflict,
-  decodeReplayCursor,
   DEFAULT_CALL_RETENTION,
   invalidRequest,
-  replayWindow,
+  assertReplayCursorCurrent,
+  openReplay,
   runReplay,
   retentionCutoff,
   systemClock,
@@ -83,16 +81,15 @@ export class ReplayCardDraftUseCase implements CardReplayApi {
     if (request.kind !== 'card' || draft === undefined) throw invalidRequest('card is required', [{ path: 'card', message: 'card is required' }]);
     const started = this.clock.now();
     const limit = request.limit ?? REPLAY_LIMIT.default;
-    const cursor = request.cursor !== undefined ? decodeReplayCursor(request.cursor) : null;
-    const window = replayWindow({ since: request.since, until: request.until, limit, cursor }, started, retentionCutoff(started, this.retention));
-    const digest = createHash('sha256')
-      .update(JSON.stringify([draft, limit]))
-      .digest('base64url');
+    const replay = openReplay(
+      { since: request.since, until: request.until, cursor: request.cursor, limit, draft },
+      started,
+      retentionCutoff(started, this.retention),
+    );
+    const { window, digest } = replay;
 
     const preview = await this.registry.previewIntentCard(caller.orgId, draft);
-    if (cursor && (cursor.digest !== digest || cursor.version !== preview.version)) {
-      throw conflict('cursor_stale', 'the cursor belongs to another draft or limit, or the cards changed since; replay again without it');
-    }
+    assertReplayCursorCurrent(replay, preview.version, 'cards');
     const draftId = preview.cards[0]?.id ?? '';
     const installed = draft.id !== undefined ? await this.registry.intentCard(caller.orgId, draft.id) : null;
     const cards = replayCardsOf(preview, draftId, installed);

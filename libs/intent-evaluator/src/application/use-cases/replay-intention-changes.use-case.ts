@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { POLICY_REGISTRY_API, REPLAY_LIMIT, REPLAY_PAGE_SIZE, type PolicyRegistryApi, type ReplayRequestDto, type ReplayResultDto } from '@igw/contracts';
-import { AppError, CLOCK, conflict, decodeReplayCursor, replayWindow, runReplay, systemClock, type Caller, type Clock } from '@igw/kernel';
+import { AppError, assertReplayCursorCurrent, CLOCK, openReplay, runReplay, systemClock, type Caller, type Clock } from '@igw/kernel';
 import { decideOutcome } from '../../domain/evaluation/outcome';
 import { DEFAULT_CALL_RETENTION, retentionCutoff, type CallRetention } from '../../domain/evaluation/retained-call';
 import { changed, type ReplayedDecision } from '../../domain/replay/replayed-decision';
@@ -48,16 +47,15 @@ export class ReplayIntentionChangesUseCase {
     const started = this.clock.now();
     const changes = request.changes ?? [];
     const limit = request.limit ?? REPLAY_LIMIT.default;
-    const cursor = request.cursor !== undefined ? decodeReplayCursor(request.cursor) : null;
-    const window = replayWindow({ since: request.since, until: request.until, limit, cursor }, started, retentionCutoff(started, this.retention));
-    const digest = createHash('sha256')
-      .update(JSON.stringify([changes, limit]))
-      .digest('base64url');
+    const replay = openReplay(
+      { since: request.since, until: request.until, cursor: request.cursor, limit, draft: changes },
+      started,
+      retentionCutoff(started, this.retention),
+    );
+    const { window, digest } = replay;
 
     const snapshot = await this.registry.previewIntentionChanges(caller.orgId, changes);
-    if (cursor && (cursor.digest !== digest || cursor.version !== snapshot.version)) {
-      throw conflict('cursor_stale', 'the cursor belongs to another draft or limit, or the intentions changed since; replay again without it');
-    }
+    assertReplayCursorCurrent(replay, snapshot.version, 'intentions');
     const org = orgIntentionsOf(caller.orgId, snapshot);
     return runReplay({
       window,
