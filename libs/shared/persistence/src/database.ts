@@ -203,16 +203,7 @@ class PGliteServiceDatabase implements ServiceDatabase {
   async commit<R>(sql: string, params: unknown[], options: TransactionOptions = {}): Promise<R[]> {
     const work = this.db.commit<R>(sql, params);
     if (options.timeoutMs === undefined) return work;
-    work.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new TransactionTimeoutError(`commit timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
-    });
-    try {
-      return await Promise.race([work, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withTimeout(work, options.timeoutMs, () => new TransactionTimeoutError(`commit timed out after ${options.timeoutMs} ms`));
   }
 
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
@@ -231,9 +222,9 @@ class PGliteServiceDatabase implements ServiceDatabase {
   }
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error = () => new Error('timeout')): Promise<T> {
   return new Promise((resolvePromise, reject) => {
-    const t = setTimeout(() => reject(new Error('timeout')), ms);
+    const t = setTimeout(() => reject(error()), ms);
     p.then(
       (v) => (clearTimeout(t), resolvePromise(v)),
       (e) => (clearTimeout(t), reject(e)),

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import type { EventEnvelope } from '@igw/contracts';
 import { InProcessEventBus, OutboxRelay } from '@igw/events';
 import { waitUntil } from '@igw/testing';
-import { closeEmbeddedDatabase, openEmbeddedDatabase, type ServiceDatabase } from './database';
+import { closeEmbeddedDatabase, openEmbeddedDatabase, TransactionTimeoutError, type ServiceDatabase } from './database';
 import { migrate, SHARED_MIGRATIONS } from './migrate';
 import { handOverCommitted, OutboxWriter, SqlOutboxSource } from './outbox';
+import { classifyWriteError } from './unavailable';
 
 const event = (note: string): EventEnvelope => ({
   id: `evt_${randomBytes(8).toString('hex')}`,
@@ -92,5 +93,19 @@ describe('outbox hand-over on PGlite', () => {
     next.start();
     await waitUntil('b1 published again and marked', async () => (await unpublished()) === 0, 10_000, 20);
     expect(seen).toEqual(['b1', 'b1']);
+  });
+
+  it("a group commit waiting behind another caller's transaction is bounded as on PostgreSQL: an outage (503) past its timeoutMs", async () => {
+    let release!: () => void;
+    const held = db.transaction(() => new Promise<void>((r) => (release = r)));
+    while (!release) await new Promise((r) => setTimeout(r, 10));
+    const error = await db.commit(writer.insertReturningSql('$1'), [JSON.stringify([event('bounded')])], { timeoutMs: 300 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TransactionTimeoutError);
+    expect(classifyWriteError(error)).toBe('outage');
+    release();
+    await held;
   });
 });
