@@ -123,10 +123,15 @@ async function call(url, key, method, path, body, expect, opts = {}) {
 
 /** A fresh org whose key's rate limit is far above what the box can do: measure the system, not the limiter. */
 async function benchKey(system, name = 'bench') {
+  return (await benchOrg(system, name)).key;
+}
+
+/** A fresh org with the bench's rate limit: its id and admin key. */
+async function benchOrg(system, name) {
   const created = await call(system.url, system.platformKey, 'POST', '/v1/orgs', { name, rate_limit: { requests_per_second: 100000, burst: 200000 } }, 201);
   const key = created?.api_key?.key;
-  if (!key) throw new Error('POST /v1/orgs returned no api_key.key');
-  return key;
+  if (!key || !created?.org?.id) throw new Error('POST /v1/orgs returned no org.id or api_key.key');
+  return { id: created.org.id, key };
 }
 
 // ---- one scenario --------------------------------------------------------------------------
@@ -205,26 +210,33 @@ function assertAlive(system) {
  * loader job; origin and scenario name are filled in) and resolves with its output line. ctx:
  *   mode, url, durationS (BENCH_DURATION_S or the scenario's), warmupS (BENCH_WARMUP_S or the
  *   scenario's), log(msg), api(...) with the bench key (as in setup),
- *   createOrg(name) → { key, api } a fresh org (admin key, the bench's rate limit),
+ *   databaseUrl: the system's PostgreSQL database (distributed mode only),
+ *   createOrg(name) → { id, key, api } a fresh org (admin key, the bench's rate limit),
  *   runLoader(job) → the loader result, assertAlive() throws when an app has exited,
- *   appPids: the system's process ids (a job's cpuPids).
+ *   appPids: the system's process ids (a job's cpuPids),
+ *   offline(fn) (embedded mode): stops the app, awaits fn(pgliteDir) on its store, starts it again.
  */
 async function runCustom(system, key, scenario, cfg) {
   const ctx = {
     mode: system.mode,
     url: system.url,
+    databaseUrl: system.databaseUrl,
     durationS: cfg.durationS ?? scenario.durationS,
     warmupS: cfg.warmupS ?? scenario.warmupS ?? 0,
     log,
     api: (method, path, body, expect, opts) => call(system.url, key, method, path, body, expect, opts),
     async createOrg(name) {
-      const orgKey = await benchKey(system, name);
-      return { key: orgKey, api: (method, path, body, expect, opts) => call(system.url, orgKey, method, path, body, expect, opts) };
+      const { id, key: orgKey } = await benchOrg(system, name);
+      return { id, key: orgKey, api: (method, path, body, expect, opts) => call(system.url, orgKey, method, path, body, expect, opts) };
     },
     runLoader: (job) => runLoader({ origin: system.url, scenario: scenario.name, ...job }),
     assertAlive: () => assertAlive(system),
     // The system's processes, for a loader job's cpuPids (CPU per op of the system under test).
-    appPids: system.apps.map((a) => a.child.pid),
+    get appPids() {
+      return system.apps.map((a) => a.child.pid);
+    },
+    // Embedded mode: stop the app, fn(pgliteDir) on its store, start it again.
+    offline: system.offline?.bind(system),
   };
   const line = await scenario.run(ctx);
   assertAlive(system);

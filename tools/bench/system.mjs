@@ -252,10 +252,10 @@ export async function startEmbedded() {
   const adminKey = randomSecret('admin');
   const apps = [];
   const stop = stopOnce([() => Promise.all(apps.map((a) => a.stop())), () => rmSync(dataDir, { recursive: true, force: true })]);
-  try {
-    const [port] = await freePorts(1);
-    // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1;
-    // MCP_UPSTREAMS_ALLOW_PRIVATE: so does the mcp-tools-call scenario's upstream.
+  let port;
+  // WEBHOOKS_ALLOW_PRIVATE: the webhook-delivery scenario's receiver listens on 127.0.0.1;
+  // MCP_UPSTREAMS_ALLOW_PRIVATE: so does the mcp-tools-call scenario's upstream.
+  const launch = async () => {
     apps.push(
       await startApp(
         'embedded',
@@ -270,11 +270,28 @@ export async function startEmbedded() {
       ),
     );
     await waitReady(apps[0].url);
+  };
+  try {
+    [port] = await freePorts(1);
+    await launch();
   } catch (err) {
     await stop();
     throw err;
   }
-  return { mode: 'embedded', url: apps[0].url, platformKey, adminKey, apps, stop };
+  return {
+    mode: 'embedded',
+    url: apps[0].url,
+    platformKey,
+    adminKey,
+    apps,
+    stop,
+    /** Stops the app, runs `fn(pgliteDir)` on its store (one process may open it), starts it again on the same port. */
+    async offline(fn) {
+      await Promise.all(apps.splice(0).map((a) => a.stop()));
+      await fn(join(dataDir, 'pglite'));
+      await launch();
+    },
+  };
 }
 
 /** Kafka: KAFKA_BROKERS, else a broker on 127.0.0.1:9092, else one we start (and stop). */
@@ -310,6 +327,7 @@ export async function startDistributed() {
   const adminKey = randomSecret('admin');
   const apps = [];
   let dropDb = null;
+  let databaseUrl;
   const kafkaSteps = [];
   // In order at stop: apps (gateway before registry), then the database, then a Kafka we started.
   const stop = stopOnce([
@@ -339,6 +357,7 @@ export async function startDistributed() {
     };
     const dbUrl = new URL(serverUrl);
     dbUrl.pathname = `/${dbName}`;
+    databaseUrl = dbUrl.toString();
     const brokers = await kafkaFor(kafkaSteps);
     const common = {
       GATEWAY_MODE: 'distributed',
@@ -394,5 +413,5 @@ export async function startDistributed() {
     await stop();
     throw err;
   }
-  return { mode: 'distributed', url: apps.at(-1).url, platformKey, adminKey, apps, stop };
+  return { mode: 'distributed', url: apps.at(-1).url, databaseUrl, platformKey, adminKey, apps, stop };
 }

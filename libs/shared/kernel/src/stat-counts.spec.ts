@@ -53,14 +53,26 @@ describe('stats windows and buckets', () => {
     expect(week).toHaveLength(168);
     expect(iso(week[0] as Date)).toBe('2026-03-01T11:00:00.000Z');
     expect(iso(week[167] as Date)).toBe('2026-03-08T10:00:00.000Z');
-    expect(statCountsQuery('24h', NOW, 'outcome')).toEqual({ bucketMinutes: 15, since: day[0], chart: 'outcome' });
+    // Totals from whole hours from the first one in the window; the chart never among them.
+    expect(statCountsQuery('24h', NOW, 'outcome', ['outcome', 'refused_tool'])).toEqual({
+      bucketMinutes: 15,
+      since: day[0],
+      chart: 'outcome',
+      tops: ['refused_tool'],
+      wideMinutes: 60,
+      wideSince: new Date('2026-03-07T11:00:00.000Z'),
+    });
+    expect(statCountsQuery('7d', NOW, 'kind', []).wideSince).toEqual(new Date('2026-03-02T00:00:00.000Z'));
+    // A window starting on a wide bucket reads no narrow ones for its totals.
+    expect(statCountsQuery('1h', new Date('2026-03-08T10:14:59.000Z'), 'outcome').wideSince).toEqual(new Date('2026-03-08T09:15:00.000Z'));
   });
 
-  it('keeps each granularity for its window plus one bucket', () => {
+  it('keeps each granularity for its window plus one bucket, and days for the week', () => {
     expect(STAT_COUNT_GRANULARITIES).toEqual([
       { bucketMinutes: 1, keepMinutes: 61 },
       { bucketMinutes: 15, keepMinutes: 24 * 60 + 15 },
       { bucketMinutes: 60, keepMinutes: 7 * 24 * 60 + 60 },
+      { bucketMinutes: 24 * 60, keepMinutes: 8 * 24 * 60 },
     ]);
   });
 });
@@ -69,14 +81,28 @@ describe('aggregating counts', () => {
   const buckets = statsBuckets('1h', NOW);
   const at = (i: number) => buckets[i] as Date;
   const rows: StatCountRow[] = [
-    { dimension: 'outcome', key: 'allowed', bucket: at(0), n: 2 },
-    { dimension: 'outcome', key: 'allowed', bucket: at(59), n: 3 },
-    { dimension: 'outcome', key: 'denied', bucket: at(10), n: 1 },
+    {
+      dimension: 'outcome',
+      key: 'allowed',
+      n: 5,
+      series: [
+        [at(0).getTime(), 2],
+        [at(59).getTime(), 3],
+      ],
+    },
     // Before the window (a store read with a wider range): not charted.
-    { dimension: 'outcome', key: 'denied', bucket: new Date(at(0).getTime() - 60_000), n: 9 },
-    { dimension: 'refused_tool', key: 'b', bucket: null, n: 4 },
-    { dimension: 'refused_tool', key: 'a', bucket: null, n: 4 },
-    { dimension: 'refused_tool', key: 'c', bucket: null, n: 7 },
+    {
+      dimension: 'outcome',
+      key: 'denied',
+      n: 10,
+      series: [
+        [at(10).getTime(), 1],
+        [at(0).getTime() - 60_000, 9],
+      ],
+    },
+    { dimension: 'refused_tool', key: 'b', n: 4 },
+    { dimension: 'refused_tool', key: 'a', n: 4 },
+    { dimension: 'refused_tool', key: 'c', n: 7 },
   ];
 
   it('aligns series on the buckets with zeros, per key seen', () => {
@@ -105,7 +131,7 @@ describe('aggregating counts', () => {
     const asked: unknown[] = [];
     const reader = { read: async (orgId: string, q: unknown) => (asked.push([orgId, q]), rows) };
     const read = await readCounts(reader, 'org_1', '1h', NOW, { chart: 'outcome', tops: ['refused_tool'] });
-    expect(asked).toEqual([['org_1', statCountsQuery('1h', NOW, 'outcome')]]);
+    expect(asked).toEqual([['org_1', statCountsQuery('1h', NOW, 'outcome', ['refused_tool'])]]);
     expect(read.chart.totals).toEqual({ allowed: 5, denied: 1 });
     expect(read.tops.refused_tool).toHaveLength(3);
   });

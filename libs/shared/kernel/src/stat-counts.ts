@@ -20,11 +20,24 @@ export const STATS_WINDOW_SPECS: Readonly<Record<StatsWindow, { minutes: number;
   '7d': { minutes: 7 * 24 * 60, bucketMinutes: 60 },
 };
 
-/** The bucket widths counts are written at (minutes), and how long each is kept: its window plus one bucket. */
-export const STAT_COUNT_GRANULARITIES: readonly { bucketMinutes: number; keepMinutes: number }[] = STATS_WINDOWS.map((w) => {
-  const spec = STATS_WINDOW_SPECS[w];
-  return { bucketMinutes: spec.bucketMinutes, keepMinutes: spec.minutes + spec.bucketMinutes };
-});
+/**
+ * Each window's totals per key are read from the next wider buckets wherever those lie wholly in
+ * the window, and from the window's own buckets only at its start: a week of totals is about 7
+ * days and up to 23 hours per key, not 168 hours.
+ */
+const WIDER_BUCKET_MINUTES: Readonly<Record<StatsWindow, number>> = { '1h': 15, '24h': 60, '7d': 24 * 60 };
+
+/**
+ * The bucket widths counts are written at (minutes), and how long each is kept: the longest window
+ * that reads it plus one bucket. The day is read only for the week's totals.
+ */
+export const STAT_COUNT_GRANULARITIES: readonly { bucketMinutes: number; keepMinutes: number }[] = [
+  ...STATS_WINDOWS.map((w) => {
+    const spec = STATS_WINDOW_SPECS[w];
+    return { bucketMinutes: spec.bucketMinutes, keepMinutes: spec.minutes + spec.bucketMinutes };
+  }),
+  { bucketMinutes: WIDER_BUCKET_MINUTES['7d'], keepMinutes: STATS_WINDOW_SPECS['7d'].minutes + WIDER_BUCKET_MINUTES['7d'] },
+];
 
 /** Most keys a "top" list (refused tools, intentions, cards) shows. */
 export const STATS_TOP = 10;
@@ -52,20 +65,28 @@ export function statsBuckets(window: StatsWindow, now: Date): Date[] {
   return Array.from({ length: count }, (_, i) => new Date(last - (count - 1 - i) * bucketMinutes * MINUTE_MS));
 }
 
-/** One row of what a count store reads: a bucket's count of one chart key, or (bucket null) a key's total over the window. */
+/**
+ * One key of one dimension as a count store reads it over a window: its total and, for the chart
+ * dimension only, its counts per bucket as `[bucket start in epoch ms, count]` pairs. One row per
+ * key, not per bucket: a week of hourly buckets is one row per outcome, not 168.
+ */
 export interface StatCountRow {
   dimension: string;
   key: string;
-  bucket: Date | null;
   n: number;
+  series?: readonly (readonly [number, number])[];
 }
 
 export interface StatCountsQuery {
   bucketMinutes: number;
   /** The first bucket of the window. */
   since: Date;
-  /** The dimension read bucket by bucket (the chart); every other one is read as totals per key. */
+  /** The dimension read bucket by bucket (the chart), over [since, now]. */
   chart: string;
+  /** The other dimensions, read as totals per key: `bucketMinutes` buckets over [since, wideSince), `wideMinutes` ones from `wideSince`. */
+  tops: readonly string[];
+  wideMinutes: number;
+  wideSince: Date;
 }
 
 /** Where a service's counts are read (its own schema). */
@@ -76,9 +97,12 @@ export interface StatCountsReader {
 export const STAT_COUNTS_READER = Symbol('STAT_COUNTS_READER');
 
 /** The query of a window at `now`. */
-export function statCountsQuery(window: StatsWindow, now: Date, chart: string): StatCountsQuery {
-  const buckets = statsBuckets(window, now);
-  return { bucketMinutes: STATS_WINDOW_SPECS[window].bucketMinutes, since: buckets[0] as Date, chart };
+export function statCountsQuery(window: StatsWindow, now: Date, chart: string, tops: readonly string[] = []): StatCountsQuery {
+  const since = statsBuckets(window, now)[0] as Date;
+  const wideMinutes = WIDER_BUCKET_MINUTES[window];
+  // The first wider bucket that starts inside the window (since itself when aligned).
+  const wideSince = new Date(Math.ceil(since.getTime() / (wideMinutes * MINUTE_MS)) * wideMinutes * MINUTE_MS);
+  return { bucketMinutes: STATS_WINDOW_SPECS[window].bucketMinutes, since, chart, tops: tops.filter((d) => d !== chart), wideMinutes, wideSince };
 }
 
 /** Per key of `dimension`, its counts aligned on `buckets` (0 where none); keys with no count are absent. */
@@ -86,11 +110,13 @@ export function seriesOf(rows: readonly StatCountRow[], dimension: string, bucke
   const index = new Map(buckets.map((b, i) => [b.getTime(), i]));
   const series: Record<string, number[]> = {};
   for (const row of rows) {
-    if (row.dimension !== dimension || row.bucket === null) continue;
-    const i = index.get(row.bucket.getTime());
-    if (i === undefined) continue;
-    const line = (series[row.key] ??= buckets.map(() => 0));
-    line[i] = (line[i] ?? 0) + row.n;
+    if (row.dimension !== dimension || !row.series) continue;
+    for (const [bucket, n] of row.series) {
+      const i = index.get(bucket);
+      if (i === undefined) continue;
+      const line = (series[row.key] ??= buckets.map(() => 0));
+      line[i] = (line[i] ?? 0) + n;
+    }
   }
   return series;
 }
@@ -98,7 +124,7 @@ export function seriesOf(rows: readonly StatCountRow[], dimension: string, bucke
 /** The window's totals of `dimension`, largest first (then by key), at most `limit`. */
 export function totalsOf(rows: readonly StatCountRow[], dimension: string, limit = STATS_TOP): { key: string; count: number }[] {
   const totals = new Map<string, number>();
-  for (const row of rows) if (row.dimension === dimension && row.bucket === null) totals.set(row.key, (totals.get(row.key) ?? 0) + row.n);
+  for (const row of rows) if (row.dimension === dimension) totals.set(row.key, (totals.get(row.key) ?? 0) + row.n);
   return topCounts(totals, limit);
 }
 
@@ -133,7 +159,7 @@ export async function readCounts<T extends string>(
   now: Date,
   dimensions: { chart: string; tops: readonly T[] },
 ): Promise<{ chart: CountedSeries; tops: Record<T, { key: string; count: number }[]> }> {
-  const rows = await reader.read(orgId, statCountsQuery(window, now, dimensions.chart));
+  const rows = await reader.read(orgId, statCountsQuery(window, now, dimensions.chart, dimensions.tops));
   const chart = countedSeries(seriesOf(rows, dimensions.chart, statsBuckets(window, now)));
   const tops = Object.fromEntries(dimensions.tops.map((d) => [d, totalsOf(rows, d)])) as Record<T, { key: string; count: number }[]>;
   return { chart, tops };

@@ -3,13 +3,14 @@ import { openPostgresDatabase, type ServiceDatabase } from './database';
 import { StatCountsTable } from './stat-counts';
 import { TEST_DATABASE_URL, dropTestSchema, testSchemaName, uniqueOrgId } from './testing';
 
-// The services' migration (e.g. intent-evaluator's 20261230000000_stat_counts), as this spec's table.
+// The services' migrations (e.g. intent-evaluator's 20261230000000_stat_counts and
+// 20270101000000_stat_counts_by_dimension), as this spec's table.
 const DDL = (schema: string) => `
   CREATE SCHEMA "${schema}";
   CREATE TABLE "${schema}"."stat_counts" (
     "org_id" TEXT NOT NULL, "granularity" SMALLINT NOT NULL, "bucket" TIMESTAMPTZ(3) NOT NULL,
     "dimension" TEXT NOT NULL, "key" TEXT NOT NULL, "n" BIGINT NOT NULL,
-    PRIMARY KEY ("org_id", "granularity", "bucket", "dimension", "key") INCLUDE ("n"));
+    PRIMARY KEY ("org_id", "granularity", "dimension", "bucket", "key") INCLUDE ("n"));
   CREATE INDEX ON "${schema}"."stat_counts" ("granularity", "bucket");
   CREATE TABLE "${schema}"."calls" ("org_id" TEXT NOT NULL, "outcome" TEXT NOT NULL, "tool" TEXT, "created_at" TIMESTAMPTZ(3) NOT NULL);`;
 
@@ -69,7 +70,7 @@ describe('StatCountsTable (PostgreSQL)', () => {
       { granularity: g, dimension: 'outcome', key: 'denied', n: '2' },
       { granularity: g, dimension: 'refused_tool', key: 'crm.delete', n: '2' },
     ];
-    expect(rows).toEqual([...expected(1), ...expected(15), ...expected(60)]);
+    expect(rows).toEqual([...expected(1), ...expected(15), ...expected(60), ...expected(1440)]);
     // One row per (bucket, dimension, key): the batch was grouped before its upsert (2 minutes × outcome, outcome, tool).
     const minuteRows = await db.query(`SELECT 1 FROM "${schema}"."stat_counts" WHERE org_id = $1 AND granularity = 1`, [org]);
     expect(minuteRows).toHaveLength(5);
@@ -103,12 +104,32 @@ describe('StatCountsTable (PostgreSQL)', () => {
     expect(nobody).toEqual({ chart: { total: 0, totals: {}, series: {} }, tops: { refused_tool: [] } });
   });
 
+  it('totals a week from its first hours and then whole days, exactly', async () => {
+    const org = uniqueOrgId('week');
+    const at = (iso: string) => ({ orgId: org, outcome: 'denied', tool: 'crm.delete', at: new Date(iso) });
+    // The week at NOW starts at 2026-03-01T11:00Z; its first whole day at 2026-03-02.
+    await record([
+      at('2026-03-01T10:59:59Z'), // before the window, in the window's first day: not counted
+      at('2026-03-01T11:00:00Z'),
+      at('2026-03-01T23:59:59Z'),
+      at('2026-03-02T00:00:00Z'),
+      at('2026-03-05T12:00:00Z'),
+      at('2026-03-08T10:00:10Z'),
+    ]);
+    const week = await readCounts(table, org, '7d', NOW, { chart: 'outcome', tops: ['refused_tool'] });
+    expect(week.tops.refused_tool).toEqual([{ key: 'crm.delete', count: 5 }]);
+    expect(week.chart.totals).toEqual({ denied: 5 });
+    const day = await readCounts(table, org, '24h', NOW, { chart: 'outcome', tops: ['refused_tool'] });
+    expect(day.tops.refused_tool).toEqual([{ key: 'crm.delete', count: 1 }]);
+  });
+
   it('prunes each granularity past its window, and only that', async () => {
     const org = uniqueOrgId('prune');
     await record([
-      { orgId: org, outcome: 'allowed', at: ago(3 * 60) }, // 1-minute bucket gone, 15 and 60 stay
-      { orgId: org, outcome: 'allowed', at: ago(26 * 60) }, // 1 and 15 gone, 60 stays
-      { orgId: org, outcome: 'allowed', at: ago(8 * 24 * 60) }, // all gone
+      { orgId: org, outcome: 'allowed', at: ago(3 * 60) }, // 1-minute bucket gone, 15, 60 and 1440 stay
+      { orgId: org, outcome: 'allowed', at: ago(26 * 60) }, // 1 and 15 gone, 60 and 1440 stay
+      { orgId: org, outcome: 'allowed', at: ago(7 * 24 * 60 + 90) }, // only its day stays
+      { orgId: org, outcome: 'allowed', at: ago(9 * 24 * 60) }, // all gone
     ]);
     await table.prune(NOW);
     const left = await db.query<{ granularity: number; n: number }>(
@@ -118,6 +139,7 @@ describe('StatCountsTable (PostgreSQL)', () => {
     expect(left).toEqual([
       { granularity: 15, n: 1 },
       { granularity: 60, n: 2 },
+      { granularity: 1440, n: 3 },
     ]);
   });
 

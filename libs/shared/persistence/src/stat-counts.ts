@@ -40,7 +40,8 @@ const dimensionName = (name: string): string => {
  */
 export class StatCountsTable implements StatCountsReader {
   readonly table: string;
-  private readonly readSql: string;
+  /** The read's text per (chart, tops): the dimensions are written into it, as literals. */
+  private readonly readSql = new Map<string, string>();
   private readonly pruneSql: string;
 
   constructor(
@@ -48,13 +49,6 @@ export class StatCountsTable implements StatCountsReader {
     table = STAT_COUNTS_TABLE,
   ) {
     this.table = `"${db.schema}"."${table}"`;
-    // One index-only range scan of (org, granularity, bucket ≥ since) and one aggregate: the chart
-    // dimension bucket by bucket, every other dimension as totals per key.
-    // Buckets as epoch milliseconds: a number parses far faster than a timestamptz text per row.
-    this.readSql = `SELECT "dimension", "key", CASE WHEN "dimension" = $4 THEN extract(epoch FROM "bucket")::float8 * 1000 END AS "bucket", sum("n")::float8 AS n
-      FROM ${this.table}
-      WHERE "org_id" = $1 AND "granularity" = $2 AND "bucket" >= $3::timestamptz
-      GROUP BY 1, 2, 3`;
     this.pruneSql = `DELETE FROM ${this.table} WHERE ${STAT_COUNT_GRANULARITIES.map(
       (g, i) => `("granularity" = ${g.bucketMinutes} AND "bucket" < $${i + 1}::timestamptz)`,
     ).join(' OR ')}`;
@@ -77,21 +71,51 @@ export class StatCountsTable implements StatCountsReader {
         ON CONFLICT ("org_id", "granularity", "bucket", "dimension", "key") DO UPDATE SET "n" = t."n" + excluded."n"`;
   }
 
+  /**
+   * A window's rows: three index-only range scans of (org, granularity, dimension, bucket) and one
+   * aggregate, a row per key. The chart dimension's buckets come as one JSON array of [epoch ms, n]
+   * (parsing a row per bucket, not the scan, was the cost); the tops' totals add the window's own
+   * buckets before `wideSince` to the wider ones from it.
+   */
+  private readSqlOf(chart: string, tops: readonly string[]): string {
+    const cacheKey = `${chart}|${tops.join(',')}`;
+    let sql = this.readSql.get(cacheKey);
+    if (sql) return sql;
+    const totals = tops.map((d) => `'${dimensionName(d)}'`);
+    const chartOnly = `SELECT "dimension", "key", extract(epoch FROM "bucket")::float8 * 1000 AS "at", "n" FROM ${this.table}
+        WHERE "org_id" = $1 AND "granularity" = $2 AND "dimension" = '${dimensionName(chart)}' AND "bucket" >= $3::timestamptz`;
+    const totalsToo = totals.length
+      ? `
+        UNION ALL
+        SELECT "dimension", "key", NULL, "n" FROM ${this.table}
+        WHERE "org_id" = $1 AND "granularity" = $2 AND "dimension" IN (${totals.join(', ')}) AND "bucket" >= $3::timestamptz AND "bucket" < $5::timestamptz
+        UNION ALL
+        SELECT "dimension", "key", NULL, "n" FROM ${this.table}
+        WHERE "org_id" = $1 AND "granularity" = $4 AND "dimension" IN (${totals.join(', ')}) AND "bucket" >= $5::timestamptz`
+      : '';
+    sql = `SELECT "dimension", "key", sum("n")::float8 AS n, json_agg(json_build_array("at", "n")) FILTER (WHERE "at" IS NOT NULL) AS "series"
+      FROM (${chartOnly}${totalsToo}) AS c
+      GROUP BY 1, 2`;
+    this.readSql.set(cacheKey, sql);
+    return sql;
+  }
+
   async read(orgId: string, query: StatCountsQuery): Promise<StatCountRow[]> {
     const rows = await this.db
-      .query<{ dimension: string; key: string; bucket: number | string | null; n: number | string }>(this.readSql, [
-        orgId,
-        query.bucketMinutes,
-        query.since.toISOString(),
-        query.chart,
-      ])
+      .query<{ dimension: string; key: string; n: number | string; series: [number, number | string][] | string | null }>(
+        this.readSqlOf(query.chart, query.tops),
+        query.tops.length
+          ? [orgId, query.bucketMinutes, query.since.toISOString(), query.wideMinutes, query.wideSince.toISOString()]
+          : [orgId, query.bucketMinutes, query.since.toISOString()],
+      )
       .catch(rethrowUnavailable);
-    return rows.map((r) => ({
-      dimension: r.dimension,
-      key: r.key,
-      bucket: r.bucket === null ? null : new Date(Number(r.bucket)),
-      n: Number(r.n),
-    }));
+    return rows.map((r) => {
+      const row: StatCountRow = { dimension: r.dimension, key: r.key, n: Number(r.n) };
+      if (r.series === null) return row;
+      // JSON arrives parsed from PostgreSQL; as text where a driver leaves it so.
+      const pairs = typeof r.series === 'string' ? (JSON.parse(r.series) as [number, number | string][]) : r.series;
+      return { ...row, series: pairs.map(([bucket, n]) => [Number(bucket), Number(n)] as const) };
+    });
   }
 
   /** Deletes the buckets no window reads any more (each granularity past its window); how many. */
