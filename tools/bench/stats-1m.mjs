@@ -22,9 +22,9 @@ const WEEK_MINUTES = 7 * 24 * 60;
 // The granularities and how long each is kept (kernel STAT_COUNT_GRANULARITIES), and what each
 // service counts (its dimensions, with each key's share of the calls).
 const GRANULARITIES = [
-  { minutes: 1, keepMinutes: 61 },
-  { minutes: 15, keepMinutes: 24 * 60 + 15 },
-  { minutes: 60, keepMinutes: WEEK_MINUTES + 60 },
+  { minutes: 1, keepMinutes: 60 + 8 + 1 },
+  { minutes: 15, keepMinutes: 24 * 60 + 30 + 15 },
+  { minutes: 60, keepMinutes: WEEK_MINUTES + 12 * 60 + 60 },
   { minutes: 24 * 60, keepMinutes: WEEK_MINUTES + 24 * 60 },
 ];
 const spread = (prefix, count, share) => Array.from({ length: count }, (_, i) => [`${prefix}${i}`, share / count]);

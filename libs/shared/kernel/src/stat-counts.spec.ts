@@ -53,25 +53,43 @@ describe('stats windows and buckets', () => {
     expect(week).toHaveLength(168);
     expect(iso(week[0] as Date)).toBe('2026-03-01T11:00:00.000Z');
     expect(iso(week[167] as Date)).toBe('2026-03-08T10:00:00.000Z');
-    // Totals from whole hours from the first one in the window; the chart never among them.
+    // Totals from the hour the window starts in, less its first quarter (fewer buckets than the
+    // three to the next hour); the chart never among them.
     expect(statCountsQuery('24h', NOW, 'outcome', ['outcome', 'refused_tool'])).toEqual({
       bucketMinutes: 15,
       since: day[0],
       chart: 'outcome',
       tops: ['refused_tool'],
       wideMinutes: 60,
-      wideSince: new Date('2026-03-07T11:00:00.000Z'),
+      wideSince: new Date('2026-03-07T10:00:00.000Z'),
+      edge: { from: new Date('2026-03-07T10:00:00.000Z'), to: day[0], sign: -1 },
     });
-    expect(statCountsQuery('7d', NOW, 'kind', []).wideSince).toEqual(new Date('2026-03-02T00:00:00.000Z'));
+    // The week starting at 11:00 takes off 11 hours of its first day rather than add 13.
+    const fromDay = statCountsQuery('7d', NOW, 'kind', []);
+    expect([fromDay.wideSince, fromDay.edge]).toEqual([
+      new Date('2026-03-01T00:00:00.000Z'),
+      { from: new Date('2026-03-01T00:00:00.000Z'), to: week[0], sign: -1 },
+    ]);
+    // At 20:00 it starts at 21:00 and adds 3 hours to whole days.
+    const toDay = statCountsQuery('7d', new Date('2026-03-08T20:00:00.000Z'), 'kind', []);
+    expect([toDay.wideSince, toDay.edge]).toEqual([
+      new Date('2026-03-02T00:00:00.000Z'),
+      { from: new Date('2026-03-01T21:00:00.000Z'), to: new Date('2026-03-02T00:00:00.000Z'), sign: 1 },
+    ]);
     // A window starting on a wide bucket reads no narrow ones for its totals.
-    expect(statCountsQuery('1h', new Date('2026-03-08T10:14:59.000Z'), 'outcome').wideSince).toEqual(new Date('2026-03-08T09:15:00.000Z'));
+    const aligned = statCountsQuery('1h', new Date('2026-03-08T10:14:59.000Z'), 'outcome');
+    expect([aligned.wideSince, aligned.edge.from, aligned.edge.to]).toEqual([
+      new Date('2026-03-08T09:15:00.000Z'),
+      new Date('2026-03-08T09:15:00.000Z'),
+      new Date('2026-03-08T09:15:00.000Z'),
+    ]);
   });
 
-  it('keeps each granularity for its window plus one bucket, and days for the week', () => {
+  it('keeps each granularity for its window, half a wider bucket and one bucket; days for the week', () => {
     expect(STAT_COUNT_GRANULARITIES).toEqual([
-      { bucketMinutes: 1, keepMinutes: 61 },
-      { bucketMinutes: 15, keepMinutes: 24 * 60 + 15 },
-      { bucketMinutes: 60, keepMinutes: 7 * 24 * 60 + 60 },
+      { bucketMinutes: 1, keepMinutes: 60 + 8 + 1 },
+      { bucketMinutes: 15, keepMinutes: 24 * 60 + 30 + 15 },
+      { bucketMinutes: 60, keepMinutes: 7 * 24 * 60 + 12 * 60 + 60 },
       { bucketMinutes: 24 * 60, keepMinutes: 8 * 24 * 60 },
     ]);
   });

@@ -21,20 +21,22 @@ export const STATS_WINDOW_SPECS: Readonly<Record<StatsWindow, { minutes: number;
 };
 
 /**
- * Each window's totals per key are read from the next wider buckets wherever those lie wholly in
- * the window, and from the window's own buckets only at its start: a week of totals is about 7
- * days and up to 23 hours per key, not 168 hours.
+ * Each window's totals per key are read from the next wider buckets, and from the window's own
+ * buckets only at its start: the ones between its start and the next wider bucket are added, or,
+ * when fewer, the ones between the wider bucket it starts in and its start are taken off. A week
+ * of totals is 7 or 8 days and at most 12 hours per key, not 168 hours.
  */
 const WIDER_BUCKET_MINUTES: Readonly<Record<StatsWindow, number>> = { '1h': 15, '24h': 60, '7d': 24 * 60 };
 
 /**
  * The bucket widths counts are written at (minutes), and how long each is kept: the longest window
- * that reads it plus one bucket. The day is read only for the week's totals.
+ * that reads it, plus the half wider bucket its totals may take off, plus one bucket. The day is
+ * read only for the week's totals.
  */
 export const STAT_COUNT_GRANULARITIES: readonly { bucketMinutes: number; keepMinutes: number }[] = [
   ...STATS_WINDOWS.map((w) => {
     const spec = STATS_WINDOW_SPECS[w];
-    return { bucketMinutes: spec.bucketMinutes, keepMinutes: spec.minutes + spec.bucketMinutes };
+    return { bucketMinutes: spec.bucketMinutes, keepMinutes: spec.minutes + Math.ceil(WIDER_BUCKET_MINUTES[w] / 2) + spec.bucketMinutes };
   }),
   { bucketMinutes: WIDER_BUCKET_MINUTES['7d'], keepMinutes: STATS_WINDOW_SPECS['7d'].minutes + WIDER_BUCKET_MINUTES['7d'] },
 ];
@@ -83,10 +85,14 @@ export interface StatCountsQuery {
   since: Date;
   /** The dimension read bucket by bucket (the chart), over [since, now]. */
   chart: string;
-  /** The other dimensions, read as totals per key: `bucketMinutes` buckets over [since, wideSince), `wideMinutes` ones from `wideSince`. */
+  /**
+   * The other dimensions, read as totals per key: `wideMinutes` buckets from `wideSince`, plus
+   * (sign 1) or minus (sign -1) the `bucketMinutes` buckets over [edge.from, edge.to).
+   */
   tops: readonly string[];
   wideMinutes: number;
   wideSince: Date;
+  edge: { from: Date; to: Date; sign: 1 | -1 };
 }
 
 /** Where a service's counts are read (its own schema). */
@@ -100,9 +106,21 @@ export const STAT_COUNTS_READER = Symbol('STAT_COUNTS_READER');
 export function statCountsQuery(window: StatsWindow, now: Date, chart: string, tops: readonly string[] = []): StatCountsQuery {
   const since = statsBuckets(window, now)[0] as Date;
   const wideMinutes = WIDER_BUCKET_MINUTES[window];
-  // The first wider bucket that starts inside the window (since itself when aligned).
-  const wideSince = new Date(Math.ceil(since.getTime() / (wideMinutes * MINUTE_MS)) * wideMinutes * MINUTE_MS);
-  return { bucketMinutes: STATS_WINDOW_SPECS[window].bucketMinutes, since, chart, tops: tops.filter((d) => d !== chart), wideMinutes, wideSince };
+  const wide = wideMinutes * MINUTE_MS;
+  const before = new Date(Math.floor(since.getTime() / wide) * wide);
+  const after = new Date(Math.ceil(since.getTime() / wide) * wide);
+  // Add the narrow buckets up to the next wide one, or take off those since the wide one the
+  // window starts in: whichever is fewer (none when the window starts on a wide bucket).
+  const add = after.getTime() - since.getTime() <= since.getTime() - before.getTime();
+  return {
+    bucketMinutes: STATS_WINDOW_SPECS[window].bucketMinutes,
+    since,
+    chart,
+    tops: tops.filter((d) => d !== chart),
+    wideMinutes,
+    wideSince: add ? after : before,
+    edge: add ? { from: since, to: after, sign: 1 } : { from: before, to: since, sign: -1 },
+  };
 }
 
 /** Per key of `dimension`, its counts aligned on `buckets` (0 where none); keys with no count are absent. */

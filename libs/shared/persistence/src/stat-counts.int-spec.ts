@@ -1,4 +1,4 @@
-import { readCounts, STATS_WINDOWS, type StatsWindow } from '@igw/kernel';
+import { readCounts, STATS_WINDOWS, statsBuckets, type StatsWindow } from '@igw/kernel';
 import { openPostgresDatabase, type ServiceDatabase } from './database';
 import { StatCountsTable } from './stat-counts';
 import { TEST_DATABASE_URL, dropTestSchema, testSchemaName, uniqueOrgId } from './testing';
@@ -104,10 +104,11 @@ describe('StatCountsTable (PostgreSQL)', () => {
     expect(nobody).toEqual({ chart: { total: 0, totals: {}, series: {} }, tops: { refused_tool: [] } });
   });
 
-  it('totals a week from its first hours and then whole days, exactly', async () => {
+  it('totals a week from whole days, less the hours of its first day before it starts, exactly', async () => {
     const org = uniqueOrgId('week');
     const at = (iso: string) => ({ orgId: org, outcome: 'denied', tool: 'crm.delete', at: new Date(iso) });
-    // The week at NOW starts at 2026-03-01T11:00Z; its first whole day at 2026-03-02.
+    // The week at NOW starts at 2026-03-01T11:00Z: its totals are the days from 2026-03-01 less
+    // that day's first 11 hours (fewer than the 13 to 2026-03-02).
     await record([
       at('2026-03-01T10:59:59Z'), // before the window, in the window's first day: not counted
       at('2026-03-01T11:00:00Z'),
@@ -121,6 +122,40 @@ describe('StatCountsTable (PostgreSQL)', () => {
     expect(week.chart.totals).toEqual({ denied: 5 });
     const day = await readCounts(table, org, '24h', NOW, { chart: 'outcome', tops: ['refused_tool'] });
     expect(day.tops.refused_tool).toEqual([{ key: 'crm.delete', count: 1 }]);
+    // A key whose counts are all taken off is not listed with 0.
+    const before = uniqueOrgId('before');
+    await record([{ orgId: before, outcome: 'denied', tool: 'crm.export', at: new Date('2026-03-01T10:00:00Z') }]);
+    expect((await readCounts(table, before, '7d', NOW, { chart: 'outcome', tops: ['refused_tool'] })).tops.refused_tool).toEqual([]);
+  });
+
+  it('totals every window exactly at any clock reading, adding or taking off edge buckets', async () => {
+    const org = uniqueOrgId('exact');
+    // Calls over the 8 days before NOW, denser in its last two hours; a fixed pseudo-random sequence.
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const tools = ['a.read', 'b.write', 'c.delete'];
+    const calls = Array.from({ length: 400 }, (_, i) => ({
+      orgId: org,
+      outcome: 'denied',
+      tool: tools[i % 3] as string,
+      at: new Date(NOW.getTime() - Math.floor(random() * (i % 2 ? 8 * 24 * 60 : 120) * 60_000)),
+    }));
+    await record(calls);
+    // Clock readings from NOW on, 7 and 47 minutes apart: every edge case of 1h, 24h and 7d.
+    const nows = [...Array.from({ length: 12 }, (_, k) => k * 7), ...Array.from({ length: 31 }, (_, k) => k * 47)].map(
+      (minutes) => new Date(NOW.getTime() + minutes * 60_000 + 11_000),
+    );
+    for (const now of nows) {
+      for (const window of STATS_WINDOWS as readonly StatsWindow[]) {
+        const since = statsBuckets(window, now)[0] as Date;
+        const expected = new Map<string, number>();
+        for (const c of calls) if (c.at >= since) expected.set(c.tool, (expected.get(c.tool) ?? 0) + 1);
+        const read = await readCounts(table, org, window, now, { chart: 'outcome', tops: ['refused_tool'] });
+        const label = `${window} at ${now.toISOString()}`;
+        expect([label, Object.fromEntries(read.tops.refused_tool.map((t) => [t.key, t.count]))]).toEqual([label, Object.fromEntries(expected)]);
+        expect([label, read.chart.total]).toEqual([label, [...expected.values()].reduce((a, b) => a + b, 0)]);
+      }
+    }
   });
 
   it('prunes each granularity past its window, and only that', async () => {
@@ -128,7 +163,9 @@ describe('StatCountsTable (PostgreSQL)', () => {
     await record([
       { orgId: org, outcome: 'allowed', at: ago(3 * 60) }, // 1-minute bucket gone, 15, 60 and 1440 stay
       { orgId: org, outcome: 'allowed', at: ago(26 * 60) }, // 1 and 15 gone, 60 and 1440 stay
-      { orgId: org, outcome: 'allowed', at: ago(7 * 24 * 60 + 90) }, // only its day stays
+      // Hours are kept 7 days, 12 hours (the most a week's totals take off) and one hour.
+      { orgId: org, outcome: 'allowed', at: ago(7 * 24 * 60 + 90) }, // 1 and 15 gone, 60 and 1440 stay
+      { orgId: org, outcome: 'allowed', at: ago(7 * 24 * 60 + 14 * 60) }, // its hour and its day gone
       { orgId: org, outcome: 'allowed', at: ago(9 * 24 * 60) }, // all gone
     ]);
     await table.prune(NOW);
@@ -138,7 +175,7 @@ describe('StatCountsTable (PostgreSQL)', () => {
     );
     expect(left).toEqual([
       { granularity: 15, n: 1 },
-      { granularity: 60, n: 2 },
+      { granularity: 60, n: 3 },
       { granularity: 1440, n: 3 },
     ]);
   });

@@ -74,8 +74,9 @@ export class StatCountsTable implements StatCountsReader {
   /**
    * A window's rows: three index-only range scans of (org, granularity, dimension, bucket) and one
    * aggregate, a row per key. The chart dimension's buckets come as one JSON array of [epoch ms, n]
-   * (parsing a row per bucket, not the scan, was the cost); the tops' totals add the window's own
-   * buckets before `wideSince` to the wider ones from it.
+   * (parsing a row per bucket, not the scan, was the cost); the tops' totals are the wider buckets
+   * from `wideSince`, plus or minus the window's own buckets at its start (`edge`); a key whose
+   * counts were all taken off is no row.
    */
   private readSqlOf(chart: string, tops: readonly string[]): string {
     const cacheKey = `${chart}|${tops.join(',')}`;
@@ -87,15 +88,16 @@ export class StatCountsTable implements StatCountsReader {
     const totalsToo = totals.length
       ? `
         UNION ALL
-        SELECT "dimension", "key", NULL, "n" FROM ${this.table}
-        WHERE "org_id" = $1 AND "granularity" = $2 AND "dimension" IN (${totals.join(', ')}) AND "bucket" >= $3::timestamptz AND "bucket" < $5::timestamptz
+        SELECT "dimension", "key", NULL, "n" * $6::int FROM ${this.table}
+        WHERE "org_id" = $1 AND "granularity" = $2 AND "dimension" IN (${totals.join(', ')}) AND "bucket" >= $7::timestamptz AND "bucket" < $8::timestamptz
         UNION ALL
         SELECT "dimension", "key", NULL, "n" FROM ${this.table}
         WHERE "org_id" = $1 AND "granularity" = $4 AND "dimension" IN (${totals.join(', ')}) AND "bucket" >= $5::timestamptz`
       : '';
     sql = `SELECT "dimension", "key", sum("n")::float8 AS n, json_agg(json_build_array("at", "n")) FILTER (WHERE "at" IS NOT NULL) AS "series"
       FROM (${chartOnly}${totalsToo}) AS c
-      GROUP BY 1, 2`;
+      GROUP BY 1, 2
+      HAVING sum("n") <> 0`;
     this.readSql.set(cacheKey, sql);
     return sql;
   }
@@ -105,7 +107,16 @@ export class StatCountsTable implements StatCountsReader {
       .query<{ dimension: string; key: string; n: number | string; series: [number, number | string][] | string | null }>(
         this.readSqlOf(query.chart, query.tops),
         query.tops.length
-          ? [orgId, query.bucketMinutes, query.since.toISOString(), query.wideMinutes, query.wideSince.toISOString()]
+          ? [
+              orgId,
+              query.bucketMinutes,
+              query.since.toISOString(),
+              query.wideMinutes,
+              query.wideSince.toISOString(),
+              query.edge.sign,
+              query.edge.from.toISOString(),
+              query.edge.to.toISOString(),
+            ]
           : [orgId, query.bucketMinutes, query.since.toISOString()],
       )
       .catch(rethrowUnavailable);
