@@ -76,7 +76,8 @@ export class StatCountsTable implements StatCountsReader {
    * aggregate, a row per key. The chart dimension's buckets come as one JSON array of [epoch ms, n]
    * (parsing a row per bucket, not the scan, was the cost); the tops' totals are the wider buckets
    * from `wideSince`, plus or minus the window's own buckets at its start (`edge`); a key whose
-   * counts were all taken off is no row.
+   * counts were all taken off is no row (nor one with fewer in its day than in its hours, which
+   * only a replica of a version before the day buckets can leave, during a rolling upgrade).
    */
   private readSqlOf(chart: string, tops: readonly string[]): string {
     const cacheKey = `${chart}|${tops.join(',')}`;
@@ -97,7 +98,7 @@ export class StatCountsTable implements StatCountsReader {
     sql = `SELECT "dimension", "key", sum("n")::float8 AS n, json_agg(json_build_array("at", "n")) FILTER (WHERE "at" IS NOT NULL) AS "series"
       FROM (${chartOnly}${totalsToo}) AS c
       GROUP BY 1, 2
-      HAVING sum("n") <> 0`;
+      HAVING sum("n") > 0`;
     this.readSql.set(cacheKey, sql);
     return sql;
   }
