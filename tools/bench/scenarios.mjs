@@ -34,7 +34,8 @@
 // Besides node: built-ins this module imports only proxy-card.mjs (constants, no side effects),
 // webhook-delivery.mjs (node: built-ins and proxy-card.mjs; importing it starts nothing),
 // mcp-tools-call.mjs (node: built-ins; it loads the MCP SDK only when it runs), replay-10k.mjs
-// (no imports) and stats-1m.mjs (node: built-ins; it loads pg only when it runs).
+// (no imports) and stats-1m.mjs (node: built-ins; it loads pg, PGlite and the built kernel
+// only when it runs).
 import { BENCH_CALL, PROXY_CARD, PROXY_DISPENSE, PROXY_RULES, SETUP_PROBE_RULE, probeCall, until404Ends } from './proxy-card.mjs';
 import { mcpToolsCallScenario } from './mcp-tools-call.mjs';
 import { webhookDeliveryScenario } from './webhook-delivery.mjs';
@@ -422,7 +423,7 @@ scenarios.push(mcpToolsCallScenario);
 // Custom (run(ctx)): 10,000 kept calls re-decided against a one-intention change (what-if replay).
 scenarios.push(replay10kScenario);
 
-// Custom (run(ctx)): GET /v1/stats over a week of 1 million counted calls (distributed mode).
+// Custom (run(ctx)): GET /v1/stats over a week of 1 million counted calls (both modes).
 scenarios.push(stats1mScenario);
 
 export function findScenario(name) {

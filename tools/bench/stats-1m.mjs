@@ -14,19 +14,13 @@
 //
 // Importing this module starts nothing (scenarios.mjs loads it into the loader too).
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const CALLS = 1_000_000;
 const OTHER_ORGS = 20;
 const WEEK_MINUTES = 7 * 24 * 60;
 
-// The granularities and how long each is kept (kernel STAT_COUNT_GRANULARITIES), and what each
-// service counts (its dimensions, with each key's share of the calls).
-const GRANULARITIES = [
-  { minutes: 1, keepMinutes: 60 + 8 + 1 },
-  { minutes: 15, keepMinutes: 24 * 60 + 30 + 15 },
-  { minutes: 60, keepMinutes: WEEK_MINUTES + 12 * 60 + 60 },
-  { minutes: 24 * 60, keepMinutes: WEEK_MINUTES + 24 * 60 },
-];
+// What each service counts: its dimensions, with each key's share of the calls.
 const spread = (prefix, count, share) => Array.from({ length: count }, (_, i) => [`${prefix}${i}`, share / count]);
 const SERVICES = [
   {
@@ -58,17 +52,21 @@ const SERVICES = [
   },
 ];
 
+/** The granularities a service writes and how long it keeps each, from the built kernel (run `npm run build` first). */
+const KERNEL = fileURLToPath(new URL('../../dist/libs/shared/kernel/src/stat-counts.js', import.meta.url));
+const granularities = () => createRequire(import.meta.url)(KERNEL).STAT_COUNT_GRANULARITIES;
+
 /** Generates one org's counts in `schema`: every bucket each granularity keeps, every key its share. */
 async function seed(client, schema, orgId, dimensions) {
   const keys = Object.entries(dimensions).flatMap(([dimension, list]) => list.map(([key, share]) => ({ dimension, key, share })));
-  for (const g of GRANULARITIES) {
+  for (const g of granularities()) {
     await client.query(
       `INSERT INTO "${schema}"."stat_counts" ("org_id", "granularity", "bucket", "dimension", "key", "n")
        SELECT $1, $2::smallint, date_bin(make_interval(mins => $2), now(), TIMESTAMPTZ '2000-01-01 00:00:00+00') - make_interval(mins => $2 * i),
               k.dimension, k.key, greatest(1, round($3::float8 * $2 * k.share))::bigint
        FROM generate_series(0, $4::int / $2) AS i,
             jsonb_to_recordset($5::jsonb) AS k(dimension text, key text, share float8)`,
-      [orgId, g.minutes, CALLS / WEEK_MINUTES, g.keepMinutes, JSON.stringify(keys)],
+      [orgId, g.bucketMinutes, CALLS / WEEK_MINUTES, g.keepMinutes, JSON.stringify(keys)],
     );
   }
   // Others beside it, as a shared database holds them.
