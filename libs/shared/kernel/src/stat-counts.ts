@@ -59,12 +59,17 @@ export function bucketStart(at: Date, bucketMinutes: number): Date {
   return new Date(Math.floor(at.getTime() / width) * width);
 }
 
+/** The window's first bucket at `now`. */
+function windowStart(window: StatsWindow, now: Date): number {
+  const { minutes, bucketMinutes } = STATS_WINDOW_SPECS[window];
+  return bucketStart(now, bucketMinutes).getTime() - (minutes - bucketMinutes) * MINUTE_MS;
+}
+
 /** The window's buckets at `now`, oldest first; the last one holds `now` (and is still filling). */
 export function statsBuckets(window: StatsWindow, now: Date): Date[] {
   const { minutes, bucketMinutes } = STATS_WINDOW_SPECS[window];
-  const count = minutes / bucketMinutes;
-  const last = bucketStart(now, bucketMinutes).getTime();
-  return Array.from({ length: count }, (_, i) => new Date(last - (count - 1 - i) * bucketMinutes * MINUTE_MS));
+  const first = windowStart(window, now);
+  return Array.from({ length: minutes / bucketMinutes }, (_, i) => new Date(first + i * bucketMinutes * MINUTE_MS));
 }
 
 /**
@@ -104,7 +109,7 @@ export const STAT_COUNTS_READER = Symbol('STAT_COUNTS_READER');
 
 /** The query of a window at `now`. */
 export function statCountsQuery(window: StatsWindow, now: Date, chart: string, tops: readonly string[] = []): StatCountsQuery {
-  const since = statsBuckets(window, now)[0] as Date;
+  const since = new Date(windowStart(window, now));
   const wideMinutes = WIDER_BUCKET_MINUTES[window];
   const wide = wideMinutes * MINUTE_MS;
   const before = new Date(Math.floor(since.getTime() / wide) * wide);
