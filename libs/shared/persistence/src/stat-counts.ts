@@ -27,6 +27,9 @@ export interface CountedSource {
   at: string;
 }
 
+/** Where buckets are aligned (date_bin's origin): on UTC minutes, hours and days. */
+const EPOCH = "TIMESTAMPTZ '2000-01-01 00:00:00+00'";
+
 const dimensionName = (name: string): string => {
   if (!/^[a-z_]+$/.test(name)) throw new Error(`stat count dimension ${name} must be lower-case letters and _`);
   return name;
@@ -61,14 +64,19 @@ export class StatCountsTable implements StatCountsReader {
   upsertSql(source: CountedSource, dimensions: readonly CountedDimension[]): string {
     const granularities = STAT_COUNT_GRANULARITIES.map((g) => `(${g.bucketMinutes})`).join(', ');
     const keys = dimensions.map((d) => `('${dimensionName(d.name)}', (${d.key})::text)`).join(', ');
+    // The batch is counted per minute and key first (a few rows, however many calls), then summed
+    // into each granularity's buckets: one date_bin per call and key, not one per granularity.
     return `INSERT INTO ${this.table} AS t ("org_id", "granularity", "bucket", "dimension", "key", "n")
-        SELECT ${source.orgId}, stat_g.m, date_bin(make_interval(mins => stat_g.m), ${source.at}, TIMESTAMPTZ '2000-01-01 00:00:00+00'), stat_d.dimension, stat_d.key, count(*)
-        FROM ${source.from}
-        CROSS JOIN (VALUES ${granularities}) AS stat_g(m)
-        CROSS JOIN LATERAL (VALUES ${keys}) AS stat_d(dimension, key)
-        WHERE stat_d.key IS NOT NULL
+        WITH stat_m AS (
+          SELECT ${source.orgId} AS org_id, date_bin(INTERVAL '1 minute', ${source.at}, ${EPOCH}) AS minute, stat_d.dimension, stat_d.key, count(*) AS n
+          FROM ${source.from}
+          CROSS JOIN LATERAL (VALUES ${keys}) AS stat_d(dimension, key)
+          WHERE stat_d.key IS NOT NULL
+          GROUP BY 1, 2, 3, 4)
+        SELECT org_id, stat_g.m, date_bin(make_interval(mins => stat_g.m), minute, ${EPOCH}), dimension, key, sum(n)::bigint
+        FROM stat_m CROSS JOIN (VALUES ${granularities}) AS stat_g(m)
         GROUP BY 1, 2, 3, 4, 5
-        ON CONFLICT ("org_id", "granularity", "bucket", "dimension", "key") DO UPDATE SET "n" = t."n" + excluded."n"`;
+        ON CONFLICT ("org_id", "granularity", "dimension", "bucket", "key") DO UPDATE SET "n" = t."n" + excluded."n"`;
   }
 
   /**
