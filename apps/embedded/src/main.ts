@@ -41,7 +41,7 @@ import {
   createLogger,
   processMetrics,
 } from '@igw/http';
-import { closeEmbeddedDatabase } from '@igw/persistence';
+import { closeEmbeddedDatabase, embeddedVacuumTask } from '@igw/persistence';
 import { APPROVAL_STATS_API, CARD_REPLAY_API, DECISION_STATS_API, EVALUATION_STATS_API, type CardReplayApi } from '@igw/contracts';
 import { ReadModelTracker } from '@igw/events';
 import { cacheCheck, createEventBus, createVersionBoard, databaseCheck, eventsCheck, openServiceInfra, recordsCheck, runApp } from '@igw/runtime';
@@ -158,6 +158,13 @@ runApp('intent-gateway', async () => {
   await serveConsole(app, { logger, redirectRoot: true });
   await bus.start();
   for (const relay of relays) relay.start();
+  // PGlite has no autovacuum: the tables rewritten on every commit are vacuumed on a timer.
+  const vacuum = embeddedVacuumTask(
+    gateway.db,
+    infras.map((i) => i.db.schema),
+    { warn: (m) => logger.warn(m), log: (m) => logger.info(m) },
+  );
+  vacuum?.start();
 
   const boot = await app.get(BootstrapOrgUseCase).execute();
   // Every service is in this process, so nothing can keep the read models from loading: wait.
@@ -175,6 +182,7 @@ runApp('intent-gateway', async () => {
   return async () => {
     await closeHttpApp(app);
     await Promise.all(relays.map((r) => r.stop()));
+    await vacuum?.stop();
     await bus.stop();
     await closeEmbeddedDatabase();
   };

@@ -9,3 +9,4 @@ export * from './group-commit.store';
 export * from './keyset-page';
 export * from './batched-purge';
 export * from './stat-counts';
+export * from './embedded-vacuum';
