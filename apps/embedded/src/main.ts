@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { loadConfigOrExit } from '@igw/config';
 import { ApiGatewayModule, gatewaySettings, BootstrapOrgUseCase, GATEWAY_MIGRATIONS, GATEWAY_SCHEMA, GatewayConfig, serveConsole } from '@igw/api-gateway';
@@ -162,7 +162,7 @@ runApp('intent-gateway', async () => {
   const vacuum = embeddedVacuumTask(
     gateway.db,
     infras.map((i) => i.db.schema),
-    { warn: (m) => logger.warn(m), log: (m) => logger.info(m) },
+    new Logger('EmbeddedStore'),
   );
   vacuum?.start();
 
