@@ -51,6 +51,30 @@ describe('FlexibleRateLimiter (Redis, distributed)', () => {
     }
   });
 
+  // ioredis copies a client's script commands into a pipeline when the pipeline is made. A limiter
+  // defining its script after another command had opened the tick's auto-pipeline left that
+  // pipeline without it: the consume threw inside the pipeline, its answers shifted by one, and
+  // "results[i] is not iterable" was thrown outside any promise, killing the gateway (seen in CI).
+  it('defines its script before any request: a first consume queued behind another command in the same tick is answered', async () => {
+    const pipelined = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true });
+    await pipelined.connect();
+    try {
+      const limiter = new FlexibleRateLimiter(pipelined);
+      const s = `key_test_${randomUUID()}`;
+      subjects.push(s);
+      // The GET opens the auto-pipeline; the limiter's first consume joins it in the same tick.
+      const [value, outcome, after] = await Promise.all([
+        pipelined.get(`igw:test:${s}`),
+        limiter.consume(s, { requestsPerSecond: 3, burst: 3 }),
+        pipelined.get(`igw:test:${s}`),
+      ]);
+      expect([value, after]).toEqual([null, null]);
+      expect(outcome).toMatchObject({ allowed: true, remaining: 2 });
+    } finally {
+      pipelined.disconnect();
+    }
+  });
+
   it('replicas share the counts: what one serves, the other reports', async () => {
     const [one, two] = [new FlexibleRateLimiter(redis), new FlexibleRateLimiter(redis)];
     const s = `key_test_${randomUUID()}`;

@@ -24,7 +24,13 @@ interface Limiters {
 export class FlexibleRateLimiter implements RateLimiter {
   private readonly limiters = new Map<string, Limiters>();
 
-  constructor(private readonly redis?: Redis) {}
+  constructor(private readonly redis?: Redis) {
+    // A RateLimiterRedis defines its script command on the client when it is made, and ioredis
+    // copies script commands into a pipeline when the pipeline is made: defined first at a request,
+    // the command was missing from an auto-pipeline another command had opened in the same tick,
+    // which shifted that pipeline's answers and threw outside any promise. Defined now, at start.
+    if (redis) this.make('igw:rl:define', 1, 1);
+  }
 
   async consume(subject: string, policy: RateLimitPolicy): Promise<RateLimitOutcome> {
     const { sustained, pool } = this.limitersFor(policy);
