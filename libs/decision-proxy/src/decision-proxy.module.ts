@@ -13,7 +13,7 @@ import { CARD_REPLAY_API, DECISION_STATS_API, STATS_PART_PATHS } from '@igw/cont
 import { CLOCK, DEFAULT_CALL_RETENTION, STAT_COUNTS_READER, systemClock, type CallRetention, type Clock, type PeriodicTask } from '@igw/kernel';
 import { internalStatsController } from '@igw/http';
 import { EVENT_BUS, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions } from '@igw/events';
-import { DEAD_LETTERS, SqlDeadLetters, StatCountsTable, statCountsPruneTask, type ServiceDatabase } from '@igw/persistence';
+import { DEAD_LETTERS, SqlDeadLetters, StatCountsTable, statCountsUpkeepTask, type ServiceDatabase } from '@igw/persistence';
 import { DEFAULT_ACR_LEVELS } from './domain';
 import { DECISION_REPOSITORY } from './application/ports/decision.repository.port';
 import { DECISION_CALLS } from './application/ports/decision-calls.port';
@@ -156,7 +156,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: UPSTREAM_DESTINATION, useValue: new OutboundUpstreamDestination({ allowPrivate: options.allowPrivateUpstreams === true }) },
       { provide: MCP_UPSTREAMS, useClass: RegisteredMcpUpstreams },
       { provide: STAT_COUNTS_READER, useValue: statCounts },
-      { provide: STAT_COUNTS_PRUNE, useValue: statCountsPruneTask(statCounts, clock, new Logger('DecisionProxy')) },
+      { provide: STAT_COUNTS_PRUNE, useValue: statCountsUpkeepTask(statCounts, clock, new Logger('DecisionProxy')) },
       ReadDecisionStatsUseCase,
       { provide: DECISION_STATS_API, useExisting: ReadDecisionStatsUseCase },
       { provide: CARD_REPLAY_DEADLINE_MS, useValue: options.replayDeadlineMs ?? DEFAULT_CARD_REPLAY_DEADLINE_MS },

@@ -12,7 +12,7 @@ import { EVALUATION_STATS_API, INTENT_EVALUATOR_API, STATS_PART_PATHS, type Inte
 import { CLOCK, STAT_COUNTS_READER, systemClock, type Clock, type PeriodicTask } from '@igw/kernel';
 import { internalStatsController } from '@igw/http';
 import { EVENT_BUS, OUTBOX_NOTIFIER, VERSION_BOARD, type OutboxNotifier, type ReadModelHostOptions, type ReadModelTracker } from '@igw/events';
-import { DEAD_LETTERS, SqlDeadLetters, StatCountsTable, statCountsPruneTask, type ServiceDatabase } from '@igw/persistence';
+import { DEAD_LETTERS, SqlDeadLetters, StatCountsTable, statCountsUpkeepTask, type ServiceDatabase } from '@igw/persistence';
 import { ClassificationCascade } from './application/classification/classification-cascade';
 import { GRANT_SIGNER, GRANT_VERIFIER } from './application/grants/grant.port';
 import { INTENT_EVENT_STORE, KEPT_CALLS, RECORDED_CALLS } from './application/ports/intent-event.repository.port';
@@ -110,7 +110,7 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
       PurgeExpiredCallsUseCase,
       CallRetentionPurger,
       { provide: STAT_COUNTS_READER, useValue: statCounts },
-      { provide: STAT_COUNTS_PRUNE, useValue: statCountsPruneTask(statCounts, clock, new Logger('IntentEvaluator')) },
+      { provide: STAT_COUNTS_PRUNE, useValue: statCountsUpkeepTask(statCounts, clock, new Logger('IntentEvaluator')) },
       ReadEvaluationStatsUseCase,
       { provide: EVALUATION_STATS_API, useExisting: ReadEvaluationStatsUseCase },
       ...(options.classification ?? []),

@@ -7,10 +7,11 @@ import { rethrowUnavailable } from './unavailable';
  * statistics autovacuum decides by. A table whose rows are updated or deleted on every commit then
  * never gets its dead rows' space back: `stat_counts` grew by about 220 bytes per commit, without
  * end, until a VACUUM (after which it stayed the same size). These are the tables rewritten on
- * every commit: the outbox (inserted, marked published, deleted) and the overview's counts.
+ * every commit: the outbox (inserted, marked published, deleted) and the overview's counts, and
+ * the counts' days, rewritten by every roll-up.
  * Insert-only tables (decisions, evaluations) leave no dead rows and are not vacuumed here.
  */
-export const CHURNED_TABLES: readonly string[] = ['outbox_events', 'stat_counts'];
+export const CHURNED_TABLES: readonly string[] = ['outbox_events', 'stat_counts', 'stat_hours_by_day'];
 
 /** Time between vacuums of the embedded store: each one reclaims about a minute of dead rows. */
 export const EMBEDDED_VACUUM_INTERVAL_MS = 60_000;

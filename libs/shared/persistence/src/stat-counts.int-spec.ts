@@ -3,8 +3,8 @@ import { openPostgresDatabase, type ServiceDatabase } from './database';
 import { StatCountsTable } from './stat-counts';
 import { TEST_DATABASE_URL, dropTestSchema, testSchemaName, uniqueOrgId } from './testing';
 
-// The services' migrations (e.g. intent-evaluator's 20261230000000_stat_counts and
-// 20270101000000_stat_counts_by_dimension), as this spec's table.
+// The services' migrations (e.g. intent-evaluator's 20261230000000_stat_counts,
+// 20270101000000_stat_counts_by_dimension and 20270102000000_stat_hours_by_day), as this spec's tables.
 const DDL = (schema: string) => `
   CREATE SCHEMA "${schema}";
   CREATE TABLE "${schema}"."stat_counts" (
@@ -12,6 +12,12 @@ const DDL = (schema: string) => `
     "dimension" TEXT NOT NULL, "key" TEXT NOT NULL, "n" BIGINT NOT NULL,
     PRIMARY KEY ("org_id", "granularity", "dimension", "bucket", "key") INCLUDE ("n"));
   CREATE INDEX ON "${schema}"."stat_counts" ("granularity", "bucket");
+  CREATE TABLE "${schema}"."stat_hours_by_day" (
+    "org_id" TEXT NOT NULL, "dimension" TEXT NOT NULL, "day" TIMESTAMPTZ(3) NOT NULL, "key" TEXT NOT NULL, "hours" BIGINT[] NOT NULL,
+    PRIMARY KEY ("org_id", "dimension", "day", "key") INCLUDE ("hours"));
+  CREATE INDEX ON "${schema}"."stat_hours_by_day" ("day");
+  CREATE TABLE "${schema}"."stat_rollup_mark" ("id" SMALLINT PRIMARY KEY CHECK ("id" = 1), "hours_to" TIMESTAMPTZ(3));
+  INSERT INTO "${schema}"."stat_rollup_mark" VALUES (1, NULL);
   CREATE TABLE "${schema}"."calls" ("org_id" TEXT NOT NULL, "outcome" TEXT NOT NULL, "tool" TEXT, "created_at" TIMESTAMPTZ(3) NOT NULL);`;
 
 const DIMENSIONS = [
@@ -21,6 +27,22 @@ const DIMENSIONS = [
 
 const NOW = new Date('2026-03-08T10:00:30.000Z');
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
+
+/** A schema with the tables, and a statement recording calls as a service does: the rows and their counts in one statement. */
+async function openCountedStore(schema: string): Promise<{ db: ServiceDatabase; table: StatCountsTable; insertAndCount: string }> {
+  const db = openPostgresDatabase(TEST_DATABASE_URL, schema, 4);
+  for (const statement of DDL(schema)
+    .split(';')
+    .filter((s) => s.trim()))
+    await db.query(statement);
+  const table = new StatCountsTable(db);
+  const insertAndCount = `WITH fresh AS (
+      INSERT INTO "${schema}"."calls" SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(org_id text, outcome text, tool text, created_at timestamptz)
+      RETURNING *),
+    counted AS (${table.upsertSql({ from: 'fresh c', orgId: 'c."org_id"', at: 'c."created_at"' }, DIMENSIONS)})
+    SELECT 1`;
+  return { db, table, insertAndCount };
+}
 
 describe('StatCountsTable (PostgreSQL)', () => {
   let db: ServiceDatabase;
@@ -35,17 +57,7 @@ describe('StatCountsTable (PostgreSQL)', () => {
     ]);
 
   beforeAll(async () => {
-    db = openPostgresDatabase(TEST_DATABASE_URL, schema, 4);
-    for (const statement of DDL(schema)
-      .split(';')
-      .filter((s) => s.trim()))
-      await db.query(statement);
-    table = new StatCountsTable(db);
-    insertAndCount = `WITH fresh AS (
-        INSERT INTO "${schema}"."calls" SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(org_id text, outcome text, tool text, created_at timestamptz)
-        RETURNING *),
-      counted AS (${table.upsertSql({ from: 'fresh c', orgId: 'c."org_id"', at: 'c."created_at"' }, DIMENSIONS)})
-      SELECT 1`;
+    ({ db, table, insertAndCount } = await openCountedStore(schema));
   });
 
   afterAll(async () => {
@@ -229,6 +241,19 @@ describe('StatCountsTable (PostgreSQL)', () => {
     };
     // The floor on this machine at this moment: one round trip that reads nothing.
     lines.push(`  SELECT 1: ${await measure(() => db.query('SELECT 1'))}`);
+    const readWeek = () => readCounts(table, org, '7d', NOW, { chart: 'outcome', tops: ['refused_tool'] });
+    const unrolled = await readWeek();
+    lines.push(`  7d from hourly rows only: ${await measure(readWeek)} (300 reads)`);
+    // The week's completed hours rolled up into days (the service's upkeep does it every few minutes).
+    const rollUpStarted = Date.now();
+    const rolled = await table.rollUpHours(NOW);
+    lines.push(`  roll-up of the week's hours: ${rolled} day rows in ${Date.now() - rollUpStarted} ms`);
+    // What the upkeep does every few minutes from then on: the last two hours of every key again.
+    const nextStarted = Date.now();
+    const next = await table.rollUpHours(new Date(NOW.getTime() + 5 * 60_000));
+    lines.push(`  the next roll-up: ${next} day rows changed in ${Date.now() - nextStarted} ms`);
+    await db.query(`VACUUM ANALYZE "${schema}"."stat_hours_by_day"`);
+    expect(await readWeek()).toEqual(unrolled);
     for (const window of STATS_WINDOWS as readonly StatsWindow[]) {
       const read = await readCounts(table, org, window, NOW, { chart: 'outcome', tops: ['refused_tool'] });
       expect(read.chart.total).toBeGreaterThan(0);
@@ -236,5 +261,100 @@ describe('StatCountsTable (PostgreSQL)', () => {
       lines.push(`  ${window}: ${read.chart.total} calls in the window, ${timing} (300 reads)`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);
+  });
+});
+
+describe('StatCountsTable roll-up of hours into days (PostgreSQL)', () => {
+  let db: ServiceDatabase;
+  let table: StatCountsTable;
+  let insertAndCount: string;
+  const schema = testSchemaName('stat_rollup');
+  const org = uniqueOrgId('rollup');
+  const calls: { at: Date; outcome: string; tool: string }[] = [];
+
+  const record = async (batch: { at: Date; outcome: string; tool: string }[]) => {
+    calls.push(...batch);
+    await db.query(insertAndCount, [JSON.stringify(batch.map((c) => ({ org_id: org, outcome: c.outcome, tool: c.tool, created_at: c.at.toISOString() })))]);
+  };
+
+  /** The week at `now` counted call by call: per outcome, its count in each of the window's hours. */
+  const bruteForce = (now: Date) => {
+    const buckets = statsBuckets('7d', now);
+    const series: Record<string, number[]> = {};
+    for (const c of calls) {
+      const i = buckets.findIndex((b) => c.at >= b && c.at.getTime() < b.getTime() + 3_600_000);
+      if (i < 0 || c.at > now) continue;
+      (series[c.outcome] ??= buckets.map(() => 0))[i] += 1;
+    }
+    return series;
+  };
+  const week = (now: Date) => readCounts(table, org, '7d', now, { chart: 'outcome', tops: ['refused_tool'] });
+
+  beforeAll(async () => {
+    ({ db, table, insertAndCount } = await openCountedStore(schema));
+  });
+
+  afterAll(async () => {
+    await dropTestSchema(db);
+  });
+
+  it('charts the week from rolled-up days exactly as from hours, at every clock reading', async () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const outcomes = ['allowed', 'denied', 'pending_approval'];
+    await record(
+      Array.from({ length: 600 }, (_, i) => ({
+        outcome: outcomes[i % 3] as string,
+        tool: `t${i % 4}`,
+        at: new Date(NOW.getTime() - Math.floor(random() * 8 * 24 * 60 * 60_000)),
+      })),
+    );
+    // Rolled up, read and checked at readings 37 minutes apart over a day and a half, with new
+    // calls committed between them (some in hours already rolled up, within the redo window).
+    for (let k = 0; k < 56; k++) {
+      const now = new Date(NOW.getTime() + k * 37 * 60_000);
+      const changed = await table.rollUpHours(now);
+      if (k === 0) expect(changed).toBeGreaterThan(0);
+      const read = await week(now);
+      const label = `7d at ${now.toISOString()}`;
+      expect([label, read.chart.series]).toEqual([label, bruteForce(now)]);
+      // A second roll-up at the same reading changes nothing.
+      expect([label, await table.rollUpHours(now)]).toEqual([label, 0]);
+      await record([
+        { outcome: outcomes[k % 3] as string, tool: 't9', at: new Date(now.getTime() - 1_000) },
+        // Committed 50 minutes after its hour ended: already rolled up; recomputed by the next roll-up.
+        { outcome: 'denied', tool: 't9', at: new Date(now.getTime() - 5 * 60_000 - (k % 2 ? 50 * 60_000 : 0)) },
+      ]);
+    }
+  });
+
+  it('never takes the mark back: a replica whose clock is behind leaves the chart as it is', async () => {
+    const now = new Date(NOW.getTime() + 40 * 3_600_000);
+    await table.rollUpHours(now);
+    const before = await week(now);
+    await table.rollUpHours(new Date(now.getTime() - 6 * 3_600_000));
+    expect(await week(now)).toEqual(before);
+    expect(before.chart.series).toEqual(bruteForce(now));
+  });
+
+  it('rolls up concurrently from several replicas to one result', async () => {
+    const now = new Date(NOW.getTime() + 42 * 3_600_000);
+    await record([{ outcome: 'allowed', tool: 't1', at: new Date(now.getTime() - 2 * 3_600_000) }]);
+    const replicas = [new StatCountsTable(db), new StatCountsTable(db), new StatCountsTable(db)];
+    const changed = await Promise.all(replicas.map((r) => r.rollUpHours(now)));
+    // The first to take the mark writes the changed day rows; the others find nothing to change.
+    expect(changed.filter((n) => n > 0)).toHaveLength(1);
+    expect((await week(now)).chart.series).toEqual(bruteForce(now));
+  });
+
+  it('prunes the rolled-up days with the days', async () => {
+    const days = () => db.query<{ day: Date }>(`SELECT DISTINCT "day" FROM "${schema}"."stat_hours_by_day" WHERE org_id = $1 ORDER BY 1`, [org]);
+    const oldest = (await days())[0]?.day as Date;
+    expect(oldest).toBeDefined();
+    // Days are kept 8 days after they start: the oldest goes at its start plus 8 days and a second.
+    await table.prune(new Date(new Date(oldest).getTime() + 8 * 24 * 3_600_000 + 1_000));
+    const left = await days();
+    expect(left.map((r) => new Date(r.day).getTime())).not.toContain(new Date(oldest).getTime());
+    expect(left.length).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,7 @@
 import {
   PeriodicTask,
   STAT_COUNT_GRANULARITIES,
+  bucketStart,
   type Clock,
   type PeriodicTaskLog,
   type StatCountRow,
@@ -27,8 +28,26 @@ export interface CountedSource {
   at: string;
 }
 
+/** Completed hours rolled up into a row per UTC day and key, and the roll-up's mark (see the migrations). */
+export const STAT_HOURS_BY_DAY_TABLE = 'stat_hours_by_day';
+export const STAT_ROLLUP_MARK_TABLE = 'stat_rollup_mark';
+
 /** Where buckets are aligned (date_bin's origin): on UTC minutes, hours and days. */
 const EPOCH = "TIMESTAMPTZ '2000-01-01 00:00:00+00'";
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * How long after an hour ends it is rolled up: a call is counted in the hour its replica's clock
+ * gave it, and committed up to a batch's wait later, so an hour is final only some time after.
+ */
+export const STAT_ROLLUP_MARGIN_MS = 5 * 60_000;
+
+/**
+ * How far before its mark each roll-up recomputes the hours from the hourly rows: a call committed
+ * up to this late after the mark passed its hour is still charted.
+ */
+const STAT_ROLLUP_REDO_MS = HOUR_MS;
 
 const dimensionName = (name: string): string => {
   if (!/^[a-z_]+$/.test(name)) throw new Error(`stat count dimension ${name} must be lower-case letters and _`);
@@ -45,16 +64,25 @@ export class StatCountsTable implements StatCountsReader {
   readonly table: string;
   /** The read's text per (chart, tops): the dimensions are written into it, as literals. */
   private readonly readSql = new Map<string, string>();
+  private readonly days: string;
+  private readonly mark: string;
   private readonly pruneSql: string;
+  private readonly rollUpSql: string;
 
   constructor(
     private readonly db: ServiceDatabase,
     table = STAT_COUNTS_TABLE,
   ) {
     this.table = `"${db.schema}"."${table}"`;
-    this.pruneSql = `DELETE FROM ${this.table} WHERE ${STAT_COUNT_GRANULARITIES.map(
+    this.days = `"${db.schema}"."${STAT_HOURS_BY_DAY_TABLE}"`;
+    this.mark = `"${db.schema}"."${STAT_ROLLUP_MARK_TABLE}"`;
+    const dayKeep = STAT_COUNT_GRANULARITIES.length + 1;
+    this.pruneSql = `WITH gone AS (DELETE FROM ${this.table} WHERE ${STAT_COUNT_GRANULARITIES.map(
       (g, i) => `("granularity" = ${g.bucketMinutes} AND "bucket" < $${i + 1}::timestamptz)`,
-    ).join(' OR ')}`;
+    ).join(' OR ')} RETURNING 1),
+      gone_days AS (DELETE FROM ${this.days} WHERE "day" < $${dayKeep}::timestamptz RETURNING 1)
+      SELECT (SELECT count(*) FROM gone)::int + (SELECT count(*) FROM gone_days)::int AS n`;
+    this.rollUpSql = rollUpSql(this.table, this.days, this.mark);
   }
 
   /**
@@ -86,35 +114,49 @@ export class StatCountsTable implements StatCountsReader {
    * from `wideSince`, plus or minus the window's own buckets at its start (`edge`); a key whose
    * counts were all taken off is no row (nor one with fewer in its day than in its hours, which
    * only a replica of a version before the day buckets can leave, during a rolling upgrade).
+   *
+   * An hourly chart (the week) reads the rolled-up days (`days`, [day epoch ms, 24 counts]) and
+   * only the hourly rows from the roll-up's mark: the mark and the days are read in one snapshot,
+   * and a day's hours hold exactly the hours before the mark, so no hour is read twice or missed.
    */
-  private readSqlOf(chart: string, tops: readonly string[]): string {
-    const cacheKey = `${chart}|${tops.join(',')}`;
+  private readSqlOf(chart: string, tops: readonly string[], rolledUp: boolean): string {
+    const cacheKey = `${chart}|${tops.join(',')}|${rolledUp}`;
     let sql = this.readSql.get(cacheKey);
     if (sql) return sql;
     const totals = tops.map((d) => `'${dimensionName(d)}'`);
-    const chartOnly = `SELECT "dimension", "key", extract(epoch FROM "bucket")::float8 * 1000 AS "at", "n" FROM ${this.table}
-        WHERE "org_id" = $1 AND "granularity" = $2 AND "dimension" = '${dimensionName(chart)}' AND "bucket" >= $3::timestamptz`;
+    const hourlyFrom = rolledUp ? `greatest($3::timestamptz, (SELECT "hours_to" FROM ${this.mark} WHERE "id" = 1))` : '$3::timestamptz';
+    const chartOnly = `SELECT "dimension", "key", extract(epoch FROM "bucket")::float8 * 1000 AS "at", "n", NULL::bigint[] AS "hours" FROM ${this.table}
+        WHERE "org_id" = $1 AND "granularity" = $2 AND "dimension" = '${dimensionName(chart)}' AND "bucket" >= ${hourlyFrom}`;
+    const days = rolledUp
+      ? `
+        UNION ALL
+        SELECT "dimension", "key", extract(epoch FROM "day")::float8 * 1000, NULL, "hours" FROM ${this.days}
+        WHERE "org_id" = $1 AND "dimension" = '${dimensionName(chart)}' AND "day" > $3::timestamptz - INTERVAL '1 day'`
+      : '';
     const totalsToo = totals.length
       ? `
         UNION ALL
-        SELECT "dimension", "key", NULL, "n" * $6::int FROM ${this.table}
+        SELECT "dimension", "key", NULL, "n" * $6::int, NULL FROM ${this.table}
         WHERE "org_id" = $1 AND "granularity" = $2 AND "dimension" IN (${totals.join(', ')}) AND "bucket" >= $7::timestamptz AND "bucket" < $8::timestamptz
         UNION ALL
-        SELECT "dimension", "key", NULL, "n" FROM ${this.table}
+        SELECT "dimension", "key", NULL, "n", NULL FROM ${this.table}
         WHERE "org_id" = $1 AND "granularity" = $4 AND "dimension" IN (${totals.join(', ')}) AND "bucket" >= $5::timestamptz`
       : '';
-    sql = `SELECT "dimension", "key", sum("n")::float8 AS n, json_agg(json_build_array("at", "n")) FILTER (WHERE "at" IS NOT NULL) AS "series"
-      FROM (${chartOnly}${totalsToo}) AS c
+    sql = `SELECT "dimension", "key", coalesce(sum("n"), 0)::float8 AS n,
+        json_agg(json_build_array("at", "n")) FILTER (WHERE "at" IS NOT NULL AND "hours" IS NULL) AS "series",
+        json_agg(json_build_array("at", "hours")) FILTER (WHERE "hours" IS NOT NULL) AS "days"
+      FROM (${chartOnly}${days}${totalsToo}) AS c
       GROUP BY 1, 2
-      HAVING sum("n") > 0`;
+      HAVING sum("n") > 0 OR count("hours") > 0`;
     this.readSql.set(cacheKey, sql);
     return sql;
   }
 
   async read(orgId: string, query: StatCountsQuery): Promise<StatCountRow[]> {
+    const rolledUp = query.bucketMinutes === 60;
     const rows = await this.db
-      .query<{ dimension: string; key: string; n: number | string; series: [number, number | string][] | string | null }>(
-        this.readSqlOf(query.chart, query.tops),
+      .query<ReadRow>(
+        this.readSqlOf(query.chart, query.tops, rolledUp),
         query.tops.length
           ? [
               orgId,
@@ -129,29 +171,125 @@ export class StatCountsTable implements StatCountsReader {
           : [orgId, query.bucketMinutes, query.since.toISOString()],
       )
       .catch(rethrowUnavailable);
-    return rows.map((r) => {
-      const row: StatCountRow = { dimension: r.dimension, key: r.key, n: Number(r.n) };
-      if (r.series === null) return row;
-      // JSON arrives parsed from PostgreSQL; as text where a driver leaves it so.
-      const pairs = typeof r.series === 'string' ? (JSON.parse(r.series) as [number, number | string][]) : r.series;
-      return { ...row, series: pairs.map(([bucket, n]) => [Number(bucket), Number(n)] as const) };
-    });
+    const since = query.since.getTime();
+    const out: StatCountRow[] = [];
+    for (const r of rows) {
+      let n = Number(r.n);
+      if (r.series === null && r.days === null) {
+        out.push({ dimension: r.dimension, key: r.key, n });
+        continue;
+      }
+      const series = jsonOf(r.series).map(([bucket, count]) => [Number(bucket), Number(count)] as const);
+      for (const [day, hours] of jsonOf(r.days)) {
+        const start = Number(day);
+        hours.forEach((count, h) => {
+          const bucket = start + h * HOUR_MS;
+          const c = Number(count);
+          if (c === 0 || bucket < since) return;
+          series.push([bucket, c]);
+          n += c;
+        });
+      }
+      if (n > 0 || series.length) out.push({ dimension: r.dimension, key: r.key, n, series });
+    }
+    return out;
+  }
+
+  /**
+   * Rolls the completed hours up into their days' rows, up to the last hour that ended
+   * `STAT_ROLLUP_MARGIN_MS` before `now`; how many day rows changed. The hours from an hour before
+   * the mark are recomputed from the hourly rows (set, not added: idempotent, whichever replica
+   * runs it, however often), and the mark moves in the same transaction. The mark never goes back:
+   * a replica whose clock is behind recomputes up to the mark, no less. The recording path is not
+   * touched. The first roll-up covers every hour kept.
+   */
+  async rollUpHours(now: Date): Promise<number> {
+    const latest = bucketStart(new Date(now.getTime() - STAT_ROLLUP_MARGIN_MS), 60).getTime();
+    const hourKeep = STAT_COUNT_GRANULARITIES.find((g) => g.bucketMinutes === 60)?.keepMinutes ?? 0;
+    const earliest = bucketStart(new Date(latest - hourKeep * 60_000), 60).getTime();
+    return this.db
+      .transaction(async (tx) => {
+        // Replicas roll up one after the other: each statement below sees the last one's commit.
+        const [mark] = await tx.query<{ to: number | null }>(
+          `SELECT extract(epoch FROM "hours_to")::float8 * 1000 AS "to" FROM ${this.mark} WHERE "id" = 1 FOR UPDATE`,
+        );
+        const previous = mark?.to ?? null;
+        const to = previous === null ? latest : Math.max(latest, previous);
+        const from = previous === null ? earliest : Math.max(earliest, previous - STAT_ROLLUP_REDO_MS);
+        const rows = await tx.query<{ n: number }>(this.rollUpSql, [new Date(from).toISOString(), new Date(to).toISOString()]);
+        return rows[0]?.n ?? 0;
+      })
+      .catch(rethrowUnavailable);
   }
 
   /** Deletes the buckets no window reads any more (each granularity past its window); how many. */
   async prune(now: Date): Promise<number> {
     const cutoffs = STAT_COUNT_GRANULARITIES.map((g) => new Date(now.getTime() - g.keepMinutes * 60_000).toISOString());
-    const rows = await this.db
-      .query<{ n: number }>(`WITH gone AS (${this.pruneSql} RETURNING 1) SELECT count(*)::int AS n FROM gone`, cutoffs)
-      .catch(rethrowUnavailable);
+    // A day's hours are kept as long as the days are (the week's chart starts inside its first day).
+    const dayCutoff = cutoffs[STAT_COUNT_GRANULARITIES.findIndex((g) => g.bucketMinutes === 24 * 60)];
+    const rows = await this.db.query<{ n: number }>(this.pruneSql, [...cutoffs, dayCutoff]).catch(rethrowUnavailable);
     return rows[0]?.n ?? 0;
   }
 }
 
-/** Time between prunes of the counts: a bucket outlives its window by at most this. */
-export const STAT_COUNTS_PRUNE_INTERVAL_MS = 10 * 60_000;
+/**
+ * Time between upkeeps of the counts (a roll-up, then a prune): a bucket outlives its window by at
+ * most this, and the week's chart reads at most about an hour and this of hourly rows per key.
+ */
+export const STAT_COUNTS_UPKEEP_INTERVAL_MS = 5 * 60_000;
 
-/** The prune as a periodic task, at start and then every interval (the service's module starts and stops it). */
-export function statCountsPruneTask(table: StatCountsTable, clock: Clock, logger: PeriodicTaskLog, intervalMs = STAT_COUNTS_PRUNE_INTERVAL_MS): PeriodicTask {
-  return new PeriodicTask('stat counts prune', () => table.prune(clock.now()), { intervalMs, runAtStart: true }, logger);
+/** The roll-up and the prune as one periodic task, at start and then every interval (the service's module starts and stops it). */
+export function statCountsUpkeepTask(table: StatCountsTable, clock: Clock, logger: PeriodicTaskLog, intervalMs = STAT_COUNTS_UPKEEP_INTERVAL_MS): PeriodicTask {
+  return new PeriodicTask(
+    'stat counts upkeep',
+    async () => {
+      const now = clock.now();
+      return (await table.rollUpHours(now)) + (await table.prune(now));
+    },
+    { intervalMs, runAtStart: true },
+    logger,
+  );
+}
+
+/**
+ * The roll-up of the hours in [$1, $2) (whole hours): per (org, dimension, day, key) with hourly
+ * rows there, the day's 24 counts, those hours from the hourly rows (0 where none) and the others
+ * as they were; upserted where changed; then the mark at $2. A day's hours after the mark stay 0
+ * until it passes them.
+ */
+function rollUpSql(table: string, days: string, mark: string): string {
+  const each = (f: (h: number) => string) => Array.from({ length: 24 }, (_, h) => f(h)).join(',\n        ');
+  const inRange = (h: number) => `s."day" + INTERVAL '${h} hours' >= $1::timestamptz AND s."day" + INTERVAL '${h} hours' < $2::timestamptz`;
+  return `WITH fresh AS (
+      SELECT "org_id", "dimension", "day", "key", ARRAY[${each((h) => `sum("n") FILTER (WHERE "h" = ${h})`)}]::bigint[] AS "hours"
+      FROM (SELECT "org_id", "dimension", date_bin(INTERVAL '1 day', "bucket", ${EPOCH}) AS "day", "key", "n",
+                   extract(hour FROM "bucket" AT TIME ZONE 'UTC')::int AS "h"
+            FROM ${table} WHERE "granularity" = 60 AND "bucket" >= $1::timestamptz AND "bucket" < $2::timestamptz) AS c
+      GROUP BY 1, 2, 3, 4),
+    merged AS (
+      SELECT s."org_id", s."dimension", s."day", s."key", d."hours" AS "was", ARRAY[
+        ${each((h) => `CASE WHEN ${inRange(h)} THEN coalesce(s."hours"[${h + 1}], 0) ELSE coalesce(d."hours"[${h + 1}], 0) END`)}
+      ]::bigint[] AS "hours"
+      FROM fresh s LEFT JOIN ${days} d USING ("org_id", "dimension", "day", "key")),
+    rolled AS (
+      INSERT INTO ${days} AS d ("org_id", "dimension", "day", "key", "hours")
+      SELECT "org_id", "dimension", "day", "key", "hours" FROM merged WHERE "was" IS DISTINCT FROM "hours"
+      ON CONFLICT ("org_id", "dimension", "day", "key") DO UPDATE SET "hours" = excluded."hours"
+      RETURNING 1)
+    INSERT INTO ${mark} ("id", "hours_to") VALUES (1, $2::timestamptz) ON CONFLICT ("id") DO UPDATE SET "hours_to" = excluded."hours_to"
+    RETURNING (SELECT count(*) FROM rolled)::int AS n`;
+}
+
+interface ReadRow {
+  dimension: string;
+  key: string;
+  n: number | string;
+  series: [number, number | string][] | string | null;
+  days: [number, (number | string)[]][] | string | null;
+}
+
+/** JSON arrives parsed from PostgreSQL; as text where a driver leaves it so. */
+function jsonOf<T>(value: T[] | string | null): T[] {
+  if (value === null) return [];
+  return typeof value === 'string' ? (JSON.parse(value) as T[]) : value;
 }

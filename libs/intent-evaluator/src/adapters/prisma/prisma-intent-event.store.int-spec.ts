@@ -118,6 +118,8 @@ describe('PrismaIntentEventStore (PostgreSQL)', () => {
       'outbox_events',
       'processed_events',
       'stat_counts',
+      'stat_hours_by_day',
+      'stat_rollup_mark',
     ]);
     const indexes = await db.query<{ indexdef: string }>(
       `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'intent_events' ORDER BY indexname`,
