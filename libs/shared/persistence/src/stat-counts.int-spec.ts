@@ -358,3 +358,35 @@ describe('StatCountsTable roll-up of hours into days (PostgreSQL)', () => {
     expect(left.length).toBeGreaterThan(0);
   });
 });
+
+describe('StatCountsTable roll-up with a replica clock ahead of the database (PostgreSQL)', () => {
+  let db: ServiceDatabase;
+  let table: StatCountsTable;
+  let insertAndCount: string;
+  const schema = testSchemaName('stat_rollup_ahead');
+
+  beforeAll(async () => {
+    ({ db, table, insertAndCount } = await openCountedStore(schema));
+  });
+
+  afterAll(async () => {
+    await dropTestSchema(db);
+  });
+
+  it('never moves the mark past the database clock, so later calls are charted', async () => {
+    const org = uniqueOrgId('ahead');
+    // A replica two hours ahead rolls up first.
+    await table.rollUpHours(new Date(Date.now() + 2 * 3_600_000));
+    const [mark] = await db.query<{ behind: boolean }>(
+      `SELECT "hours_to" <= date_bin(INTERVAL '1 hour', now() - INTERVAL '5 minutes', TIMESTAMPTZ '2000-01-01 00:00:00+00') AS behind
+       FROM "${schema}"."stat_rollup_mark"`,
+    );
+    expect(mark?.behind).toBe(true);
+    // A call now, rolled up by a replica with the right clock: in the week's chart.
+    const at = new Date();
+    await db.query(insertAndCount, [JSON.stringify([{ org_id: org, outcome: 'allowed', tool: null, created_at: at.toISOString() }])]);
+    await table.rollUpHours(new Date());
+    const week = await readCounts(table, org, '7d', new Date(at.getTime() + 1_000), { chart: 'outcome', tops: ['refused_tool'] });
+    expect(week.chart.totals).toEqual({ allowed: 1 });
+  });
+});

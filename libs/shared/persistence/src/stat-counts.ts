@@ -199,20 +199,24 @@ export class StatCountsTable implements StatCountsReader {
    * Rolls the completed hours up into their days' rows, up to the last hour that ended
    * `STAT_ROLLUP_MARGIN_MS` before `now`; how many day rows changed. The hours from an hour before
    * the mark are recomputed from the hourly rows (set, not added: idempotent, whichever replica
-   * runs it, however often), and the mark moves in the same transaction. The mark never goes back:
-   * a replica whose clock is behind recomputes up to the mark, no less. The recording path is not
-   * touched. The first roll-up covers every hour kept.
+   * runs it, however often), and the mark moves in the same transaction. The mark never goes back
+   * (a replica whose clock is behind recomputes up to the mark, no less) nor past the database's
+   * clock. The recording path is not touched. The first roll-up covers every hour kept.
    */
   async rollUpHours(now: Date): Promise<number> {
-    const latest = bucketStart(new Date(now.getTime() - STAT_ROLLUP_MARGIN_MS), 60).getTime();
     const hourKeep = STAT_COUNT_GRANULARITIES.find((g) => g.bucketMinutes === 60)?.keepMinutes ?? 0;
-    const earliest = bucketStart(new Date(latest - hourKeep * 60_000), 60).getTime();
     return this.db
       .transaction(async (tx) => {
         // Replicas roll up one after the other: each statement below sees the last one's commit.
-        const [mark] = await tx.query<{ to: number | null }>(
-          `SELECT extract(epoch FROM "hours_to")::float8 * 1000 AS "to" FROM ${this.mark} WHERE "id" = 1 FOR UPDATE`,
+        const [mark] = await tx.query<{ to: number | null; db_now: number }>(
+          `SELECT extract(epoch FROM "hours_to")::float8 * 1000 AS "to", extract(epoch FROM now())::float8 * 1000 AS "db_now"
+           FROM ${this.mark} WHERE "id" = 1 FOR UPDATE`,
         );
+        // Never past the database's clock: a replica whose clock runs ahead would move the mark
+        // over hours still being counted, for good (the mark never goes back).
+        const clockNow = Math.min(now.getTime(), mark?.db_now ?? now.getTime());
+        const latest = bucketStart(new Date(clockNow - STAT_ROLLUP_MARGIN_MS), 60).getTime();
+        const earliest = bucketStart(new Date(latest - hourKeep * 60_000), 60).getTime();
         const previous = mark?.to ?? null;
         const to = previous === null ? latest : Math.max(latest, previous);
         const from = previous === null ? earliest : Math.max(earliest, previous - STAT_ROLLUP_REDO_MS);
@@ -244,7 +248,15 @@ export function statCountsUpkeepTask(table: StatCountsTable, clock: Clock, logge
     'stat counts upkeep',
     async () => {
       const now = clock.now();
-      return (await table.rollUpHours(now)) + (await table.prune(now));
+      // The prune runs whatever the roll-up does: counts must not pile up behind a failing roll-up.
+      let failure: unknown = null;
+      const rolled = await table.rollUpHours(now).catch((err: unknown) => {
+        failure = err;
+        return 0;
+      });
+      const pruned = await table.prune(now);
+      if (failure !== null) throw failure;
+      return rolled + pruned;
     },
     { intervalMs, runAtStart: true },
     logger,
