@@ -107,7 +107,7 @@ export interface DecisionProxyModuleOptions extends ReadModelHostOptions {
  * DESIGN 6.13; MCP_UPSTREAMS is what the MCP endpoint resolves them through). The app provides the global caller guard.
  */
 const MODULE_OPTIONS = Symbol('DECISION_PROXY_MODULE_OPTIONS');
-const STAT_COUNTS_PRUNE = Symbol('DECISION_PROXY_STAT_COUNTS_PRUNE');
+const STAT_COUNTS_UPKEEP = Symbol('DECISION_PROXY_STAT_COUNTS_UPKEEP');
 
 @Module({})
 export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -119,7 +119,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
     @Inject(MODULE_OPTIONS) private readonly options: Pick<DecisionProxyModuleOptions, 'readModels' | 'legacyJournalDir'>,
     private readonly cards: IntentCardsReadModel,
     private readonly revocations: RevocationsReadModel,
-    @Inject(STAT_COUNTS_PRUNE) private readonly statCountsPrune: PeriodicTask,
+    @Inject(STAT_COUNTS_UPKEEP) private readonly statCountsUpkeep: PeriodicTask,
   ) {}
 
   static register(options: DecisionProxyModuleOptions): DynamicModule {
@@ -156,7 +156,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
       { provide: UPSTREAM_DESTINATION, useValue: new OutboundUpstreamDestination({ allowPrivate: options.allowPrivateUpstreams === true }) },
       { provide: MCP_UPSTREAMS, useClass: RegisteredMcpUpstreams },
       { provide: STAT_COUNTS_READER, useValue: statCounts },
-      { provide: STAT_COUNTS_PRUNE, useValue: statCountsUpkeepTask(statCounts, clock, new Logger('DecisionProxy')) },
+      { provide: STAT_COUNTS_UPKEEP, useValue: statCountsUpkeepTask(statCounts, clock, new Logger('DecisionProxy')) },
       ReadDecisionStatsUseCase,
       { provide: DECISION_STATS_API, useExisting: ReadDecisionStatsUseCase },
       { provide: CARD_REPLAY_DEADLINE_MS, useValue: options.replayDeadlineMs ?? DEFAULT_CARD_REPLAY_DEADLINE_MS },
@@ -199,7 +199,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
    * an older version's journal left.
    */
   async onApplicationBootstrap(): Promise<void> {
-    this.statCountsPrune.start();
+    this.statCountsUpkeep.start();
     for (const model of [this.cards.model, this.revocations.model]) {
       this.options.readModels?.track(model);
       void model.warmUntilReady(this.logger);
@@ -216,7 +216,7 @@ export class DecisionProxyModule implements OnApplicationBootstrap, BeforeApplic
 
   /** Answered decisions are in the store already; this waits for the ones being committed. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.statCountsPrune.stop();
+    await this.statCountsUpkeep.stop();
     await this.decisions.drain();
   }
 }

@@ -73,7 +73,7 @@ export interface IntentEvaluatorModuleOptions extends ReadModelHostOptions {
  * global caller guard; every route here but replay is open to any valid key (read_only included).
  */
 const READ_MODELS = Symbol('EVALUATOR_READ_MODELS');
-const STAT_COUNTS_PRUNE = Symbol('EVALUATOR_STAT_COUNTS_PRUNE');
+const STAT_COUNTS_UPKEEP = Symbol('EVALUATOR_STAT_COUNTS_UPKEEP');
 
 @Module({})
 export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -81,7 +81,7 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
     @Inject(EVALUATOR_PRISMA) private readonly prisma: EvaluatorPrisma,
     @Inject(READ_MODELS) private readonly tracker: ReadModelTracker | null,
     private readonly intentions: ActiveIntentionsReadModel,
-    @Inject(STAT_COUNTS_PRUNE) private readonly statCountsPrune: PeriodicTask,
+    @Inject(STAT_COUNTS_UPKEEP) private readonly statCountsUpkeep: PeriodicTask,
   ) {}
 
   static register(options: IntentEvaluatorModuleOptions): DynamicModule {
@@ -110,7 +110,7 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
       PurgeExpiredCallsUseCase,
       CallRetentionPurger,
       { provide: STAT_COUNTS_READER, useValue: statCounts },
-      { provide: STAT_COUNTS_PRUNE, useValue: statCountsUpkeepTask(statCounts, clock, new Logger('IntentEvaluator')) },
+      { provide: STAT_COUNTS_UPKEEP, useValue: statCountsUpkeepTask(statCounts, clock, new Logger('IntentEvaluator')) },
       ReadEvaluationStatsUseCase,
       { provide: EVALUATION_STATS_API, useExisting: ReadEvaluationStatsUseCase },
       ...(options.classification ?? []),
@@ -149,11 +149,11 @@ export class IntentEvaluatorModule implements OnApplicationBootstrap, OnApplicat
   onApplicationBootstrap(): void {
     this.tracker?.track(this.intentions.model);
     void this.intentions.model.warmUntilReady(new Logger('IntentEvaluator'));
-    this.statCountsPrune.start();
+    this.statCountsUpkeep.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.statCountsPrune.stop();
+    await this.statCountsUpkeep.stop();
     // PrismaIntentEventStore drained in beforeApplicationShutdown; the database belongs to the app.
     await this.prisma.$disconnect().catch(() => undefined);
   }

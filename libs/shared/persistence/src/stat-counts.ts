@@ -36,6 +36,17 @@ export const STAT_ROLLUP_MARK_TABLE = 'stat_rollup_mark';
 const EPOCH = "TIMESTAMPTZ '2000-01-01 00:00:00+00'";
 
 const HOUR_MS = 3_600_000;
+/** The granularity rolled up into days (the week's chart), and the days' own. */
+const HOUR_MINUTES = 60;
+const DAY_MINUTES = 24 * 60;
+
+const granularityOf = (bucketMinutes: number) => {
+  const i = STAT_COUNT_GRANULARITIES.findIndex((g) => g.bucketMinutes === bucketMinutes);
+  if (i < 0) throw new Error(`no stat count granularity of ${bucketMinutes} minutes`);
+  return { index: i, keepMinutes: (STAT_COUNT_GRANULARITIES[i] as { keepMinutes: number }).keepMinutes };
+};
+const HOURS = granularityOf(HOUR_MINUTES);
+const DAYS = granularityOf(DAY_MINUTES);
 
 /**
  * How long after an hour ends it is rolled up: a call is counted in the hour its replica's clock
@@ -153,7 +164,7 @@ export class StatCountsTable implements StatCountsReader {
   }
 
   async read(orgId: string, query: StatCountsQuery): Promise<StatCountRow[]> {
-    const rolledUp = query.bucketMinutes === 60;
+    const rolledUp = query.bucketMinutes === HOUR_MINUTES;
     const rows = await this.db
       .query<ReadRow>(
         this.readSqlOf(query.chart, query.tops, rolledUp),
@@ -204,7 +215,6 @@ export class StatCountsTable implements StatCountsReader {
    * clock. The recording path is not touched. The first roll-up covers every hour kept.
    */
   async rollUpHours(now: Date): Promise<number> {
-    const hourKeep = STAT_COUNT_GRANULARITIES.find((g) => g.bucketMinutes === 60)?.keepMinutes ?? 0;
     return this.db
       .transaction(async (tx) => {
         // Replicas roll up one after the other: each statement below sees the last one's commit.
@@ -215,8 +225,8 @@ export class StatCountsTable implements StatCountsReader {
         // Never past the database's clock: a replica whose clock runs ahead would move the mark
         // over hours still being counted, for good (the mark never goes back).
         const clockNow = Math.min(now.getTime(), mark?.db_now ?? now.getTime());
-        const latest = bucketStart(new Date(clockNow - STAT_ROLLUP_MARGIN_MS), 60).getTime();
-        const earliest = bucketStart(new Date(latest - hourKeep * 60_000), 60).getTime();
+        const latest = bucketStart(new Date(clockNow - STAT_ROLLUP_MARGIN_MS), HOUR_MINUTES).getTime();
+        const earliest = bucketStart(new Date(latest - HOURS.keepMinutes * 60_000), HOUR_MINUTES).getTime();
         const previous = mark?.to ?? null;
         const to = previous === null ? latest : Math.max(latest, previous);
         const from = previous === null ? earliest : Math.max(earliest, previous - STAT_ROLLUP_REDO_MS);
@@ -230,7 +240,7 @@ export class StatCountsTable implements StatCountsReader {
   async prune(now: Date): Promise<number> {
     const cutoffs = STAT_COUNT_GRANULARITIES.map((g) => new Date(now.getTime() - g.keepMinutes * 60_000).toISOString());
     // A day's hours are kept as long as the days are (the week's chart starts inside its first day).
-    const dayCutoff = cutoffs[STAT_COUNT_GRANULARITIES.findIndex((g) => g.bucketMinutes === 24 * 60)];
+    const dayCutoff = cutoffs[DAYS.index];
     const rows = await this.db.query<{ n: number }>(this.pruneSql, [...cutoffs, dayCutoff]).catch(rethrowUnavailable);
     return rows[0]?.n ?? 0;
   }
@@ -276,7 +286,7 @@ function rollUpSql(table: string, days: string, mark: string): string {
       SELECT "org_id", "dimension", "day", "key", ARRAY[${each((h) => `sum("n") FILTER (WHERE "h" = ${h})`)}]::bigint[] AS "hours"
       FROM (SELECT "org_id", "dimension", date_bin(INTERVAL '1 day', "bucket", ${EPOCH}) AS "day", "key", "n",
                    extract(hour FROM "bucket" AT TIME ZONE 'UTC')::int AS "h"
-            FROM ${table} WHERE "granularity" = 60 AND "bucket" >= $1::timestamptz AND "bucket" < $2::timestamptz) AS c
+            FROM ${table} WHERE "granularity" = ${HOUR_MINUTES} AND "bucket" >= $1::timestamptz AND "bucket" < $2::timestamptz) AS c
       GROUP BY 1, 2, 3, 4),
     merged AS (
       SELECT s."org_id", s."dimension", s."day", s."key", d."hours" AS "was", ARRAY[
