@@ -141,6 +141,34 @@ export function describeStats(mode: string, start: () => Promise<TestSystem>) {
       }
     });
 
+    /** A window's charts as [bucket, count] pairs per key (nonzero only): comparable across a bucket boundary. */
+    const charts = (body: { buckets: string[]; evaluations: { series: Record<string, number[]> }; decisions: { series: Record<string, number[]> } }) => {
+      const pairs = (series: Record<string, number[]>) =>
+        Object.fromEntries(Object.entries(series).map(([key, line]) => [key, line.flatMap((n, i) => (n > 0 ? [[body.buckets[i], n]] : []))]));
+      return { evaluations: pairs(body.evaluations.series), decisions: pairs(body.decisions.series) };
+    };
+
+    it.each([
+      ['a stop (SIGTERM)', 'SIGTERM'],
+      ['a crash (SIGKILL)', 'SIGKILL'],
+    ] as const)('the week reads the same after %s of the counting services, whose upkeep rolls up at start', async (_how, signal) => {
+      const before = (await reader.get('/v1/stats?window=7d')).body;
+      expect(before.evaluations.total).toBe(evaluations.length);
+      for (const app of sys.mode === 'embedded' ? ['embedded'] : ['intent-evaluator', 'decision-proxy']) await sys.restartService(app, signal);
+      // Answered again once the restarted services serve their parts.
+      let after = await reader.get('/v1/stats?window=7d');
+      for (const deadline = Date.now() + 30_000; after.status !== 200 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+        after = await reader.get('/v1/stats?window=7d');
+      }
+      expect(after.status).toBe(200);
+      expect(after.body.evaluations.by_outcome).toEqual(before.evaluations.by_outcome);
+      expect(after.body.decisions.by_kind).toEqual(before.decisions.by_kind);
+      expect(after.body.top_refused_tools).toEqual(before.top_refused_tools);
+      expect(after.body.intentions).toEqual(before.intentions);
+      expect(after.body.cards).toEqual(before.cards);
+      expect(charts(after.body)).toEqual(charts(before));
+    });
+
     it('counts only the caller’s org: another org sees zero', async () => {
       const other = await otherOrgClient(sys, 'stats-other');
       const res = await other.get('/v1/stats?window=7d');
